@@ -1,0 +1,76 @@
+# MIP: build, test, benchmark.
+#
+#   make            build everything into build/
+#   make check      install what is missing, then run every test
+#   make demo       install what is missing, then profile examples/hello
+#   make bench      install what is missing, then the overhead benchmark
+#   make install    copy build/ into $(PREFIX)
+#
+# The tree is built by one make (no recursion): each directory contributes
+# a build.mk fragment.
+
+LLVM_DIR ?= /usr/lib/llvm-19
+CLANG    ?= $(LLVM_DIR)/bin/clang
+CLANGXX  ?= $(LLVM_DIR)/bin/clang++
+PREFIX   ?= /usr/local
+BUILD    ?= build
+# SAN=1 builds the tools, the format library and the unit tests with
+# AddressSanitizer and UndefinedBehaviorSanitizer (into build/san).
+SAN      ?=
+
+CC  := $(CLANG)
+CXX := $(CLANGXX)
+AR  := $(LLVM_DIR)/bin/llvm-ar
+
+comma := ,
+SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+WARN      := -Wall -Wextra -Werror
+CFLAGS    ?= -O2 -g
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -MMD -MP
+LDFLAGS   ?=
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+
+BIN := $(BUILD)/bin
+LIB := $(BUILD)/lib
+OBJ := $(BUILD)/obj
+
+.DEFAULT_GOAL := all
+.PHONY: all check demo bench install clean deps check-all test-unit test-e2e test-san
+
+include lib/build.mk
+include rt/build.mk
+include plugin/build.mk
+include tools/build.mk
+include test/build.mk
+include bench/build.mk
+include examples/build.mk
+
+all: $(ALL_TARGETS)
+
+deps:
+	scripts/install-deps
+
+check: deps
+	$(MAKE) check-all
+
+check-all: all test-unit test-e2e test-san
+
+# The sanitizer pass: the same unit and bad-input tests against tools built
+# with ASan and UBSan.
+test-san:
+	$(MAKE) BUILD=$(BUILD)/san SAN=1 test-unit test-bad-input
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip
+	install -m 755 $(BIN)/mipdata $(BIN)/mipcc $(DESTDIR)$(PREFIX)/bin/
+	ln -sf mipcc $(DESTDIR)$(PREFIX)/bin/mipc++
+	install -m 644 $(LIB)/mip/libmip.so $(LIB)/mip/libmip_rt.a $(DESTDIR)$(PREFIX)/lib/mip/
+
+clean:
+	rm -rf $(BUILD)
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

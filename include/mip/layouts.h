@@ -1,0 +1,53 @@
+/* Every on-disk record layout, generated from mip/layout/\*.inc. */
+#ifndef MIP_LAYOUTS_H
+#define MIP_LAYOUTS_H
+
+#define MIP_LAYOUT_NAME raw_header
+#define MIP_LAYOUT_FILE "mip/layout/raw_header.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_extent
+#define MIP_LAYOUT_FILE "mip/layout/raw_extent.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_section
+#define MIP_LAYOUT_FILE "mip/layout/raw_section.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_record
+#define MIP_LAYOUT_FILE "mip/layout/map_record.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_unit
+#define MIP_LAYOUT_FILE "mip/layout/map_unit.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_unit_section
+#define MIP_LAYOUT_FILE "mip/layout/map_unit_section.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_function
+#define MIP_LAYOUT_FILE "mip/layout/map_function.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_slot
+#define MIP_LAYOUT_FILE "mip/layout/map_slot.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME mapfile_header
+#define MIP_LAYOUT_FILE "mip/layout/mapfile_header.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_header
+#define MIP_LAYOUT_FILE "mip/layout/profile_header.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_section
+#define MIP_LAYOUT_FILE "mip/layout/profile_section.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_function
+#define MIP_LAYOUT_FILE "mip/layout/profile_function.inc"
+#include "mip/layout.h"
+
+#endif

@@ -1,0 +1,116 @@
+/* Whole-file reads, and writes that never leave a partial file behind. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mipfmt.h"
+
+int mip_file_read(const char *path, struct mip_file *file,
+                  struct mip_error *err) {
+  file->data = NULL;
+  file->size = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return mip_fail(err, path, "cannot open: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return mip_fail(err, path, "not a regular file");
+  }
+  size_t cap = (size_t)st.st_size + 1;
+  uint8_t *data = mip_xmalloc(cap);
+  size_t size = 0;
+  for (;;) {
+    if (size == cap)
+      data = mip_xrealloc(data, cap *= 2, 1);
+    ssize_t n = read(fd, data + size, cap - size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      int e = errno;
+      free(data);
+      close(fd);
+      return mip_fail(err, path, "cannot read: %s", strerror(e));
+    }
+    if (n == 0)
+      break;
+    size += (size_t)n;
+  }
+  close(fd);
+  file->data = data;
+  file->size = size;
+  return 0;
+}
+
+void mip_file_free(struct mip_file *file) {
+  free(file->data);
+  file->data = NULL;
+  file->size = 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t size) {
+  while (size) {
+    ssize_t n = write(fd, p, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return -1;
+    p += n;
+    size -= (size_t)n;
+  }
+  return 0;
+}
+
+static mode_t creation_mode(void) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+int mip_file_write_atomic(const char *path, const void *data, size_t size,
+                          struct mip_error *err) {
+  size_t n = strlen(path);
+  char *temp = mip_xmalloc(n + 16);
+  memcpy(temp, path, n);
+  memcpy(temp + n, ".tmp.XXXXXX", 12);
+  int fd = mkstemp(temp);
+  if (fd < 0) {
+    int e = errno;
+    free(temp);
+    return mip_fail(err, path, "cannot create: %s", strerror(e));
+  }
+  int failed = fchmod(fd, creation_mode()) != 0 ||
+               write_all(fd, data, size) != 0 || fsync(fd) != 0;
+  int e = errno;
+  if (close(fd) != 0 && !failed) {
+    failed = 1;
+    e = errno;
+  }
+  if (!failed && rename(temp, path) != 0) {
+    failed = 1;
+    e = errno;
+  }
+  if (failed)
+    unlink(temp);
+  free(temp);
+  if (failed)
+    return mip_fail(err, path, "cannot write: %s", strerror(e));
+  return 0;
+}
+
+uint64_t mip_file_magic(const struct mip_file *file) {
+  if (file->size < 8)
+    return 0;
+  uint64_t magic = 0;
+  for (int i = 7; i >= 0; i--)
+    magic = magic << 8 | file->data[i];
+  if (magic == MIP_RAW_MAGIC || magic == MIP_MAPFILE_MAGIC ||
+      magic == MIP_PROFILE_MAGIC)
+    return magic;
+  return 0;
+}

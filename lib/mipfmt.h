@@ -1,0 +1,193 @@
+/*
+ * libmipfmt: reading and writing MIP's files (raw profiles, map files,
+ * indexed profiles). Shared by mipdata and the plugin's profile-use pass.
+ * The on-disk layouts come from mip/layout/\*.inc; docs/formats.md
+ * describes them.
+ *
+ * Errors: functions that can fail return 0 on success and -1 on failure,
+ * with one line in err->msg that names the file and the problem.
+ */
+#ifndef MIPFMT_H
+#define MIPFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mip/format.h"
+
+struct mip_error {
+  char msg[1024];
+};
+
+/* Formats err->msg as "PATH: <message>" and returns -1. */
+int mip_fail(struct mip_error *err, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- whole files ---------------------------------------------------- */
+
+struct mip_file {
+  uint8_t *data;
+  size_t size;
+};
+
+int mip_file_read(const char *path, struct mip_file *file,
+                  struct mip_error *err);
+void mip_file_free(struct mip_file *file);
+
+/* Writes data to path through a temporary file in the same directory and
+ * a rename, so path never holds a partial file. */
+int mip_file_write_atomic(const char *path, const void *data, size_t size,
+                          struct mip_error *err);
+
+/* ---- growable byte buffers (abort on out-of-memory) ------------------ */
+
+struct mip_buf {
+  uint8_t *data;
+  size_t size;
+  size_t cap;
+};
+
+void *mip_buf_extend(struct mip_buf *buf, size_t n); /* n zeroed bytes */
+void mip_buf_append(struct mip_buf *buf, const void *data, size_t n);
+void mip_buf_align(struct mip_buf *buf, size_t alignment);
+void mip_buf_free(struct mip_buf *buf);
+
+void *mip_xmalloc(size_t n);
+void *mip_xcalloc(size_t count, size_t n);
+void *mip_xrealloc(void *p, size_t count, size_t n);
+char *mip_xstrdup(const char *s);
+
+/* ---- shared pieces -------------------------------------------------- */
+
+struct mip_build_id {
+  uint32_t size;
+  uint8_t bytes[MIP_BUILD_ID_MAX];
+};
+
+/* Hex form of a build-id ("(none)" when empty). */
+const char *mip_build_id_hex(const struct mip_build_id *id, char *out,
+                             size_t size);
+int mip_build_id_equal(const struct mip_build_id *a,
+                       const struct mip_build_id *b);
+
+/* One counter array of an image. */
+struct mip_extent {
+  uint32_t kind;
+  uint32_t elem_size;
+  uint64_t link_addr;
+  uint64_t size;
+};
+
+#define MIP_MAX_EXTENTS 16
+
+const struct mip_extent *mip_extent_find(const struct mip_extent *extents,
+                                         size_t count, uint32_t kind);
+
+/* ---- map ------------------------------------------------------------ */
+
+struct mip_map_function {
+  const char *name; /* mangled */
+  const char *unit; /* source of a local function, else "" */
+  uint32_t flags;   /* MIP_FN_* */
+  uint64_t cfg_hash;
+  uint64_t entry;    /* link-time address */
+  uint64_t cov_addr; /* link-time address of the coverage byte */
+};
+
+struct mip_map {
+  struct mip_build_id build_id;
+  struct mip_extent extents[MIP_MAX_EXTENTS];
+  size_t extent_count;
+  struct mip_map_function *functions;
+  size_t function_count;
+  size_t discarded; /* records of functions the linker dropped */
+  struct mip_file file; /* backing store of the strings */
+};
+
+/* Parses the bytes of a map section. The map keeps pointers into data,
+ * which must outlive it. path is for messages. */
+int mip_map_parse(const uint8_t *data, size_t size, const char *path,
+                  struct mip_map *map, struct mip_error *err);
+
+/* Reads a .mipmap file, or a map section dumped on its own (objcopy
+ * --dump-section), which has no build-id. */
+int mip_mapfile_read(const char *path, struct mip_map *map,
+                     struct mip_error *err);
+int mip_mapfile_write(const char *path, const struct mip_build_id *id,
+                      const uint8_t *section, size_t size,
+                      struct mip_error *err);
+void mip_map_free(struct mip_map *map);
+
+/* ---- raw profile ---------------------------------------------------- */
+
+struct mip_raw_payload {
+  struct mip_extent extent;
+  const uint8_t *data;
+};
+
+struct mip_raw {
+  struct mip_build_id build_id;
+  uint64_t modes;
+  uint32_t pid;
+  struct mip_raw_payload sections[MIP_MAX_EXTENTS];
+  size_t section_count;
+  struct mip_file file;
+};
+
+int mip_raw_read(const char *path, struct mip_raw *raw, struct mip_error *err);
+const struct mip_raw_payload *mip_raw_find(const struct mip_raw *raw,
+                                           uint32_t kind);
+void mip_raw_free(struct mip_raw *raw);
+
+/* ---- indexed profile ------------------------------------------------ */
+
+struct mip_profile_function {
+  uint32_t key; /* string offsets */
+  uint32_t name;
+  uint32_t unit;
+  uint32_t flags;
+  uint64_t cfg_hash;
+  uint64_t entry;
+  uint64_t cov_offset;
+  uint64_t covered_runs;
+};
+
+struct mip_profile {
+  struct mip_build_id build_id;
+  uint64_t modes;
+  uint64_t runs;
+  struct mip_extent extents[MIP_MAX_EXTENTS];
+  size_t extent_count;
+  struct mip_profile_function *functions;
+  size_t function_count;
+  struct mip_buf strings; /* NUL-terminated; offset 0 is "" */
+};
+
+static inline const char *mip_profile_string(const struct mip_profile *p,
+                                             uint32_t offset) {
+  return (const char *)p->strings.data + offset;
+}
+
+/* A new profile (no runs yet) with the map's functions. */
+void mip_profile_from_map(const struct mip_map *map,
+                          struct mip_profile *profile);
+int mip_profile_read(const char *path, struct mip_profile *profile,
+                     struct mip_error *err);
+int mip_profile_write(const char *path, const struct mip_profile *profile,
+                      struct mip_error *err);
+void mip_profile_free(struct mip_profile *profile);
+
+/* Adds one run. Refuses a raw file from another build. */
+int mip_profile_add_raw(struct mip_profile *profile, const char *profile_path,
+                        const struct mip_raw *raw, const char *raw_path,
+                        struct mip_error *err);
+/* Adds the runs of another indexed profile of the same build. */
+int mip_profile_add_profile(struct mip_profile *profile,
+                            const char *profile_path,
+                            const struct mip_profile *other,
+                            const char *other_path, struct mip_error *err);
+
+/* What kind of MIP file data starts with (by magic); 0 if none. */
+uint64_t mip_file_magic(const struct mip_file *file);
+
+#endif

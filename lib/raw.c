@@ -1,0 +1,98 @@
+/* Raw profiles, as the runtime writes them (mip/layout/raw_*.inc). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "mip/layouts.h"
+#include "mipfmt.h"
+
+static const char *magic_name(uint64_t magic) {
+  switch (magic) {
+  case MIP_MAPFILE_MAGIC:
+    return "this is a map file";
+  case MIP_PROFILE_MAGIC:
+    return "this is an indexed profile";
+  default:
+    return "bad magic";
+  }
+}
+
+static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h,
+                         const char *path, struct mip_error *err) {
+  const struct mip_file *f = &raw->file;
+  if (h->section_count > MIP_MAX_EXTENTS)
+    return mip_fail(err, path, "corrupt raw profile: %" PRIu32 " sections",
+                    h->section_count);
+  uint64_t table_end =
+      h->header_size + (uint64_t)h->section_count * mip_rec_raw_section_size;
+  if (table_end > f->size)
+    return mip_fail(err, path,
+                    "truncated raw profile (section table needs %" PRIu64
+                    " bytes, file has %zu)",
+                    table_end, f->size);
+  for (uint32_t i = 0; i < h->section_count; i++) {
+    struct mip_rec_raw_section s;
+    mip_rec_raw_section_decode(&s, f->data + h->header_size +
+                                       i * mip_rec_raw_section_size);
+    if (s.offset > f->size || s.size > f->size - s.offset)
+      return mip_fail(err, path,
+                      "truncated raw profile (section %" PRIu32
+                      " needs bytes up to %" PRIu64 ", file has %zu)",
+                      i, s.offset + s.size, f->size);
+    if (s.elem_size == 0 || s.size % s.elem_size)
+      return mip_fail(err, path, "corrupt raw profile: section %" PRIu32
+                                 " has a bad element size",
+                      i);
+    if (mip_raw_find(raw, s.kind))
+      return mip_fail(err, path,
+                      "corrupt raw profile: counter kind %" PRIu32 " twice",
+                      s.kind);
+    struct mip_raw_payload *out = &raw->sections[raw->section_count++];
+    out->extent = (struct mip_extent){s.kind, s.elem_size, s.link_addr, s.size};
+    out->data = f->data + s.offset;
+  }
+  return 0;
+}
+
+int mip_raw_read(const char *path, struct mip_raw *raw,
+                 struct mip_error *err) {
+  memset(raw, 0, sizeof *raw);
+  if (mip_file_read(path, &raw->file, err))
+    return -1;
+  const struct mip_file *f = &raw->file;
+  if (f->size == 0)
+    return mip_fail(err, path, "empty file");
+  uint64_t magic = mip_file_magic(f);
+  if (magic != MIP_RAW_MAGIC)
+    return mip_fail(err, path, "not a MIP raw profile (%s)",
+                    magic_name(magic));
+  if (f->size < mip_rec_raw_header_size)
+    return mip_fail(err, path,
+                    "truncated raw profile (header needs %d bytes, file has "
+                    "%zu)",
+                    (int)mip_rec_raw_header_size, f->size);
+  struct mip_rec_raw_header h;
+  mip_rec_raw_header_decode(&h, f->data);
+  if (h.version == 0 || h.version > MIP_RAW_VERSION)
+    return mip_fail(err, path,
+                    "raw profile version %" PRIu32
+                    " is newer than this mipdata reads (%d); update MIP",
+                    h.version, MIP_RAW_VERSION);
+  if (h.header_size < mip_rec_raw_header_size || h.header_size > f->size ||
+      h.build_id_size > MIP_BUILD_ID_MAX)
+    return mip_fail(err, path, "corrupt raw profile header");
+  raw->build_id.size = h.build_id_size;
+  memcpy(raw->build_id.bytes, h.build_id, h.build_id_size);
+  raw->modes = h.modes;
+  raw->pid = h.pid;
+  return read_sections(raw, &h, path, err);
+}
+
+const struct mip_raw_payload *mip_raw_find(const struct mip_raw *raw,
+                                           uint32_t kind) {
+  for (size_t i = 0; i < raw->section_count; i++)
+    if (raw->sections[i].extent.kind == kind)
+      return &raw->sections[i];
+  return NULL;
+}
+
+void mip_raw_free(struct mip_raw *raw) { mip_file_free(&raw->file); }

@@ -1,0 +1,56 @@
+//===- AsmRecord.h - Map records as assembler directives --------*- C++ -*-===//
+//
+// The map section is written as module-level assembly because only there
+// can a plugin choose an ELF section's flags (non-allocated) and still use
+// relocations (addresses the linker fills in). AsmRecord accumulates the
+// directives of one record and counts its bytes, so the record header can
+// carry the exact size.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIP_PLUGIN_ASMRECORD_H
+#define MIP_PLUGIN_ASMRECORD_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mip {
+
+// A field value: a number, or a link-time reference to a symbol.
+struct AsmValue {
+  uint64_t Number = 0;
+  std::string Symbol;
+
+  AsmValue() = default;
+  AsmValue(uint64_t N) : Number(N) {}
+  static AsmValue symbol(std::string Name) {
+    AsmValue V;
+    V.Symbol = std::move(Name);
+    return V;
+  }
+};
+
+class AsmRecord {
+public:
+  void field(unsigned Bytes, const AsmValue &V);
+  // Bytes of S, a NUL, nothing else.
+  void cString(llvm::StringRef S);
+  // Zero bytes up to the next multiple of 8.
+  void padTo8();
+
+  uint64_t size() const { return Size; }
+  const std::string &text() const { return Text; }
+
+private:
+  std::string Text;
+  uint64_t Size = 0;
+};
+
+// A symbol name as the assembler must see it (quoted when it is not a
+// plain identifier).
+std::string asmSymbolName(llvm::StringRef Name);
+
+} // namespace mip
+
+#endif

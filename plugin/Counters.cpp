@@ -1,0 +1,50 @@
+//===- Counters.cpp - Counter arrays --------------------------------------===//
+
+#include "Counters.h"
+
+#include "mip/format.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace mip {
+
+const char *counterSectionName(unsigned Kind) {
+  switch (Kind) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  case id:                                                                     \
+    return #section;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  }
+  llvm_unreachable("unknown counter kind");
+}
+
+GlobalVariable *createCounterArray(Function &F, unsigned Kind, Type *ElemTy,
+                                   unsigned Count) {
+  Module &M = *F.getParent();
+  Type *Ty = Count == 1 ? ElemTy : ArrayType::get(ElemTy, Count);
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false,
+                                GlobalValue::PrivateLinkage,
+                                Constant::getNullValue(Ty),
+                                "__mip_" + Twine(Kind) + "." + F.getName());
+  GV->setSection(counterSectionName(Kind));
+  GV->setAlignment(Align(ElemTy->getScalarSizeInBits() / 8));
+  if (Comdat *C = F.getComdat())
+    GV->setComdat(C);
+  GV->setMetadata(LLVMContext::MD_associated,
+                  MDNode::get(M.getContext(), ValueAsMetadata::get(&F)));
+  // The map refers to the array from module assembly, which the optimizer
+  // cannot see.
+  appendToCompilerUsed(M, {GV});
+  return GV;
+}
+
+} // namespace mip

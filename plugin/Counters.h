@@ -1,0 +1,46 @@
+//===- Counters.h - Counter arrays and the functions that own them -*- C++ -*-===//
+//
+// Every instrumentation mode gives a function one array of counters in the
+// section of its kind (mip/layout/raw_kinds.inc). This is what the modes
+// hand to the map writer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIP_PLUGIN_COUNTERS_H
+#define MIP_PLUGIN_COUNTERS_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Type;
+} // namespace llvm
+
+namespace mip {
+
+struct CounterSlot {
+  unsigned Kind;              // MIP_RAW_*
+  unsigned Count;             // elements in Array
+  llvm::GlobalVariable *Array;
+};
+
+struct InstrumentedFunction {
+  llvm::Function *F;
+  uint64_t CfgHash;
+  llvm::SmallVector<CounterSlot, 4> Slots;
+};
+
+// Creates F's zero-initialised counter array of the given kind: private,
+// in the kind's section, in F's COMDAT group when it has one, and tied to F
+// (SHF_LINK_ORDER) so that the linker drops it together with F.
+llvm::GlobalVariable *createCounterArray(llvm::Function &F, unsigned Kind,
+                                         llvm::Type *ElemTy, unsigned Count);
+
+// The section name of a counter kind.
+const char *counterSectionName(unsigned Kind);
+
+} // namespace mip
+
+#endif

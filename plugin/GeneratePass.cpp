@@ -1,0 +1,50 @@
+//===- GeneratePass.cpp - -fmip-generate ----------------------------------===//
+
+#include "GeneratePass.h"
+
+#include "CfgHash.h"
+#include "Counters.h"
+#include "EntryCoverage.h"
+#include "FunctionFilter.h"
+#include "MapWriter.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+// Marks a module as instrumented, so that compiling saved IR again
+// (-save-temps, -x ir) does not count every function twice.
+constexpr const char *InstrumentedFlag = "mip.instrumented";
+
+bool alreadyInstrumented(const Module &M) {
+  return M.getModuleFlag(InstrumentedFlag) != nullptr;
+}
+
+} // namespace
+
+PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
+  if (alreadyInstrumented(M))
+    return PreservedAnalyses::all();
+
+  SmallVector<InstrumentedFunction, 64> Done;
+  for (Function &F : M) {
+    if (!shouldInstrument(F))
+      continue;
+    // Hash first: it describes the function as a rebuild will see it,
+    // without our stores.
+    InstrumentedFunction IF{&F, computeCfgHash(F), {}};
+    IF.Slots.push_back(addEntryCoverage(F));
+    Done.push_back(std::move(IF));
+  }
+  (void)Modes; // coverage is the only mode of this build
+  writeMap(M, Done);
+  M.addModuleFlag(Module::Max, InstrumentedFlag, 1);
+  return Done.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+} // namespace mip

@@ -1,0 +1,28 @@
+//===- GeneratePass.h - -fmip-generate --------------------------*- C++ -*-===//
+#ifndef MIP_PLUGIN_GENERATEPASS_H
+#define MIP_PLUGIN_GENERATEPASS_H
+
+#include "llvm/IR/PassManager.h"
+
+#include <cstdint>
+
+namespace mip {
+
+// Instruments every eligible function of the module for the requested
+// modes and writes the map. Runs once per module, at the end of the
+// optimization pipeline, so the functions counted are those that reach the
+// object file.
+class GeneratePass : public llvm::PassInfoMixin<GeneratePass> {
+public:
+  explicit GeneratePass(uint64_t Modes) : Modes(Modes) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  // Instrument optnone (-O0) modules too.
+  static bool isRequired() { return true; }
+
+private:
+  uint64_t Modes;
+};
+
+} // namespace mip
+
+#endif

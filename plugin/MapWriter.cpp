@@ -1,0 +1,157 @@
+//===- MapWriter.cpp - The build-time map section -------------------------===//
+
+#include "MapWriter.h"
+
+#include "mip/format.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/Comdat.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Mangler.h"
+#include "llvm/IR/Module.h"
+
+#define MIP_ASM_LAYOUT_NAME MapRecordFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_record.inc"
+#include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapUnitFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_unit.inc"
+#include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapUnitSectionFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_unit_section.inc"
+#include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapFunctionFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_function.inc"
+#include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapSlotFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_slot.inc"
+#include "AsmLayout.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+unsigned elemSize(unsigned Kind) {
+  switch (Kind) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  case id:                                                                     \
+    return elem_size;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  }
+  llvm_unreachable("unknown counter kind");
+}
+
+// Prefixes Body with a record header and returns the directives.
+std::string finishRecord(uint16_t Kind, uint16_t Version,
+                         const AsmRecord &Body) {
+  AsmRecord Header;
+  MapRecordFields H;
+  H.kind = Kind;
+  H.version = Version;
+  H.size = 8 + Body.size(); // map_record.inc is 8 bytes
+  appendFields(Header, H);
+  assert(Header.size() == 8 && Body.size() % 8 == 0);
+  return Header.text() + Body.text();
+}
+
+std::string symbolName(const GlobalValue *GV) {
+  SmallString<128> Name;
+  Mangler().getNameWithPrefix(Name, GV, /*CannotUsePrivateLabel=*/false);
+  return std::string(Name);
+}
+
+uint64_t modesOf(ArrayRef<InstrumentedFunction> Functions) {
+  uint64_t Modes = 0;
+  for (const InstrumentedFunction &IF : Functions)
+    for (const CounterSlot &S : IF.Slots)
+      Modes |= MIP_MODE_BIT(S.Kind);
+  return Modes;
+}
+
+std::string unitRecord(const Module &M, uint64_t Modes) {
+  AsmRecord Body;
+  MapUnitFields U;
+  U.flags = 0;
+  U.section_count = llvm::popcount(Modes);
+  U.name_size = M.getSourceFileName().size();
+  U.reserved = 0;
+  appendFields(Body, U);
+  for (unsigned Kind = 0; Kind < 64; ++Kind) {
+    if (!(Modes & MIP_MODE_BIT(Kind)))
+      continue;
+    std::string Section = counterSectionName(Kind);
+    MapUnitSectionFields S;
+    S.kind = Kind;
+    S.elem_size = elemSize(Kind);
+    S.start = AsmValue::symbol("__start_" + Section);
+    S.stop = AsmValue::symbol("__stop_" + Section);
+    appendFields(Body, S);
+  }
+  Body.cString(M.getSourceFileName());
+  Body.padTo8();
+  return finishRecord(MIP_MAP_UNIT, MIP_MAP_UNIT_VERSION, Body);
+}
+
+std::string functionRecord(const Module &M, const InstrumentedFunction &IF) {
+  const Function &F = *IF.F;
+  StringRef Name = GlobalValue::dropLLVMManglingEscape(F.getName());
+  StringRef Unit = F.hasLocalLinkage() ? StringRef(M.getSourceFileName())
+                                       : StringRef();
+  AsmRecord Body;
+  MapFunctionFields Fn;
+  Fn.cfg_hash = IF.CfgHash;
+  Fn.entry = AsmValue::symbol(symbolName(&F));
+  Fn.flags = (F.hasLocalLinkage() ? MIP_FN_LOCAL : 0) |
+             (F.hasComdat() ? MIP_FN_COMDAT : 0);
+  Fn.slot_count = IF.Slots.size();
+  Fn.name_size = Name.size();
+  Fn.unit_size = Unit.size();
+  appendFields(Body, Fn);
+  for (const CounterSlot &Slot : IF.Slots) {
+    MapSlotFields S;
+    S.kind = Slot.Kind;
+    S.count = Slot.Count;
+    S.addr = AsmValue::symbol(symbolName(Slot.Array));
+    appendFields(Body, S);
+  }
+  Body.cString(Name);
+  if (!Unit.empty())
+    Body.cString(Unit);
+  Body.padTo8();
+  return finishRecord(MIP_MAP_FUNCTION, MIP_MAP_FUNCTION_VERSION, Body);
+}
+
+std::string sectionDirective(const Comdat *C) {
+  std::string D = ".pushsection " MIP_MAP_SECTION;
+  if (C)
+    D += ",\"G\",@progbits," + asmSymbolName(C->getName()) + ",comdat\n";
+  else
+    D += ",\"\",@progbits\n";
+  return D + ".p2align 3\n";
+}
+
+} // namespace
+
+void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions) {
+  if (Functions.empty())
+    return;
+  std::string Asm = sectionDirective(nullptr);
+  Asm += unitRecord(M, modesOf(Functions));
+  for (const InstrumentedFunction &IF : Functions)
+    if (!IF.F->hasComdat())
+      Asm += functionRecord(M, IF);
+  Asm += ".popsection\n";
+  for (const InstrumentedFunction &IF : Functions) {
+    if (!IF.F->hasComdat())
+      continue;
+    Asm += sectionDirective(IF.F->getComdat());
+    Asm += functionRecord(M, IF);
+    Asm += ".popsection\n";
+  }
+  M.appendModuleInlineAsm(Asm);
+}
+
+} // namespace mip

@@ -1,0 +1,23 @@
+//===- MapWriter.h - The build-time map section -----------------*- C++ -*-===//
+#ifndef MIP_PLUGIN_MAPWRITER_H
+#define MIP_PLUGIN_MAPWRITER_H
+
+#include "Counters.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+namespace llvm {
+class Module;
+}
+
+namespace mip {
+
+// Appends to M's module assembly the map records of its instrumented
+// functions: one unit record, then one record per function. Records of
+// COMDAT functions go into the function's group, so a duplicate the linker
+// drops takes its record along. Layouts: mip/layout/map_*.inc.
+void writeMap(llvm::Module &M, llvm::ArrayRef<InstrumentedFunction> Functions);
+
+} // namespace mip
+
+#endif

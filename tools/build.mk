@@ -1,0 +1,27 @@
+# mipdata (one file per subcommand) and the mipcc/mipc++ driver.
+MIPDATA_SRC := $(wildcard tools/mipdata/*.c)
+MIPDATA_OBJ := $(MIPDATA_SRC:%.c=$(OBJ)/%.o)
+MIPDATA     := $(BIN)/mipdata
+MIPDATA_LIBS := -lelf -ldwarf -lz -liberty
+
+MIPCC_SRC := $(wildcard tools/mipcc/*.c)
+MIPCC_OBJ := $(MIPCC_SRC:%.c=$(OBJ)/%.o)
+MIPCC     := $(BIN)/mipcc
+ALL_TARGETS += $(MIPDATA) $(MIPCC) $(BIN)/mipc++
+
+$(MIPDATA_OBJ): ALL_CFLAGS += -I/usr/include/libdwarf
+
+$(MIPDATA): $(MIPDATA_OBJ) $(LIBMIPFMT)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(MIPDATA_LIBS)
+
+# The driver knows where the real compiler lives; everything else it finds
+# next to itself (../lib/mip), so an installed tree works as a built one.
+$(MIPCC_OBJ): ALL_CFLAGS += -DMIP_CLANG='"$(CLANG)"' -DMIP_CLANGXX='"$(CLANGXX)"'
+
+$(MIPCC): $(MIPCC_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+$(BIN)/mipc++: $(MIPCC)
+	ln -sf mipcc $@

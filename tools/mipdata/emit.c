@@ -1,0 +1,250 @@
+/* One writer for YAML and JSON (see emit.h). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "mipfmt.h"
+
+int emit_parse_format(const char *name, enum emit_format *out) {
+  static const char *const names[] = {"text", "yaml", "json"};
+  for (int i = 0; i < 3; i++)
+    if (strcmp(name, names[i]) == 0) {
+      *out = (enum emit_format)i;
+      return 0;
+    }
+  return -1;
+}
+
+static void indent(struct emitter *e, int levels) {
+  for (int i = 0; i < levels; i++)
+    fputs("  ", e->out);
+}
+
+/* Double-quoted, JSON escapes: valid in JSON and in YAML. */
+static void quoted(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+    case '"':
+      fputs("\\\"", out);
+      break;
+    case '\\':
+      fputs("\\\\", out);
+      break;
+    case '\n':
+      fputs("\\n", out);
+      break;
+    case '\t':
+      fputs("\\t", out);
+      break;
+    default:
+      if (*p < 0x20 || *p == 0x7f)
+        fprintf(out, "\\u%04x", *p);
+      else
+        fputc(*p, out);
+    }
+  }
+  fputc('"', out);
+}
+
+/* Writes what comes before a member: separators, indentation, the key.
+ * container says whether the member itself opens an object or array. */
+static void member_prefix(struct emitter *e, const char *key, int container) {
+  int d = e->depth;
+  int first = !e->has_member[d];
+  e->has_member[d] = 1;
+  if (e->format == EMIT_JSON) {
+    fputs(first ? "\n" : ",\n", e->out);
+    indent(e, d + 1);
+    if (key) {
+      quoted(e->out, key);
+      fputs(": ", e->out);
+    }
+    return;
+  }
+  /* YAML */
+  if (!key) { /* array item */
+    indent(e, d);
+    fputs("-", e->out);
+    if (container)
+      e->yaml_item_pending = 1;
+    else
+      fputc(' ', e->out);
+    return;
+  }
+  if (e->yaml_item_pending) {
+    fputc(' ', e->out);
+    e->yaml_item_pending = 0;
+  } else {
+    indent(e, d);
+  }
+  fputs(key, e->out);
+  fputs(container ? ":" : ": ", e->out);
+}
+
+static void open_container(struct emitter *e, const char *key, int array) {
+  if (e->depth + 1 >= EMIT_MAX_DEPTH) {
+    fputs("mipdata: output nested too deeply\n", stderr);
+    abort();
+  }
+  member_prefix(e, key, 1);
+  if (e->format == EMIT_JSON)
+    fputc(array ? '[' : '{', e->out);
+  e->depth++;
+  e->is_array[e->depth] = (unsigned char)array;
+  e->has_member[e->depth] = 0;
+  /* YAML: an object inside an array starts on the "- " line; anything
+   * else starts on the next line. */
+  if (e->format == EMIT_YAML && !e->yaml_item_pending)
+    fputc('\n', e->out);
+}
+
+static void close_container(struct emitter *e, int array) {
+  int had = e->has_member[e->depth];
+  e->depth--;
+  if (e->format == EMIT_JSON) {
+    if (had) {
+      fputc('\n', e->out);
+      indent(e, e->depth + 1);
+    }
+    fputc(array ? ']' : '}', e->out);
+    return;
+  }
+  if (!had) { /* YAML empty container: rewrite as flow style */
+    if (e->yaml_item_pending) {
+      e->yaml_item_pending = 0;
+      fputc(' ', e->out);
+    }
+    fputs(array ? " []\n" : " {}\n", e->out);
+  }
+}
+
+void emit_begin(struct emitter *e, FILE *out, enum emit_format format) {
+  memset(e, 0, sizeof *e);
+  e->out = out;
+  e->format = format;
+  if (format == EMIT_JSON)
+    fputc('{', out);
+  else
+    fputs("---\n", out);
+  /* Members of the document are at depth 0. */
+}
+
+void emit_end(struct emitter *e) {
+  if (e->format == EMIT_JSON)
+    fputs(e->has_member[0] ? "\n}\n" : "}\n", e->out);
+  else
+    fputs("...\n", e->out);
+}
+
+void emit_object_begin(struct emitter *e, const char *key) {
+  open_container(e, key, 0);
+}
+void emit_object_end(struct emitter *e) { close_container(e, 0); }
+void emit_array_begin(struct emitter *e, const char *key) {
+  open_container(e, key, 1);
+}
+void emit_array_end(struct emitter *e) { close_container(e, 1); }
+
+static void scalar_end(struct emitter *e) {
+  if (e->format == EMIT_YAML)
+    fputc('\n', e->out);
+}
+
+void emit_string(struct emitter *e, const char *key, const char *value) {
+  member_prefix(e, key, 0);
+  quoted(e->out, value);
+  scalar_end(e);
+}
+
+void emit_u64(struct emitter *e, const char *key, uint64_t value) {
+  member_prefix(e, key, 0);
+  fprintf(e->out, "%llu", (unsigned long long)value);
+  scalar_end(e);
+}
+
+void emit_double(struct emitter *e, const char *key, double value) {
+  member_prefix(e, key, 0);
+  fprintf(e->out, "%.6g", value);
+  scalar_end(e);
+}
+
+void emit_bool(struct emitter *e, const char *key, int value) {
+  member_prefix(e, key, 0);
+  fputs(value ? "true" : "false", e->out);
+  scalar_end(e);
+}
+
+void emit_null(struct emitter *e, const char *key) {
+  member_prefix(e, key, 0);
+  fputs("null", e->out);
+  scalar_end(e);
+}
+
+void emit_string_or_null(struct emitter *e, const char *key,
+                         const char *value) {
+  if (value)
+    emit_string(e, key, value);
+  else
+    emit_null(e, key);
+}
+
+/* ---- text tables ---------------------------------------------------- */
+
+void table_init(struct table *t, int columns, const char *const *heading) {
+  memset(t, 0, sizeof *t);
+  t->columns = columns;
+  for (int i = 0; i < columns; i++)
+    t->heading[i] = heading[i];
+}
+
+void table_add(struct table *t, const char *const *cells) {
+  if (t->rows == t->cap)
+    t->cells = mip_xrealloc(t->cells, (t->cap = t->cap ? 2 * t->cap : 64) *
+                                          (size_t)t->columns,
+                            sizeof *t->cells);
+  for (int i = 0; i < t->columns; i++)
+    t->cells[t->rows * (size_t)t->columns + (size_t)i] =
+        mip_xstrdup(cells[i] ? cells[i] : "");
+  t->rows++;
+}
+
+static void print_row(const struct table *t, FILE *out,
+                      const char *const *cells, const size_t *width) {
+  for (int i = 0; i < t->columns; i++) {
+    int last = i == t->columns - 1;
+    int w = (int)width[i];
+    if (t->right_align[i])
+      fprintf(out, "%*s", w, cells[i]);
+    else if (last)
+      fputs(cells[i], out);
+    else
+      fprintf(out, "%-*s", w, cells[i]);
+    fputs(last ? "\n" : "  ", out);
+  }
+}
+
+void table_print(const struct table *t, FILE *out) {
+  size_t width[TABLE_MAX_COLUMNS] = {0};
+  for (int i = 0; i < t->columns; i++)
+    width[i] = strlen(t->heading[i]);
+  for (size_t r = 0; r < t->rows; r++)
+    for (int i = 0; i < t->columns; i++) {
+      size_t n = strlen(t->cells[r * (size_t)t->columns + (size_t)i]);
+      if (n > width[i])
+        width[i] = n;
+    }
+  print_row(t, out, t->heading, width);
+  for (size_t r = 0; r < t->rows; r++)
+    print_row(t, out, (const char *const *)&t->cells[r * (size_t)t->columns],
+              width);
+}
+
+void table_free(struct table *t) {
+  for (size_t i = 0; i < t->rows * (size_t)t->columns; i++)
+    free(t->cells[i]);
+  free(t->cells);
+  t->cells = NULL;
+  t->rows = t->cap = 0;
+}
