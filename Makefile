@@ -26,7 +26,7 @@ comma := ,
 SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -MMD -MP
 LDFLAGS   ?=
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 

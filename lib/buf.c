@@ -42,7 +42,7 @@ char *mip_xstrdup(const char *s) {
 void *mip_buf_extend(struct mip_buf *buf, size_t n) {
   if (n > SIZE_MAX - buf->size)
     out_of_memory();
-  if (buf->size + n > buf->cap) {
+  if (buf->size + n > buf->cap || !buf->data) {
     size_t cap = buf->cap ? buf->cap : 256;
     while (cap < buf->size + n)
       cap = cap > SIZE_MAX / 2 ? buf->size + n : cap * 2;

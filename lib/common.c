@@ -27,3 +27,25 @@ const struct mip_extent *mip_extent_find(const struct mip_extent *extents,
       return &extents[i];
   return NULL;
 }
+
+const char *mip_raw_kind_section(uint32_t kind) {
+  switch (kind) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  case id:                                                                     \
+    return #section;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  }
+  return NULL;
+}
+
+const char *mip_raw_kind_name(uint32_t kind) {
+  switch (kind) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  case id:                                                                     \
+    return #NAME;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  }
+  return NULL;
+}

@@ -1,5 +1,4 @@
 /* Whole-file reads, and writes that never leave a partial file behind. */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -222,10 +222,7 @@ static int parse_functions(const uint8_t *data, size_t size, const char *path,
 
 int mip_map_parse(const uint8_t *data, size_t size, const char *path,
                   struct mip_map *map, struct mip_error *err) {
-  map->extent_count = 0;
-  map->functions = NULL;
-  map->function_count = 0;
-  map->discarded = 0;
+  memset(map, 0, sizeof *map);
   if (size == 0)
     return mip_fail(err, path, "empty map");
   if (parse_units(data, size, path, map, err) ||
@@ -238,9 +235,8 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
   return check_unique_counters(map, path, err);
 }
 
-static int parse_mapfile(const char *path, struct mip_map *map,
-                         struct mip_error *err) {
-  const struct mip_file *f = &map->file;
+static int parse_mapfile(const char *path, const struct mip_file *f,
+                         struct mip_map *map, struct mip_error *err) {
   if (f->size < mip_rec_mapfile_header_size)
     return mip_fail(err, path, "truncated map file (%zu bytes)", f->size);
   struct mip_rec_mapfile_header h;
@@ -265,27 +261,34 @@ static int parse_mapfile(const char *path, struct mip_map *map,
   return 0;
 }
 
-int mip_mapfile_read(const char *path, struct mip_map *map,
-                     struct mip_error *err) {
-  memset(map, 0, sizeof *map);
-  if (mip_file_read(path, &map->file, err))
-    return -1;
-  if (map->file.size == 0)
+static int parse_any_map(const char *path, const struct mip_file *f,
+                         struct mip_map *map, struct mip_error *err) {
+  if (f->size == 0)
     return mip_fail(err, path, "empty file");
-  uint64_t magic = mip_file_magic(&map->file);
+  uint64_t magic = mip_file_magic(f);
   if (magic == MIP_MAPFILE_MAGIC)
-    return parse_mapfile(path, map, err);
+    return parse_mapfile(path, f, map, err);
   if (magic == MIP_RAW_MAGIC || magic == MIP_PROFILE_MAGIC)
     return mip_fail(err, path, "not a map file (this is a %s)",
                     magic == MIP_RAW_MAGIC ? "raw profile"
                                            : "indexed profile");
   /* A bare section dumped with objcopy: no header, no build-id. */
   struct mip_error inner;
-  if (mip_map_parse(map->file.data, map->file.size, path, map, &inner))
-    return mip_fail(err, path,
-                    "not a MIP map file or map section (%s)",
+  if (mip_map_parse(f->data, f->size, path, map, &inner))
+    return mip_fail(err, path, "not a MIP map file or map section (%s)",
                     inner.msg + strlen(path) + 2);
   return 0;
+}
+
+int mip_mapfile_read(const char *path, struct mip_map *map,
+                     struct mip_error *err) {
+  memset(map, 0, sizeof *map);
+  struct mip_file f;
+  if (mip_file_read(path, &f, err))
+    return -1;
+  int rc = parse_any_map(path, &f, map, err);
+  map->file = f; /* the map points into it */
+  return rc;
 }
 
 int mip_mapfile_write(const char *path, const struct mip_build_id *id,

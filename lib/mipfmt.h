@@ -80,6 +80,11 @@ struct mip_extent {
 
 #define MIP_MAX_EXTENTS 16
 
+/* Section name and short name of a counter kind ("__mip_cov", "cov");
+ * NULL for a kind this build does not know. */
+const char *mip_raw_kind_section(uint32_t kind);
+const char *mip_raw_kind_name(uint32_t kind);
+
 const struct mip_extent *mip_extent_find(const struct mip_extent *extents,
                                          size_t count, uint32_t kind);
 

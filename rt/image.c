@@ -4,7 +4,6 @@
  * Each image that links the runtime sees only its own sections, because
  * the section bounds are hidden symbols.
  */
-#define _GNU_SOURCE
 #include <elf.h>
 #include <link.h>
 

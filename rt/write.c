@@ -4,7 +4,6 @@
  * file next to the target, which is renamed over it at the end, so a reader
  * sees either the old file or the whole new one, never a torn one.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,0 +1,31 @@
+# Tests. `make check` runs them all; see test/README.md.
+#   test-unit       Check unit tests (format library, writer, runtime)
+#   test-bad-input  every mipdata command against broken files
+#   test-e2e        real programs against an independent ground truth,
+#                   the driver, and the above
+UNIT_SRC  := $(wildcard test/unit/*.c)
+UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
+UNIT_BIN  := $(BUILD)/test/unit-tests
+# The runtime's pieces without exit.c, whose destructor would write a
+# profile when the test binary exits.
+UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
+
+.PHONY: test-bad-input test-coverage test-driver
+
+$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $$(pkg-config --libs check)
+
+test-unit: $(UNIT_BIN)
+	$(UNIT_BIN)
+
+test-bad-input: $(MIPDATA) $(PLUGIN) $(RT_LIB) $(MIPCC)
+	test/bad-input/run.sh $(BUILD)
+
+test-coverage: all
+	test/e2e/coverage.sh $(BUILD)
+
+test-driver: all
+	test/driver/run.sh $(BUILD)
+
+test-e2e: test-bad-input test-coverage test-driver

@@ -64,6 +64,10 @@ static void member_prefix(struct emitter *e, const char *key, int container) {
     return;
   }
   /* YAML */
+  if (e->yaml_open_line[d]) { /* the container's key line is still open */
+    fputc('\n', e->out);
+    e->yaml_open_line[d] = 0;
+  }
   if (!key) { /* array item */
     indent(e, d);
     fputs("-", e->out);
@@ -95,9 +99,9 @@ static void open_container(struct emitter *e, const char *key, int array) {
   e->is_array[e->depth] = (unsigned char)array;
   e->has_member[e->depth] = 0;
   /* YAML: an object inside an array starts on the "- " line; anything
-   * else starts on the next line. */
-  if (e->format == EMIT_YAML && !e->yaml_item_pending)
-    fputc('\n', e->out);
+   * else on the line after its key, once it turns out not to be empty. */
+  e->yaml_open_line[e->depth] =
+      e->format == EMIT_YAML && !e->yaml_item_pending;
 }
 
 static void close_container(struct emitter *e, int array) {
@@ -111,11 +115,9 @@ static void close_container(struct emitter *e, int array) {
     fputc(array ? ']' : '}', e->out);
     return;
   }
-  if (!had) { /* YAML empty container: rewrite as flow style */
-    if (e->yaml_item_pending) {
-      e->yaml_item_pending = 0;
-      fputc(' ', e->out);
-    }
+  if (!had) { /* YAML empty container: flow style */
+    e->yaml_open_line[e->depth + 1] = 0;
+    e->yaml_item_pending = 0;
     fputs(array ? " []\n" : " {}\n", e->out);
   }
 }

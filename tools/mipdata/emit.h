@@ -24,6 +24,8 @@ struct emitter {
   /* Per open container: is it an array, has it got a member yet. */
   unsigned char is_array[EMIT_MAX_DEPTH];
   unsigned char has_member[EMIT_MAX_DEPTH];
+  /* YAML: a container whose key line awaits its newline. */
+  unsigned char yaml_open_line[EMIT_MAX_DEPTH];
   /* YAML: the next mapping key goes on the "- " line of an array item. */
   int yaml_item_pending;
 };

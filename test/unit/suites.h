@@ -1,0 +1,13 @@
+#ifndef TEST_SUITES_H
+#define TEST_SUITES_H
+
+#include <check.h>
+
+Suite *layout_suite(void);
+Suite *map_suite(void);
+Suite *raw_suite(void);
+Suite *profile_suite(void);
+Suite *emit_suite(void);
+Suite *runtime_suite(void);
+
+#endif

@@ -1,0 +1,196 @@
+/* Indexed profiles: created from a map, written, read back, merged. */
+#include <string.h>
+
+#include "builder.h"
+#include "suites.h"
+
+#define COV 0x5000
+static const struct mip_build_id ID = {2, {0xaa, 0xbb}};
+
+/* Three functions: main (counter 2), helper in a.c (counter 0), helper in
+ * b.c (counter 1). */
+static void make_profile(struct mip_profile *p) {
+  struct mip_buf m = {0};
+  build_unit(&m, "a.c", COV, COV + 3);
+  build_function(&m, "main", "", 0, 1, 0x1000, COV + 2);
+  build_function(&m, "helper", "a.c", MIP_FN_LOCAL, 2, 0x1100, COV);
+  build_function(&m, "helper", "b.c", MIP_FN_LOCAL, 3, 0x1200, COV + 1);
+  struct mip_map map;
+  struct mip_error err;
+  ck_assert_int_eq(mip_map_parse(m.data, m.size, "m", &map, &err), 0);
+  map.build_id = ID;
+  mip_profile_from_map(&map, p);
+  mip_map_free(&map);
+  mip_buf_free(&m);
+}
+
+static void add_run(struct mip_profile *p, const uint8_t cov[3]) {
+  struct mip_buf b = {0};
+  build_raw(&b, &ID, COV, cov, 3);
+  const char *path = test_path("run.mipraw");
+  write_file(path, b.data, b.size);
+  struct mip_raw raw;
+  struct mip_error err;
+  ck_assert_int_eq(mip_raw_read(path, &raw, &err), 0);
+  ck_assert_int_eq(mip_profile_add_raw(p, "p.mip", &raw, path, &err), 0);
+  mip_raw_free(&raw);
+  mip_buf_free(&b);
+}
+
+static const char *key(const struct mip_profile *p, size_t i) {
+  return mip_profile_string(p, p->functions[i].key);
+}
+
+START_TEST(locals_are_keyed_by_unit) {
+  struct mip_profile p;
+  make_profile(&p);
+  ck_assert_uint_eq(p.function_count, 3);
+  ck_assert_str_eq(key(&p, 0), "a.c;helper");
+  ck_assert_str_eq(key(&p, 1), "b.c;helper");
+  ck_assert_str_eq(key(&p, 2), "main");
+  ck_assert_str_eq(mip_profile_string(&p, p.functions[1].name), "helper");
+  ck_assert_str_eq(mip_profile_string(&p, p.functions[1].unit), "b.c");
+  ck_assert_uint_eq(p.functions[1].cov_offset, 1);
+  mip_profile_free(&p);
+}
+END_TEST
+
+START_TEST(merge_counts_covering_runs) {
+  struct mip_profile p;
+  make_profile(&p);
+  add_run(&p, (const uint8_t[]){1, 0, 1});
+  add_run(&p, (const uint8_t[]){1, 0, 0});
+  ck_assert_uint_eq(p.runs, 2);
+  ck_assert_uint_eq(p.functions[0].covered_runs, 2); /* a.c;helper */
+  ck_assert_uint_eq(p.functions[1].covered_runs, 0); /* b.c;helper */
+  ck_assert_uint_eq(p.functions[2].covered_runs, 1); /* main */
+  mip_profile_free(&p);
+}
+END_TEST
+
+START_TEST(write_read_round_trip) {
+  struct mip_profile p, back;
+  struct mip_error err;
+  make_profile(&p);
+  add_run(&p, (const uint8_t[]){0, 1, 1});
+  const char *path = test_path("rt.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  ck_assert_int_eq(mip_profile_read(path, &back, &err), 0);
+  ck_assert(mip_build_id_equal(&back.build_id, &ID));
+  ck_assert_uint_eq(back.runs, 1);
+  ck_assert_uint_eq(back.function_count, 3);
+  for (size_t i = 0; i < 3; i++) {
+    ck_assert_str_eq(key(&back, i), key(&p, i));
+    ck_assert_uint_eq(back.functions[i].covered_runs,
+                      p.functions[i].covered_runs);
+    ck_assert_uint_eq(back.functions[i].entry, p.functions[i].entry);
+  }
+  mip_profile_free(&p);
+  mip_profile_free(&back);
+}
+END_TEST
+
+START_TEST(refuses_raw_of_another_build) {
+  struct mip_profile p;
+  make_profile(&p);
+  struct mip_build_id other = {2, {0xaa, 0xcc}};
+  struct mip_buf b = {0};
+  build_raw(&b, &other, COV, (const uint8_t[]){1, 1, 1}, 3);
+  const char *path = test_path("other.mipraw");
+  write_file(path, b.data, b.size);
+  struct mip_raw raw;
+  struct mip_error err;
+  ck_assert_int_eq(mip_raw_read(path, &raw, &err), 0);
+  ck_assert_int_eq(mip_profile_add_raw(&p, "p.mip", &raw, path, &err), -1);
+  ck_assert_msg(strstr(err.msg, "aacc") && strstr(err.msg, "aabb"),
+                "both build-ids named: %s", err.msg);
+  ck_assert_uint_eq(p.runs, 0);
+  mip_raw_free(&raw);
+  mip_buf_free(&b);
+  mip_profile_free(&p);
+}
+END_TEST
+
+START_TEST(refuses_raw_with_other_layout) {
+  struct mip_profile p;
+  make_profile(&p);
+  p.build_id.size = 0; /* created from a bare section: layout decides */
+  struct mip_buf b = {0};
+  build_raw(&b, &ID, COV, (const uint8_t[]){1, 1, 1, 1}, 4);
+  const char *path = test_path("layout.mipraw");
+  write_file(path, b.data, b.size);
+  struct mip_raw raw;
+  struct mip_error err;
+  ck_assert_int_eq(mip_raw_read(path, &raw, &err), 0);
+  ck_assert_int_eq(mip_profile_add_raw(&p, "p.mip", &raw, path, &err), -1);
+  ck_assert_ptr_nonnull(strstr(err.msg, "another build"));
+  mip_raw_free(&raw);
+  mip_buf_free(&b);
+  mip_profile_free(&p);
+}
+END_TEST
+
+START_TEST(merging_profiles_adds_runs) {
+  struct mip_profile a, b;
+  struct mip_error err;
+  make_profile(&a);
+  make_profile(&b);
+  add_run(&a, (const uint8_t[]){1, 0, 0});
+  add_run(&b, (const uint8_t[]){1, 1, 0});
+  add_run(&b, (const uint8_t[]){0, 1, 0});
+  ck_assert_int_eq(mip_profile_add_profile(&a, "a", &b, "b", &err), 0);
+  ck_assert_uint_eq(a.runs, 3);
+  ck_assert_uint_eq(a.functions[0].covered_runs, 2);
+  ck_assert_uint_eq(a.functions[1].covered_runs, 2);
+  ck_assert_uint_eq(a.functions[2].covered_runs, 0);
+  mip_profile_free(&a);
+  mip_profile_free(&b);
+}
+END_TEST
+
+static void expect_read_error(const void *data, size_t size,
+                              const char *needle) {
+  const char *path = test_path("bad.mip");
+  write_file(path, data, size);
+  struct mip_profile p;
+  struct mip_error err;
+  ck_assert_int_eq(mip_profile_read(path, &p, &err), -1);
+  ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg, needle);
+  mip_profile_free(&p);
+}
+
+START_TEST(refuses_bad_profiles) {
+  struct mip_profile p;
+  struct mip_error err;
+  make_profile(&p);
+  const char *path = test_path("good.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  struct mip_file f;
+  ck_assert_int_eq(mip_file_read(path, &f, &err), 0);
+
+  expect_read_error(f.data, 0, "empty file");
+  expect_read_error(f.data, 60, "truncated");
+  expect_read_error(f.data, f.size - 9, "truncated");
+  f.data[0] ^= 1;
+  expect_read_error(f.data, f.size, "bad magic");
+  f.data[0] ^= 1;
+  f.data[8] = 99;
+  expect_read_error(f.data, f.size, "newer");
+  mip_file_free(&f);
+  mip_profile_free(&p);
+}
+END_TEST
+
+Suite *profile_suite(void) {
+  Suite *s = suite_create("profile");
+  TCase *tc = tcase_create("profile");
+  tcase_add_test(tc, locals_are_keyed_by_unit);
+  tcase_add_test(tc, merge_counts_covering_runs);
+  tcase_add_test(tc, write_read_round_trip);
+  tcase_add_test(tc, refuses_raw_of_another_build);
+  tcase_add_test(tc, refuses_raw_with_other_layout);
+  tcase_add_test(tc, merging_profiles_adds_runs);
+  tcase_add_test(tc, refuses_bad_profiles);
+  suite_add_tcase(s, tc);
+  return s;
+}

@@ -1,0 +1,80 @@
+/*
+ * mipdata extract BINARY [-o OUT]
+ * Copies the map section out of a linked binary, with its build-id, into
+ * a .mipmap file. The binary may be stripped afterwards; the map is all
+ * that later commands need from it (plus DWARF for source locations).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cmd.h"
+#include "elf_image.h"
+
+/* The map's idea of each counter section must match the ELF section
+ * headers: if not, the map and the binary did not come out of one link. */
+static int check_extents(struct elf_image *img, const struct mip_map *map,
+                         struct mip_error *err) {
+  for (size_t i = 0; i < map->extent_count; i++) {
+    const struct mip_extent *e = &map->extents[i];
+    const char *name = mip_raw_kind_section(e->kind);
+    GElf_Shdr shdr;
+    if (!name || !elf_image_section(img, name, &shdr))
+      return mip_fail(err, img->path, "map names counter section %s, which "
+                                      "the binary lacks",
+                      name ? name : "(unknown)");
+    if (shdr.sh_addr != e->link_addr || shdr.sh_size != e->size)
+      return mip_fail(err, img->path,
+                      "map and section %s disagree (0x%" PRIx64 "+%" PRIu64
+                      " vs 0x%" PRIx64 "+%" PRIu64 ")",
+                      name, e->link_addr, e->size, (uint64_t)shdr.sh_addr,
+                      (uint64_t)shdr.sh_size);
+  }
+  return 0;
+}
+
+static int extract(const char *binary, const char *out,
+                   struct mip_error *err) {
+  struct elf_image img;
+  if (elf_image_open(binary, &img, err))
+    return -1;
+  GElf_Shdr shdr;
+  Elf_Scn *scn = elf_image_section(&img, MIP_MAP_SECTION, &shdr);
+  Elf_Data *data = NULL;
+  struct mip_map map = {0};
+  int rc = -1;
+  if (!scn)
+    mip_fail(err, binary,
+             "no MIP map (no " MIP_MAP_SECTION " section): build with "
+             "-fmip-generate, and extract before stripping");
+  else if (elf_image_section_data(&img, scn, &data, err) == 0 &&
+           mip_map_parse(data->d_buf, data->d_size, binary, &map, err) == 0 &&
+           check_extents(&img, &map, err) == 0) {
+    elf_image_build_id(&img, &map.build_id);
+    rc = mip_mapfile_write(out, &map.build_id, data->d_buf, data->d_size, err);
+    if (rc == 0)
+      printf("%s: %zu functions%s\n", out, map.function_count,
+             map.discarded ? " (and some the linker discarded)" : "");
+  }
+  mip_map_free(&map);
+  elf_image_close(&img);
+  return rc;
+}
+
+int cmd_extract(int argc, char **argv) {
+  static const struct option options[] = {{"output", required_argument, 0, 'o'},
+                                          {0, 0, 0, 0}};
+  const char *out = "default.mipmap";
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+    if (c == 'o')
+      out = optarg;
+    else
+      return usage_error("extract", "bad option");
+  }
+  if (optind != argc - 1)
+    return usage_error("extract", "expects one binary");
+  struct mip_error err;
+  return extract(argv[optind], out, &err) ? report(&err) : 0;
+}

@@ -1,0 +1,101 @@
+/* Reading linked binaries with libelf. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf_image.h"
+
+int elf_image_open(const char *path, struct elf_image *img,
+                   struct mip_error *err) {
+  memset(img, 0, sizeof *img);
+  img->path = path;
+  img->fd = -1;
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return mip_fail(err, path, "libelf: %s", elf_errmsg(-1));
+  img->fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (img->fd < 0)
+    return mip_fail(err, path, "cannot open: %s", strerror(errno));
+  img->elf = elf_begin(img->fd, ELF_C_READ, NULL);
+  if (!img->elf || elf_kind(img->elf) != ELF_K_ELF) {
+    elf_image_close(img);
+    return mip_fail(err, path, "not an ELF file");
+  }
+  size_t shstrndx;
+  if (elf_getshdrstrndx(img->elf, &shstrndx) != 0) {
+    elf_image_close(img);
+    return mip_fail(err, path, "corrupt ELF file: %s", elf_errmsg(-1));
+  }
+  return 0;
+}
+
+void elf_image_close(struct elf_image *img) {
+  if (img->elf)
+    elf_end(img->elf);
+  if (img->fd >= 0)
+    close(img->fd);
+  img->elf = NULL;
+  img->fd = -1;
+}
+
+Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
+                           GElf_Shdr *shdr) {
+  size_t shstrndx;
+  if (elf_getshdrstrndx(img->elf, &shstrndx) != 0)
+    return NULL;
+  for (Elf_Scn *scn = elf_nextscn(img->elf, NULL); scn;
+       scn = elf_nextscn(img->elf, scn)) {
+    if (!gelf_getshdr(scn, shdr))
+      continue;
+    const char *n = elf_strptr(img->elf, shstrndx, shdr->sh_name);
+    if (n && strcmp(n, name) == 0)
+      return scn;
+  }
+  return NULL;
+}
+
+int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
+                           Elf_Data **data, struct mip_error *err) {
+  GElf_Shdr shdr;
+  if (!gelf_getshdr(scn, &shdr))
+    return mip_fail(err, img->path, "corrupt ELF section header");
+  /* --compress-debug-sections applies to our .debug_ section too. */
+  if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+    return mip_fail(err, img->path, "cannot decompress section: %s",
+                    elf_errmsg(-1));
+  if (shdr.sh_type == SHT_NOBITS)
+    return mip_fail(err, img->path, "section has no contents");
+  *data = elf_getdata(scn, NULL);
+  if (!*data)
+    return mip_fail(err, img->path, "cannot read section: %s",
+                    elf_errmsg(-1));
+  return 0;
+}
+
+static int note_build_id(Elf_Data *data, struct mip_build_id *id) {
+  GElf_Nhdr nhdr;
+  size_t offset = 0, name_at, desc_at;
+  while ((offset = gelf_getnote(data, offset, &nhdr, &name_at, &desc_at))) {
+    const char *name = (const char *)data->d_buf + name_at;
+    if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == 4 &&
+        memcmp(name, "GNU", 4) == 0 && nhdr.n_descsz <= MIP_BUILD_ID_MAX) {
+      id->size = nhdr.n_descsz;
+      memcpy(id->bytes, (const char *)data->d_buf + desc_at, nhdr.n_descsz);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void elf_image_build_id(struct elf_image *img, struct mip_build_id *id) {
+  id->size = 0;
+  for (Elf_Scn *scn = elf_nextscn(img->elf, NULL); scn;
+       scn = elf_nextscn(img->elf, scn)) {
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+      continue;
+    Elf_Data *data = elf_getdata(scn, NULL);
+    if (data && note_build_id(data, id))
+      return;
+  }
+}

@@ -1,0 +1,29 @@
+/* What mipdata reads from a linked binary: sections and the build-id. */
+#ifndef MIPDATA_ELF_IMAGE_H
+#define MIPDATA_ELF_IMAGE_H
+
+#include <gelf.h>
+
+#include "mipfmt.h"
+
+struct elf_image {
+  const char *path;
+  int fd;
+  Elf *elf;
+};
+
+int elf_image_open(const char *path, struct elf_image *img,
+                   struct mip_error *err);
+void elf_image_close(struct elf_image *img);
+
+/* The section called name, decompressed if need be; NULL if absent. */
+Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
+                           GElf_Shdr *shdr);
+/* The section's bytes (decompressed). */
+int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
+                           Elf_Data **data, struct mip_error *err);
+
+/* The GNU build-id note; id->size is 0 when there is none. */
+void elf_image_build_id(struct elf_image *img, struct mip_build_id *id);
+
+#endif
