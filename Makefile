@@ -55,10 +55,13 @@ check: deps
 
 check-all: all test-unit test-e2e test-san
 
-# The sanitizer pass: the same unit and bad-input tests against tools built
-# with ASan and UBSan.
-test-san:
-	$(MAKE) BUILD=$(BUILD)/san SAN=1 test-unit test-bad-input
+# The sanitizer pass: the unit tests, and the bad-input tests against a
+# mipdata built with ASan and UBSan (test programs come from the normal
+# build).
+test-san: all
+	$(MAKE) BUILD=$(BUILD)/san SAN=1 $(BUILD)/san/test/unit-tests $(BUILD)/san/bin/mipdata
+	$(BUILD)/san/test/unit-tests
+	test/bad-input/run.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip

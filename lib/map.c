@@ -230,8 +230,10 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
     return -1;
   if (map->extent_count == 0)
     return mip_fail(err, path, "corrupt map: no unit record");
-  qsort(map->functions, map->function_count, sizeof *map->functions,
-        by_cov_addr);
+  if (map->function_count)
+    if (map->function_count)
+    qsort(map->functions, map->function_count, sizeof *map->functions,
+          by_cov_addr);
   return check_unique_counters(map, path, err);
 }
 
@@ -269,9 +271,9 @@ static int parse_any_map(const char *path, const struct mip_file *f,
   if (magic == MIP_MAPFILE_MAGIC)
     return parse_mapfile(path, f, map, err);
   if (magic == MIP_RAW_MAGIC || magic == MIP_PROFILE_MAGIC)
-    return mip_fail(err, path, "not a map file (this is a %s)",
-                    magic == MIP_RAW_MAGIC ? "raw profile"
-                                           : "indexed profile");
+    return mip_fail(err, path, "not a map file (this is %s)",
+                    magic == MIP_RAW_MAGIC ? "a raw profile"
+                                           : "an indexed profile");
   /* A bare section dumped with objcopy: no header, no build-id. */
   struct mip_error inner;
   if (mip_map_parse(f->data, f->size, path, map, &inner))

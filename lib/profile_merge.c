@@ -17,12 +17,10 @@ static uint32_t add_string(struct mip_buf *strings, const char *a,
   return at;
 }
 
-static const struct mip_profile *sort_profile; /* qsort has no context */
-
-static int by_key(const void *a, const void *b) {
+static int by_key(const void *a, const void *b, void *profile) {
   const struct mip_profile_function *x = a, *y = b;
-  int c = strcmp(mip_profile_string(sort_profile, x->key),
-                 mip_profile_string(sort_profile, y->key));
+  int c = strcmp(mip_profile_string(profile, x->key),
+                 mip_profile_string(profile, y->key));
   if (c)
     return c;
   return (x->entry > y->entry) - (x->entry < y->entry);
@@ -54,9 +52,8 @@ void mip_profile_from_map(const struct mip_map *map, struct mip_profile *p) {
     f->entry = m->entry;
     f->cov_offset = m->cov_addr - cov->link_addr;
   }
-  sort_profile = p;
-  qsort(p->functions, p->function_count, sizeof *p->functions, by_key);
-  sort_profile = NULL;
+  if (p->function_count)
+    qsort_r(p->functions, p->function_count, sizeof *p->functions, by_key, p);
 }
 
 static uint64_t add_saturating(uint64_t a, uint64_t b) {

@@ -195,7 +195,9 @@ static int by_entry(const void *a, const void *b) {
   return (x->entry > y->entry) - (x->entry < y->entry);
 }
 
-static void index_units(Dwarf_Debug dbg, struct debuginfo *di) {
+/* Returns the number of compile units. */
+static size_t index_units(Dwarf_Debug dbg, struct debuginfo *di) {
+  size_t units = 0;
   for (;;) {
     Dwarf_Unsigned header_length, abbrev, next, typeoffset;
     Dwarf_Half version, address_size, length_size, extension_size, unit_type;
@@ -209,8 +211,11 @@ static void index_units(Dwarf_Debug dbg, struct debuginfo *di) {
     if (rc != DW_DLV_OK)
       break;
     walk_unit(dbg, di, version);
+    units++;
   }
-  qsort(di->locs, di->count, sizeof *di->locs, by_entry);
+  if (di->count)
+    qsort(di->locs, di->count, sizeof *di->locs, by_entry);
+  return units;
 }
 
 struct debuginfo *debuginfo_open(const char *path, struct mip_error *err) {
@@ -234,9 +239,14 @@ struct debuginfo *debuginfo_open(const char *path, struct mip_error *err) {
     return NULL;
   }
   struct debuginfo *di = mip_xcalloc(1, sizeof *di);
-  index_units(dbg, di);
+  size_t units = index_units(dbg, di);
   dwarf_finish(dbg, &e);
   close(fd);
+  if (units == 0) { /* only MIP's own .debug_mip, say */
+    debuginfo_close(di);
+    mip_fail(err, path, "no debug information (build with -g)");
+    return NULL;
+  }
   return di;
 }
 

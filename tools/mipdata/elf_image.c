@@ -2,9 +2,33 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elf_image.h"
+
+/* libelf reads what is there; a file cut short must not pass for one
+ * without sections. */
+static int check_complete(struct elf_image *img, struct mip_error *err) {
+  struct stat st;
+  GElf_Ehdr ehdr;
+  if (fstat(img->fd, &st) != 0 || !gelf_getehdr(img->elf, &ehdr))
+    return mip_fail(err, img->path, "corrupt ELF file");
+  uint64_t size = (uint64_t)st.st_size;
+  if (ehdr.e_shoff > size ||
+      (uint64_t)ehdr.e_shnum * ehdr.e_shentsize > size - ehdr.e_shoff)
+    return mip_fail(err, img->path, "truncated ELF file");
+  for (Elf_Scn *scn = elf_nextscn(img->elf, NULL); scn;
+       scn = elf_nextscn(img->elf, scn)) {
+    GElf_Shdr shdr;
+    if (!gelf_getshdr(scn, &shdr))
+      return mip_fail(err, img->path, "corrupt ELF section header");
+    if (shdr.sh_type != SHT_NOBITS &&
+        (shdr.sh_offset > size || shdr.sh_size > size - shdr.sh_offset))
+      return mip_fail(err, img->path, "truncated ELF file");
+  }
+  return 0;
+}
 
 int elf_image_open(const char *path, struct elf_image *img,
                    struct mip_error *err) {
@@ -25,6 +49,10 @@ int elf_image_open(const char *path, struct elf_image *img,
   if (elf_getshdrstrndx(img->elf, &shstrndx) != 0) {
     elf_image_close(img);
     return mip_fail(err, path, "corrupt ELF file: %s", elf_errmsg(-1));
+  }
+  if (check_complete(img, err)) {
+    elf_image_close(img);
+    return -1;
   }
   return 0;
 }
