@@ -67,7 +67,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip
 	install -m 755 $(BIN)/mipdata $(BIN)/mipcc $(DESTDIR)$(PREFIX)/bin/
 	ln -sf mipcc $(DESTDIR)$(PREFIX)/bin/mipc++
-	install -m 644 $(LIB)/mip/libmip.so $(LIB)/mip/libmip_rt.a $(DESTDIR)$(PREFIX)/lib/mip/
+	install -m 644 $(LIB)/mip/libmip.so $(LIB)/mip/libmip-clang.so \
+	  $(LIB)/mip/libmip_rt.a $(DESTDIR)$(PREFIX)/lib/mip/
 
 clean:
 	rm -rf $(BUILD)

@@ -231,7 +231,6 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
   if (map->extent_count == 0)
     return mip_fail(err, path, "corrupt map: no unit record");
   if (map->function_count)
-    if (map->function_count)
     qsort(map->functions, map->function_count, sizeof *map->functions,
           by_cov_addr);
   return check_unique_counters(map, path, err);

@@ -4,6 +4,7 @@
 
 #include "mip/format.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -27,14 +28,30 @@ const char *counterSectionName(unsigned Kind) {
   llvm_unreachable("unknown counter kind");
 }
 
+namespace {
+
+// "__mip_<kind>.<function>", with anything an assembler might trip over
+// replaced, so the map's module assembly can name it unquoted.
+std::string counterName(const Function &F, unsigned Kind) {
+  std::string Name = ("__mip_" + Twine(Kind) + ".").str();
+  for (char C : GlobalValue::dropLLVMManglingEscape(F.getName()))
+    Name += isAlnum(C) || C == '_' || C == '.' ? C : '_';
+  return Name;
+}
+
+} // namespace
+
 GlobalVariable *createCounterArray(Function &F, unsigned Kind, Type *ElemTy,
                                    unsigned Count) {
   Module &M = *F.getParent();
   Type *Ty = Count == 1 ? ElemTy : ArrayType::get(ElemTy, Count);
+  // Internal rather than private: a private symbol's assembler name
+  // depends on the target's data layout, which a module read by opt may
+  // not carry yet; an internal one is the same everywhere on ELF.
   auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false,
-                                GlobalValue::PrivateLinkage,
+                                GlobalValue::InternalLinkage,
                                 Constant::getNullValue(Ty),
-                                "__mip_" + Twine(Kind) + "." + F.getName());
+                                counterName(F, Kind));
   GV->setSection(counterSectionName(Kind));
   GV->setAlignment(Align(ElemTy->getScalarSizeInBits() / 8));
   if (Comdat *C = F.getComdat())

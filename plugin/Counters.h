@@ -32,7 +32,7 @@ struct InstrumentedFunction {
   llvm::SmallVector<CounterSlot, 4> Slots;
 };
 
-// Creates F's zero-initialised counter array of the given kind: private,
+// Creates F's zero-initialised counter array of the given kind: internal,
 // in the kind's section, in F's COMDAT group when it has one, and tied to F
 // (SHF_LINK_ORDER) so that the linker drops it together with F.
 llvm::GlobalVariable *createCounterArray(llvm::Function &F, unsigned Kind,

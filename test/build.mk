@@ -1,5 +1,6 @@
 # Tests. `make check` runs them all; see test/README.md.
 #   test-unit       Check unit tests (format library, writer, runtime)
+#   test-ir         the plugin's passes on IR, through opt and FileCheck
 #   test-bad-input  every mipdata command against broken files
 #   test-e2e        real programs against an independent ground truth,
 #                   the driver, and the above
@@ -10,7 +11,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
-.PHONY: test-bad-input test-coverage test-driver
+.PHONY: test-ir test-bad-input test-coverage test-driver
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
 	@mkdir -p $(@D)
@@ -18,6 +19,9 @@ $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
 
 test-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
+
+test-ir: $(PLUGIN)
+	test/ir/run.sh $(BUILD)
 
 test-bad-input: $(MIPDATA) $(PLUGIN) $(RT_LIB) $(MIPCC)
 	test/bad-input/run.sh $(BUILD)
@@ -28,4 +32,4 @@ test-coverage: all
 test-driver: all
 	test/driver/run.sh $(BUILD)
 
-test-e2e: test-bad-input test-coverage test-driver
+test-e2e: test-ir test-bad-input test-coverage test-driver

@@ -1,0 +1,59 @@
+//===- ClangAction.cpp - libmip-clang.so: clang's -fplugin side ----------===//
+//
+// A PluginASTAction that leaves the AST alone: it reads
+// -fplugin-arg-mip-* and hands MIP's passes to the code generator through
+// a pass-builder callback. Loaded by libmip.so, never directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+#include "Registration.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+class MipAction : public clang::PluginASTAction {
+public:
+  bool ParseArgs(const clang::CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    for (const std::string &Arg : Args) {
+      if (Error E = applyPluginArg(Opts, Arg)) {
+        clang::DiagnosticsEngine &D = CI.getDiagnostics();
+        D.Report(D.getCustomDiagID(clang::DiagnosticsEngine::Error, "mip: %0"))
+            << toString(std::move(E));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
+    Options Copy = Opts;
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [Copy](PassBuilder &PB) { registerPasses(PB, Copy); });
+    return std::make_unique<clang::ASTConsumer>();
+  }
+
+private:
+  Options Opts;
+};
+
+} // namespace
+
+} // namespace mip
+
+static clang::FrontendPluginRegistry::Add<mip::MipAction>
+    RegisterMip("mip", "MIP profiling instrumentation");

@@ -1,0 +1,44 @@
+#!/bin/sh
+# IR-level tests of the plugin: every test/ir/*.ll carries "; RUN:" lines,
+# run through sh with these substitutions, each of which must succeed:
+#   %s       the test file         %opt     opt loading the plugin
+#   %llc     llc                   %t       a scratch file prefix
+#   %FileCheck, %objdump           tools from LLVM 19 (not, count on PATH)
+#
+#   test/ir/run.sh BUILD_DIR
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/../e2e/lib.sh"
+make_tmp
+PATH=$LLVM_BIN:$PATH # not, count
+
+for test in "$HERE"/*.ll; do
+  name=$(basename "$test")
+  status=ok
+  grep '^; RUN: ' "$test" | sed 's/^; RUN: //' >"$TMP/commands"
+  n=0
+  while IFS= read -r command; do
+    n=$((n + 1))
+    command=$(printf '%s\n' "$command" | sed \
+      -e "s|%opt|$LLVM_BIN/opt -load-pass-plugin=$BUILD/lib/mip/libmip.so|g" \
+      -e "s|%llc|$LLVM_BIN/llc|g" \
+      -e "s|%FileCheck|$LLVM_BIN/FileCheck|g" \
+      -e "s|%objdump|$LLVM_BIN/llvm-objdump|g" \
+      -e "s|%t|$TMP/$name|g" \
+      -e "s|%s|$test|g")
+    if ! sh -c "$command" >"$TMP/out" 2>&1; then
+      status=failed
+      echo "     $command"
+      sed 's/^/     /' "$TMP/out" | head -n 30
+      break
+    fi
+  done <"$TMP/commands"
+  if [ "$n" -eq 0 ]; then
+    fail "$name: no RUN lines"
+  elif [ "$status" = ok ]; then
+    pass "$name ($n commands)"
+  else
+    fail "$name"
+  fi
+done
+
+finish
