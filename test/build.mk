@@ -3,7 +3,7 @@
 #   test-ir         the plugin's passes on IR, through opt and FileCheck
 #   test-bad-input  every mipdata command against broken files
 #   test-e2e        real programs against an independent ground truth,
-#                   the driver, and the above
+#                   the runtime inside programs, the driver, and the above
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
@@ -11,7 +11,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
-.PHONY: test-ir test-bad-input test-coverage test-driver
+.PHONY: test-ir test-bad-input test-coverage test-runtime test-driver
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
 	@mkdir -p $(@D)
@@ -29,7 +29,10 @@ test-bad-input: $(MIPDATA) $(PLUGIN) $(RT_LIB) $(MIPCC)
 test-coverage: all
 	test/e2e/coverage.sh $(BUILD)
 
+test-runtime: all
+	test/e2e/runtime.sh $(BUILD)
+
 test-driver: all
 	test/driver/run.sh $(BUILD)
 
-test-e2e: test-ir test-bad-input test-coverage test-driver
+test-e2e: test-ir test-bad-input test-coverage test-runtime test-driver
