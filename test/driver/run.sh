@@ -29,8 +29,10 @@ for f in "$MIPCC" "$MIPCXX" "$LIB/libmip.so" "$LIB/libmip_rt.a"; do
   fi
 done
 
-# Settings from the caller's environment would change what is checked.
-unset MIP_DRIVER_VERBOSE MIP_LIBDIR MIP_PROFILE_FILE
+# Settings from the caller's environment would change what is checked
+# (MAKEFLAGS carries an outer make's variables into the project builds).
+unset MIP_DRIVER_VERBOSE MIP_LIBDIR MIP_PROFILE_FILE MAKEFLAGS MFLAGS \
+  MAKELEVEL CMAKE_GENERATOR CFLAGS LDFLAGS
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mipcc-test.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
@@ -299,6 +301,20 @@ t_rsp() {
 }
 check "response files: read, kept, or expanded when they hold -fmip-*" t_rsp
 
+t_rsp_nested() {
+  mkdir -p "$W/rsp"
+  # As in clang, a nested @file is relative to the current directory.
+  printf -- '-c @rsp/inner.rsp\n' >"$W/rsp/outer.rsp"
+  printf -- 'a.c\n' >"$W/rsp/inner.rsp"
+  printf -- '-c @loop.rsp\n' >"$W/loop.rsp"
+  drive "$MIPCC" -fmip-generate @rsp/outer.rsp -o n.o
+  [ "$RC" = 0 ] && has "$PLUGIN" && has @rsp/outer.rsp && lacks libmip_rt &&
+    instrumented "$W/n.o" &&
+    drive "$MIPCC" -fmip-generate @loop.rsp &&
+    [ "$RC" = 1 ] && grep -q "recursive expansion of response file" "$TMP/err"
+}
+check "nested response files are read; a loop is an error" t_rsp_nested
+
 t_preprocess() {
   drive "$MIPCC" -fmip-generate -E a.c -o a.i
   [ "$RC" = 0 ] && [ "$LINE" = "$CLANG -E a.c -o a.i" ] &&
@@ -359,7 +375,7 @@ cmake_build() {
 }
 
 check "cmake (Unix Makefiles): static library + program profile" \
-  cmake_build cmake-make
+  cmake_build cmake-make -G "Unix Makefiles"
 if command -v ninja >/dev/null 2>&1; then
   # CMake then puts the flags, -fmip-generate included, in response files.
   check "cmake (Ninja, response files): static library + program profile" \

@@ -1,0 +1,194 @@
+/*
+ * Reads the command line the way the clang driver will, only as far as
+ * mipcc needs: its own -fmip-* flags, which arguments are input files and
+ * of what language, and where the compilation stops (-c, -S, -E, ...).
+ * Nothing here changes an argument; command.c decides what to add.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mipcc.h"
+
+/* File name extensions clang compiles as C, C++ or Objective-C(++)
+ * (including their preprocessed forms). Headers are not in the list:
+ * a header input makes a precompiled header, not code. */
+static const char *const source_exts[] = {
+    "c",  "i",   "cc", "cp", "cxx", "cpp", "CPP", "c++", "C", "CC",
+    "CXX", "C++", "ii", "m",  "mm",  "M",   "mi",  "mii",
+};
+
+/* -x languages with the same meaning. */
+static const char *const source_langs[] = {
+    "c",
+    "c++",
+    "objective-c",
+    "objective-c++",
+    "cpp-output",
+    "c++-cpp-output",
+    "objective-c-cpp-output",
+    "objc-cpp-output",
+    "objective-c++-cpp-output",
+    "objc++-cpp-output",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+static bool in_list(const char *s, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s, list[i]) == 0)
+      return true;
+  return false;
+}
+
+/* The walk over the expanded arguments. */
+struct walk {
+  struct request *rq;
+  const char *lang;        /* the -x in force, NULL for "by extension" */
+  const char *lang_at_top; /* lang when the current argv element started */
+  int top;                 /* argv element being read */
+  bool rest_inputs;        /* after "--": everything is an input */
+};
+
+static bool is_source(const char *path, const char *lang) {
+  if (lang)
+    return in_list(lang, source_langs, COUNT(source_langs));
+  const char *dot = strrchr(path, '.');
+  if (!dot || strchr(dot, '/'))
+    return false;
+  return in_list(dot + 1, source_exts, COUNT(source_exts));
+}
+
+static void add_input(struct walk *w, const char *path) {
+  w->rq->inputs++;
+  /* "-" is standard input: only -x says what it holds. */
+  if (strcmp(path, "-") == 0 ? w->lang && is_source("", w->lang)
+                             : is_source(path, w->lang))
+    w->rq->sources++;
+}
+
+static void set_lang(struct walk *w, const char *lang) {
+  w->lang = strcmp(lang, "none") == 0 ? NULL : lang;
+}
+
+/* -fmip-* and -fno-mip-* are mipcc's, whatever follows. */
+static bool is_own(const char *arg) {
+  return has_prefix(arg, "-fmip-") || has_prefix(arg, "-fno-mip-");
+}
+
+static void apply_own(struct request *rq, const char *arg) {
+  if (strcmp(arg, "-fmip-generate") == 0) {
+    rq->generate = true;
+    rq->modes = NULL;
+  } else if (has_prefix(arg, "-fmip-generate=")) {
+    rq->generate = true;
+    rq->modes = arg + strlen("-fmip-generate=");
+  } else if (strcmp(arg, "-fno-mip-generate") == 0) {
+    rq->generate = false;
+    rq->modes = NULL;
+  } else if (has_prefix(arg, "-fmip-use=")) {
+    rq->use = arg + strlen("-fmip-use=");
+  } else if (strcmp(arg, "-fno-mip-use") == 0) {
+    rq->use = NULL;
+  } else if (strcmp(arg, "-fmip-use") == 0) {
+    die("-fmip-use needs a profile: -fmip-use=FILE");
+  } else {
+    die("unknown option '%s' (known: -fmip-generate[=MODES], "
+        "-fno-mip-generate, -fmip-use=FILE, -fno-mip-use)",
+        arg);
+  }
+}
+
+/* Options that end the compilation before the link; the second group also
+ * stops before code generation, so the plugin would have nothing to do. */
+static const char *const stop_before_link[] = {
+    "-c", "--compile", "-S", "--assemble",
+};
+static const char *const stop_before_codegen[] = {
+    "-E",          "--preprocess", "-M",        "--dependencies",
+    "-MM",         "--user-dependencies",       "-fsyntax-only",
+    "--precompile", "--analyze",   "-emit-ast",
+};
+
+static void apply_flag(struct walk *w, const char *arg) {
+  struct request *rq = w->rq;
+  if (in_list(arg, stop_before_link, COUNT(stop_before_link))) {
+    rq->no_link = true;
+  } else if (in_list(arg, stop_before_codegen, COUNT(stop_before_codegen))) {
+    rq->no_link = true;
+    rq->no_codegen = true;
+  } else if (strcmp(arg, "-flto") == 0 || has_prefix(arg, "-flto=")) {
+    rq->lto = true;
+  } else if (strcmp(arg, "-fno-lto") == 0) {
+    rq->lto = false;
+  } else if (strcmp(arg, "-r") == 0) {
+    rq->relocatable = true;
+  } else if (has_prefix(arg, "--language=")) {
+    set_lang(w, arg + strlen("--language="));
+  } else if (has_prefix(arg, "-x") && arg[2]) {
+    set_lang(w, arg + 2); /* -xc: no other clang option starts with -x */
+  }
+}
+
+/* Reads an option and its separate values; returns how many arguments
+ * after it were used. */
+static size_t apply_option(struct walk *w, const struct arg *a, size_t left) {
+  size_t values = (size_t)separate_values(a->text);
+  if (values > left)
+    values = left; /* clang reports the missing value itself */
+  if (values && (strcmp(a->text, "-x") == 0 ||
+                 strcmp(a->text, "--language") == 0))
+    set_lang(w, a[1].text);
+  if (!values)
+    apply_flag(w, a->text);
+  return values;
+}
+
+static void own_flag(struct walk *w, const struct arg *a) {
+  struct request *rq = w->rq;
+  rq->own[a - rq->args.v] = true;
+  /* A response file cannot be passed on with the flag still in it (clang
+   * does not know it), so it is passed on expanded instead. */
+  rq->action[a->top] = a->from_file ? INLINE : DROP;
+  apply_own(rq, a->text);
+}
+
+/* The runtime goes before "--": after it even options are inputs. */
+static void mark_tail(struct walk *w) {
+  if (w->rest_inputs)
+    return;
+  w->rest_inputs = true;
+  w->rq->tail = w->top;
+  w->rq->lang_at_tail = w->lang_at_top != NULL;
+}
+
+static size_t read_arg(struct walk *w, const struct arg *a, size_t left) {
+  const char *s = a->text;
+  if (a->top != w->top) {
+    w->top = a->top;
+    w->lang_at_top = w->lang;
+  }
+  if (w->rest_inputs || s[0] != '-' || s[1] == '\0')
+    add_input(w, s);
+  else if (strcmp(s, "--") == 0)
+    mark_tail(w);
+  else if (is_own(s))
+    own_flag(w, a);
+  else
+    return apply_option(w, a, left);
+  return 0;
+}
+
+void parse_request(int argc, char **argv, struct request *rq) {
+  *rq = (struct request){.tail = argc};
+  expand_args(argc, argv, &rq->args);
+  rq->own = calloc(rq->args.n + 1, sizeof *rq->own);
+  rq->action = calloc((size_t)argc, sizeof *rq->action); /* all KEEP */
+  if (!rq->own || !rq->action)
+    die("out of memory");
+
+  struct walk w = {.rq = rq, .top = 0};
+  for (size_t i = 0; i < rq->args.n; i++)
+    i += read_arg(&w, &rq->args.v[i], rq->args.n - i - 1);
+  if (!w.rest_inputs)
+    rq->lang_at_tail = w.lang != NULL;
+}

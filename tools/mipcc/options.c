@@ -1,0 +1,218 @@
+/*
+ * The clang driver options whose value is the next argument ("-o FILE",
+ * "-Xlinker ARG"). mipcc must skip those values, or "-o foo.c" would count
+ * as a C source and "-MF dep.o" as an input.
+ *
+ * The table is clang 19's own driver option table (every option visible to
+ * the clang driver whose kind is Separate, JoinedOrSeparate or MultiArg),
+ * so odd Darwin and GCC-compatibility spellings are here as well. Only the
+ * exact spelling takes the next argument: "-ofoo" and "--output=foo" carry
+ * their value joined, and are plain flags to us.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mipcc.h"
+
+struct separate {
+  const char *name;
+  int values;
+};
+
+/* Sorted (strcmp order) for bsearch. */
+static const struct separate table[] = {
+    {"--CLASSPATH", 1},
+    {"--analyzer-output", 1},
+    {"--assert", 1},
+    {"--bootclasspath", 1},
+    {"--classpath", 1},
+    {"--config", 1},
+    {"--define-macro", 1},
+    {"--dyld-prefix", 1},
+    {"--encoding", 1},
+    {"--extdirs", 1},
+    {"--for-linker", 1},
+    {"--force-link", 1},
+    {"--include-directory", 1},
+    {"--include-directory-after", 1},
+    {"--include-prefix", 1},
+    {"--include-with-prefix", 1},
+    {"--include-with-prefix-after", 1},
+    {"--include-with-prefix-before", 1},
+    {"--language", 1},
+    {"--library-directory", 1},
+    {"--mhwdiv", 1},
+    {"--no-system-header-prefix", 1},
+    {"--output", 1},
+    {"--output-class-directory", 1},
+    {"--param", 1},
+    {"--prefix", 1},
+    {"--print-file-name", 1},
+    {"--print-prog-name", 1},
+    {"--resource", 1},
+    {"--rtlib", 1},
+    {"--std", 1},
+    {"--stdlib", 1},
+    {"--sysroot", 1},
+    {"--system-header-prefix", 1},
+    {"--undefine-macro", 1},
+    {"-A", 1},
+    {"-B", 1},
+    {"-D", 1},
+    {"-F", 1},
+    {"-G", 1},
+    {"-I", 1},
+    {"-L", 1},
+    {"-MF", 1},
+    {"-MJ", 1},
+    {"-MQ", 1},
+    {"-MT", 1},
+    {"-T", 1},
+    {"-U", 1},
+    {"-V", 1},
+    {"-Xanalyzer", 1},
+    {"-Xarch_device", 1},
+    {"-Xarch_host", 1},
+    {"-Xassembler", 1},
+    {"-Xclang", 1},
+    {"-Xcuda-fatbinary", 1},
+    {"-Xcuda-ptxas", 1},
+    {"-Xlinker", 1},
+    {"-Xmicrosoft-visualc-tools-root", 1},
+    {"-Xmicrosoft-visualc-tools-version", 1},
+    {"-Xmicrosoft-windows-sdk-root", 1},
+    {"-Xmicrosoft-windows-sdk-version", 1},
+    {"-Xmicrosoft-windows-sys-root", 1},
+    {"-Xopenmp-target", 1},
+    {"-Xpreprocessor", 1},
+    {"-Zlinker-input", 1},
+    {"-alias_list", 1},
+    {"-allowable_client", 1},
+    {"-arch", 1},
+    {"-arch_only", 1},
+    {"-arcmt-migrate-report-output", 1},
+    {"-b", 1},
+    {"-bundle_loader", 1},
+    {"-ccc-arcmt-migrate", 1},
+    {"-ccc-gcc-name", 1},
+    {"-ccc-install-dir", 1},
+    {"-ccc-objcmt-migrate", 1},
+    {"-client_name", 1},
+    {"-compatibility_version", 1},
+    {"-current_version", 1},
+    {"-cxx-isystem", 1},
+    {"-darwin-target-variant", 1},
+    {"-darwin-target-variant-triple", 1},
+    {"-dependency-dot", 1},
+    {"-dependency-file", 1},
+    {"-dsym-dir", 1},
+    {"-dumpdir", 1},
+    {"-dylib_file", 1},
+    {"-dylinker_install_name", 1},
+    {"-e", 1},
+    {"-exported_symbols_list", 1},
+    {"-fdebug-compilation-dir", 1},
+    {"-fexperimental-openacc-macro-override", 1},
+    {"-filelist", 1},
+    {"-fmodule-implementation-of", 1},
+    {"-fmodules-user-build-path", 1},
+    {"-fnew-alignment", 1},
+    {"-force_load", 1},
+    {"-framework", 1},
+    {"-ftrapv-handler", 1},
+    {"-gen-cdb-fragment-path", 1},
+    {"-hlsl-entry", 1},
+    {"-iapinotes-modules", 1},
+    {"-idirafter", 1},
+    {"-iframework", 1},
+    {"-iframeworkwithsysroot", 1},
+    {"-imacros", 1},
+    {"-image_base", 1},
+    {"-imultilib", 1},
+    {"-include", 1},
+    {"-include-pch", 1},
+    {"-init", 1},
+    {"-install_name", 1},
+    {"-interface-stub-version=", 1},
+    {"-iprefix", 1},
+    {"-iquote", 1},
+    {"-isysroot", 1},
+    {"-isystem", 1},
+    {"-isystem-after", 1},
+    {"-ivfsoverlay", 1},
+    {"-iwithprefix", 1},
+    {"-iwithprefixbefore", 1},
+    {"-iwithsysroot", 1},
+    {"-l", 1},
+    {"-lazy_framework", 1},
+    {"-lazy_library", 1},
+    {"-meabi", 1},
+    {"-mllvm", 1},
+    {"-mmlir", 1},
+    {"-module-dependency-dir", 1},
+    {"-mthread-model", 1},
+    {"-multiply_defined", 1},
+    {"-multiply_defined_unused", 1},
+    {"-o", 1},
+    {"-object-file-name", 1},
+    {"-pagezero_size", 1},
+    {"-read_only_relocs", 1},
+    {"-reexport_framework", 1},
+    {"-reexport_library", 1},
+    {"-resource-dir", 1},
+    {"-rpath", 1},
+    {"-sectalign", 3},
+    {"-sectcreate", 3},
+    {"-sectobjectsymbols", 2},
+    {"-sectorder", 3},
+    {"-seg1addr", 1},
+    {"-seg_addr_table", 1},
+    {"-seg_addr_table_filename", 1},
+    {"-segaddr", 2},
+    {"-segcreate", 3},
+    {"-segprot", 3},
+    {"-segs_read_only_addr", 1},
+    {"-segs_read_write_addr", 1},
+    {"-serialize-diagnostics", 1},
+    {"-specs", 1},
+    {"-stdlib++-isystem", 1},
+    {"-sub_library", 1},
+    {"-sub_umbrella", 1},
+    {"-target", 1},
+    {"-u", 1},
+    {"-umbrella", 1},
+    {"-undefined", 1},
+    {"-unexported_symbols_list", 1},
+    {"-vfsoverlay", 1},
+    {"-weak_framework", 1},
+    {"-weak_library", 1},
+    {"-weak_reference_mismatches", 1},
+    {"-working-directory", 1},
+    {"-x", 1},
+    {"-z", 1},
+};
+
+/* Options spelled with a variable part and then a separate value:
+ * "-Xarch_x86_64 ARG", "-Xopenmp-target=TRIPLE ARG",
+ * "-Xoffload-linker-TRIPLE ARG". */
+static const char *const joined_and_separate[] = {
+    "-Xarch_",
+    "-Xoffload-linker",
+    "-Xopenmp-target=",
+};
+
+static int compare(const void *key, const void *elem) {
+  return strcmp(key, ((const struct separate *)elem)->name);
+}
+
+int separate_values(const char *arg) {
+  const struct separate *hit = bsearch(arg, table, sizeof table / sizeof *table,
+                                       sizeof *table, compare);
+  if (hit)
+    return hit->values;
+  for (size_t i = 0; i < sizeof joined_and_separate / sizeof *joined_and_separate;
+       i++)
+    if (has_prefix(arg, joined_and_separate[i]))
+      return 1;
+  return 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * Where things are. The real compiler's path is built in (it is where the
+ * plugin was built against); the plugin and the runtime are found next to
+ * this executable, in ../lib/mip, which is the same in the build tree and
+ * in an installed prefix. Environment variables override both, for tests
+ * and unusual installs.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mipcc.h"
+
+#ifndef MIP_CLANG
+#error "MIP_CLANG must be defined to the path of the real clang"
+#endif
+#ifndef MIP_CLANGXX
+#error "MIP_CLANGXX must be defined to the path of the real clang++"
+#endif
+
+/* The value of an environment variable, NULL when unset or empty. */
+static const char *env(const char *name) {
+  const char *v = getenv(name);
+  return v && *v ? v : NULL;
+}
+
+const char *compiler_path(bool cxx) {
+  const char *v = env(cxx ? "MIP_CLANGXX" : "MIP_CLANG");
+  return v ? v : cxx ? MIP_CLANGXX : MIP_CLANG;
+}
+
+/* The absolute path of this executable, symlinks resolved (so mipc++ ->
+ * mipcc leads to the directory mipcc really is in). */
+static char *self_exe(void) {
+  size_t cap = 256;
+  for (;;) {
+    char *buf = xmalloc(cap);
+    ssize_t n = readlink("/proc/self/exe", buf, cap);
+    if (n < 0)
+      die("cannot find my own executable (/proc/self/exe): %s",
+          strerror(errno));
+    if ((size_t)n < cap) {
+      buf[n] = '\0';
+      return buf;
+    }
+    free(buf);
+    cap *= 2;
+  }
+}
+
+/* Cuts the last path component off path, in place ("/a/b" -> "/a"). */
+static void strip_last(char *path) {
+  char *slash = strrchr(path, '/');
+  if (slash)
+    *slash = '\0';
+}
+
+static char *default_libdir(void) {
+  char *exe = self_exe();
+  strip_last(exe); /* <prefix>/bin */
+  strip_last(exe); /* <prefix> */
+  char *dir = xconcat(exe, "/lib/mip", NULL);
+  free(exe);
+  return dir;
+}
+
+char *mip_file(const char *name) {
+  const char *dir = env("MIP_LIBDIR");
+  char *owned = dir ? NULL : default_libdir();
+  char *path = xconcat(dir ? dir : owned, "/", name, NULL);
+  /* clang runs the plugin from its own cc1 process: give it an absolute,
+   * canonical path, which also proves that the file is there. */
+  char *abs = realpath(path, NULL);
+  if (!abs || access(abs, R_OK) != 0)
+    die("cannot find %s (set MIP_LIBDIR to the directory that holds it)",
+        path);
+  free(path);
+  free(owned);
+  return abs;
+}
+
+void check_not_self(const char *compiler) {
+  if (!strchr(compiler, '/'))
+    return; /* found through PATH at exec time */
+  char *target = realpath(compiler, NULL);
+  char *self = self_exe();
+  bool same = target && strcmp(target, self) == 0;
+  free(target);
+  free(self);
+  if (same)
+    die("the real compiler %s is mipcc itself (check MIP_CLANG and "
+        "MIP_CLANGXX)",
+        compiler);
+}
