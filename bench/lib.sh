@@ -1,0 +1,86 @@
+# Shared by the bench scripts (sourced, bash). Paths, tools, logging and
+# the five compiler configurations.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH_DIR/.." && pwd)
+
+LLVM_DIR=${LLVM_DIR:-/usr/lib/llvm-19}
+abspath() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
+BUILD=$(abspath "${BUILD:-build}")
+
+CLANG=${CLANG:-$LLVM_DIR/bin/clang}
+PLUGIN=$(abspath "${PLUGIN:-$BUILD/lib/mip/libmip.so}")
+RT_LIB=$(abspath "${RT_LIB:-$BUILD/lib/mip/libmip_rt.a}")
+MIPCC=$(abspath "${MIPCC:-$BUILD/bin/mipcc}")
+READELF=$LLVM_DIR/bin/llvm-readelf
+SIZE=$LLVM_DIR/bin/llvm-size
+STRIP=${STRIP:-strip}
+
+B=$BUILD/bench           # everything the bench makes
+SRC=$B/src               # fetched Debian sources (kept between runs)
+BIN=$B/bin               # BIN/PROG/CONFIG, plus CONFIG.stripped
+WORK=$B/work             # generated inputs (kept between runs)
+OUT=$B/out               # measurements, logs, callgrind outputs
+TMP=$B/tmp               # scratch space of single runs
+
+CONFIGS="plain mip pgo-cov instr sancov"
+ALL_PROGRAMS="sqlite3 lua bzip2"
+
+log() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+
+# Loads bench/programs/PROG.sh: PKG, prog_prepare, PROG_SRCS, PROG_CFLAGS,
+# PROG_LIBS, prog_input, prog_run, SIZE_FULL, SIZE_CG, WORKLOAD.
+load_program() {
+  local f=$BENCH_DIR/programs/$1.sh
+  [ -f "$f" ] || die "unknown program '$1' (known: $ALL_PROGRAMS)"
+  # shellcheck source=/dev/null
+  . "$f"
+  PROG_DIR=$SRC/$PKG
+  [ -n "$PKG" ] || PROG_DIR=$BENCH_DIR/programs # sources of our own
+}
+
+# Whether build/bin/mipcc exists and instruments a trivial program.
+mipcc_works() {
+  [ -x "$MIPCC" ] || return 1
+  local d=$TMP/mipcc-check
+  mkdir -p "$d"
+  printf 'int main(void) { return 0; }\n' >"$d/t.c"
+  "$MIPCC" -fmip-generate -O2 "$d/t.c" -o "$d/t" >"$d/log" 2>&1 &&
+    "$READELF" -S "$d/t" | grep -q ' __mip_cov '
+}
+
+# Sets CC_CMD (compiler and flags before the sources) and LINK_EXTRA (after
+# them) for configuration $1.
+config_flags() {
+  LINK_EXTRA=()
+  case $1 in
+    plain)   CC_CMD=("$CLANG") ;;
+    mip)     CC_CMD=("$MIPCC" -fmip-generate) ;;
+    pgo-cov) CC_CMD=("$CLANG" -fprofile-generate -mllvm -pgo-function-entry-coverage) ;;
+    instr)   CC_CMD=("$CLANG" -fprofile-instr-generate) ;;
+    sancov)
+      # Our no-op callbacks instead of the UBSan runtime the driver would link.
+      CC_CMD=("$CLANG" -fsanitize-coverage=func,inline-bool-flag -fno-sanitize-link-runtime)
+      LINK_EXTRA=("$BIN/sancov-rt.o") ;;
+    *) die "unknown configuration '$1'" ;;
+  esac
+}
+
+# Where each configuration's runtime writes its profile during the bench.
+profile_env() { # DIR
+  export MIP_PROFILE_FILE=$1/default.mipraw
+  export LLVM_PROFILE_FILE=$1/default.profraw
+}
+
+# Number of functions MIP instrumented: the __mip_cov section holds one
+# byte per instrumented function.
+mip_functions() { # BINARY
+  local hex
+  hex=$("$READELF" -S -W "$1" |
+    sed -n 's/^ *\[ *[0-9]*\] //p' | awk '$1 == "__mip_cov" { print $5 }')
+  echo $((16#${hex:-0}))
+}
+
+# text, data and bss of a binary, as "TEXT DATA BSS" (Berkeley format).
+text_data_bss() { "$SIZE" -B "$1" | awk 'NR == 2 { print $1, $2, $3 }'; }
