@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,4 +49,48 @@ const char *mip_raw_kind_name(uint32_t kind) {
 #undef MIP_RAW_KIND
   }
   return NULL;
+}
+
+static const char *what_it_is(uint64_t magic) {
+  switch (magic) {
+  case MIP_RAW_MAGIC:
+    return "this is a raw profile";
+  case MIP_MAPFILE_MAGIC:
+    return "this is a map file";
+  case MIP_PROFILE_MAGIC:
+    return "this is an indexed profile";
+  default:
+    return "bad magic";
+  }
+}
+
+int mip_check_start(const struct mip_file *file, const char *path,
+                    uint64_t magic, const char *what, size_t header_size,
+                    struct mip_error *err) {
+  if (file->size == 0)
+    return mip_fail(err, path, "empty file");
+  uint64_t found = mip_file_magic(file);
+  if (found != magic)
+    return mip_fail(err, path, "not a MIP %s (%s)", what, what_it_is(found));
+  if (file->size < header_size)
+    return mip_fail(err, path,
+                    "truncated %s (header needs %zu bytes, file has %zu)", what,
+                    header_size, file->size);
+  return 0;
+}
+
+int mip_check_header(const struct mip_file *file, const char *path,
+                     const char *what, uint32_t version, uint32_t newest,
+                     uint32_t header_size, size_t min_header_size,
+                     uint32_t build_id_size, struct mip_error *err) {
+  if (version == 0 || version > newest)
+    return mip_fail(err, path,
+                    "%s version %" PRIu32
+                    " is newer than this mipdata reads (%" PRIu32
+                    "); update MIP",
+                    what, version, newest);
+  if (header_size < min_header_size || header_size > file->size ||
+      build_id_size > MIP_BUILD_ID_MAX)
+    return mip_fail(err, path, "corrupt %s header", what);
+  return 0;
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mip/io.h"
 #include "mipfmt.h"
 
 int mip_file_read(const char *path, struct mip_file *file,
@@ -52,19 +53,6 @@ void mip_file_free(struct mip_file *file) {
   file->size = 0;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t size) {
-  while (size) {
-    ssize_t n = write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return -1;
-    p += n;
-    size -= (size_t)n;
-  }
-  return 0;
-}
-
 static mode_t creation_mode(void) {
   mode_t mask = umask(0);
   umask(mask);
@@ -84,7 +72,7 @@ int mip_file_write_atomic(const char *path, const void *data, size_t size,
     return mip_fail(err, path, "cannot create: %s", strerror(e));
   }
   int failed = fchmod(fd, creation_mode()) != 0 ||
-               write_all(fd, data, size) != 0 || fsync(fd) != 0;
+               mip_write_all(fd, data, size) != 0 || fsync(fd) != 0;
   int e = errno;
   if (close(fd) != 0 && !failed) {
     failed = 1;

@@ -238,18 +238,15 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
 
 static int parse_mapfile(const char *path, const struct mip_file *f,
                          struct mip_map *map, struct mip_error *err) {
-  if (f->size < mip_rec_mapfile_header_size)
-    return mip_fail(err, path, "truncated map file (%zu bytes)", f->size);
+  if (mip_check_start(f, path, MIP_MAPFILE_MAGIC, "map file",
+                      mip_rec_mapfile_header_size, err))
+    return -1;
   struct mip_rec_mapfile_header h;
   mip_rec_mapfile_header_decode(&h, f->data);
-  if (h.version == 0 || h.version > MIP_MAPFILE_VERSION)
-    return mip_fail(err, path,
-                    "map file version %" PRIu32
-                    " is newer than this mipdata reads (%d); update MIP",
-                    h.version, MIP_MAPFILE_VERSION);
-  if (h.header_size < mip_rec_mapfile_header_size || h.header_size > f->size ||
-      h.build_id_size > MIP_BUILD_ID_MAX)
-    return mip_fail(err, path, "corrupt map file header");
+  if (mip_check_header(f, path, "map file", h.version, MIP_MAPFILE_VERSION,
+                       h.header_size, mip_rec_mapfile_header_size,
+                       h.build_id_size, err))
+    return -1;
   if (h.section_size != f->size - h.header_size)
     return mip_fail(err, path,
                     "truncated map file (map section needs %" PRIu64

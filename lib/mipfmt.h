@@ -195,4 +195,17 @@ int mip_profile_add_profile(struct mip_profile *profile,
 /* What kind of MIP file data starts with (by magic); 0 if none. */
 uint64_t mip_file_magic(const struct mip_file *file);
 
+/* What every reader checks first: the file is not empty, starts with the
+ * expected magic (else says what it is instead) and holds a whole header
+ * of header_size bytes. what names the kind ("raw profile"). */
+int mip_check_start(const struct mip_file *file, const char *path,
+                    uint64_t magic, const char *what, size_t header_size,
+                    struct mip_error *err);
+/* The header fields every format shares: a version this build reads, a
+ * header size within the file, a build-id that fits. */
+int mip_check_header(const struct mip_file *file, const char *path,
+                     const char *what, uint32_t version, uint32_t newest,
+                     uint32_t header_size, size_t min_header_size,
+                     uint32_t build_id_size, struct mip_error *err);
+
 #endif

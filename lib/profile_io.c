@@ -182,37 +182,16 @@ static int read_functions(struct mip_profile *p, const struct section_in *s,
   return 0;
 }
 
-static int check_header(const struct mip_file *f,
-                        const struct mip_rec_profile_header *h,
-                        const char *path, struct mip_error *err) {
-  if (h->version == 0 || h->version > MIP_PROFILE_VERSION)
-    return mip_fail(err, path,
-                    "profile version %" PRIu32
-                    " is newer than this mipdata reads (%d); update MIP",
-                    h->version, MIP_PROFILE_VERSION);
-  if (h->header_size < mip_rec_profile_header_size ||
-      h->header_size > f->size || h->build_id_size > MIP_BUILD_ID_MAX)
-    return mip_fail(err, path, "corrupt profile header");
-  return 0;
-}
-
 static int parse(struct mip_profile *p, const struct mip_file *f,
                  const char *path, struct mip_error *err) {
-  if (f->size == 0)
-    return mip_fail(err, path, "empty file");
-  uint64_t magic = mip_file_magic(f);
-  if (magic != MIP_PROFILE_MAGIC)
-    return mip_fail(err, path, "not a MIP indexed profile (%s)",
-                    magic == MIP_RAW_MAGIC       ? "this is a raw profile"
-                    : magic == MIP_MAPFILE_MAGIC ? "this is a map file"
-                                                 : "bad magic");
-  if (f->size < mip_rec_profile_header_size)
-    return mip_fail(err, path,
-                    "truncated profile (header needs %d bytes, file has %zu)",
-                    (int)mip_rec_profile_header_size, f->size);
+  if (mip_check_start(f, path, MIP_PROFILE_MAGIC, "indexed profile",
+                      mip_rec_profile_header_size, err))
+    return -1;
   struct mip_rec_profile_header h;
   mip_rec_profile_header_decode(&h, f->data);
-  if (check_header(f, &h, path, err))
+  if (mip_check_header(f, path, "profile", h.version, MIP_PROFILE_VERSION,
+                       h.header_size, mip_rec_profile_header_size,
+                       h.build_id_size, err))
     return -1;
   p->modes = h.modes;
   p->runs = h.runs;

@@ -5,17 +5,6 @@
 #include "mip/layouts.h"
 #include "mipfmt.h"
 
-static const char *magic_name(uint64_t magic) {
-  switch (magic) {
-  case MIP_MAPFILE_MAGIC:
-    return "this is a map file";
-  case MIP_PROFILE_MAGIC:
-    return "this is an indexed profile";
-  default:
-    return "bad magic";
-  }
-}
-
 static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h,
                          const char *path, struct mip_error *err) {
   const struct mip_file *f = &raw->file;
@@ -62,27 +51,15 @@ int mip_raw_read(const char *path, struct mip_raw *raw,
   if (mip_file_read(path, &raw->file, err))
     return -1;
   const struct mip_file *f = &raw->file;
-  if (f->size == 0)
-    return mip_fail(err, path, "empty file");
-  uint64_t magic = mip_file_magic(f);
-  if (magic != MIP_RAW_MAGIC)
-    return mip_fail(err, path, "not a MIP raw profile (%s)",
-                    magic_name(magic));
-  if (f->size < mip_rec_raw_header_size)
-    return mip_fail(err, path,
-                    "truncated raw profile (header needs %d bytes, file has "
-                    "%zu)",
-                    (int)mip_rec_raw_header_size, f->size);
+  if (mip_check_start(f, path, MIP_RAW_MAGIC, "raw profile",
+                      mip_rec_raw_header_size, err))
+    return -1;
   struct mip_rec_raw_header h;
   mip_rec_raw_header_decode(&h, f->data);
-  if (h.version == 0 || h.version > MIP_RAW_VERSION)
-    return mip_fail(err, path,
-                    "raw profile version %" PRIu32
-                    " is newer than this mipdata reads (%d); update MIP",
-                    h.version, MIP_RAW_VERSION);
-  if (h.header_size < mip_rec_raw_header_size || h.header_size > f->size ||
-      h.build_id_size > MIP_BUILD_ID_MAX)
-    return mip_fail(err, path, "corrupt raw profile header");
+  if (mip_check_header(f, path, "raw profile", h.version, MIP_RAW_VERSION,
+                       h.header_size, mip_rec_raw_header_size,
+                       h.build_id_size, err))
+    return -1;
   raw->build_id.size = h.build_id_size;
   memcpy(raw->build_id.bytes, h.build_id, h.build_id_size);
   raw->modes = h.modes;

@@ -11,22 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mip/io.h"
 #include "mip/layouts.h"
 #include "mip_rt.h"
-
-static int write_all(int fd, const void *buf, uint64_t size) {
-  const uint8_t *p = buf;
-  while (size) {
-    ssize_t n = write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return -1;
-    p += n;
-    size -= (uint64_t)n;
-  }
-  return 0;
-}
 
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
 
@@ -63,17 +50,17 @@ static int write_header(int fd, const struct mip_rt_image *image,
   }
   while (at % 8)
     buf[at++] = 0;
-  return write_all(fd, buf, at);
+  return mip_write_all(fd, buf, at);
 }
 
 static int write_payloads(int fd, const struct mip_rt_section *sections,
                           size_t count) {
   static const uint8_t zeros[8];
   for (size_t i = 0; i < count; i++) {
-    if (write_all(fd, sections[i].data, sections[i].size) != 0)
+    if (mip_write_all(fd, sections[i].data, sections[i].size) != 0)
       return -1;
     uint64_t pad = align8(sections[i].size) - sections[i].size;
-    if (pad && write_all(fd, zeros, pad) != 0)
+    if (pad && mip_write_all(fd, zeros, pad) != 0)
       return -1;
   }
   return 0;
