@@ -1,7 +1,9 @@
 /*
  * The map: what the plugin wrote into the .debug_mip section of every
  * object file (mip/layout/map_*.inc), concatenated and relocated by the
- * linker. Records come in any order and may be separated by zero padding.
+ * linker. Records come in any order and may be separated by zero padding;
+ * they are read in three passes: units (where the counters are), then
+ * functions, then the blocks of each function.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "mipfmt.h"
 
 struct record {
+  struct mip_rec_map_record hdr;
   const uint8_t *body; /* after the record header */
   size_t body_size;
   size_t offset; /* of the record, in the section */
@@ -19,23 +22,23 @@ struct record {
 /* Steps to the record at *at. Returns 1 and fills rec, 0 at the end, -1 on
  * a malformed record. */
 static int next_record(const uint8_t *data, size_t size, size_t *at,
-                       struct mip_rec_map_record *hdr, struct record *rec,
-                       const char *path, struct mip_error *err) {
+                       struct record *rec, const char *path,
+                       struct mip_error *err) {
   while (*at + mip_rec_map_record_size <= size) {
-    mip_rec_map_record_decode(hdr, data + *at);
-    if (hdr->kind == 0 && hdr->size == 0) { /* linker padding */
+    mip_rec_map_record_decode(&rec->hdr, data + *at);
+    if (rec->hdr.kind == 0 && rec->hdr.size == 0) { /* linker padding */
       *at += 8;
       continue;
     }
-    if (hdr->size < mip_rec_map_record_size || hdr->size % 8 ||
-        hdr->size > size - *at)
+    if (rec->hdr.size < mip_rec_map_record_size || rec->hdr.size % 8 ||
+        rec->hdr.size > size - *at)
       return mip_fail(err, path,
                       "corrupt map: record at offset %zu has size %" PRIu32,
-                      *at, hdr->size);
+                      *at, rec->hdr.size);
     rec->body = data + *at + mip_rec_map_record_size;
-    rec->body_size = hdr->size - mip_rec_map_record_size;
+    rec->body_size = rec->hdr.size - mip_rec_map_record_size;
     rec->offset = *at;
-    *at += hdr->size;
+    *at += rec->hdr.size;
     return 1;
   }
   if (*at < size)
@@ -44,13 +47,13 @@ static int next_record(const uint8_t *data, size_t size, size_t *at,
   return 0;
 }
 
-static int check_version(const struct mip_rec_map_record *hdr, unsigned newest,
+static int check_version(const struct record *rec, unsigned newest,
                          const char *path, struct mip_error *err) {
-  if (hdr->version == 0 || hdr->version > newest)
+  if (rec->hdr.version == 0 || rec->hdr.version > newest)
     return mip_fail(err, path,
                     "map record version %u is newer than this mipdata "
                     "reads (%u); update MIP",
-                    hdr->version, newest);
+                    rec->hdr.version, newest);
   return 0;
 }
 
@@ -61,6 +64,8 @@ static const char *string_at(const uint8_t *p, const uint8_t *end,
     return NULL;
   return (const char *)p;
 }
+
+/* ---- units ---------------------------------------------------------- */
 
 static int add_extent(struct mip_map *map, const struct mip_extent *e,
                       const char *path, struct mip_error *err) {
@@ -76,16 +81,16 @@ static int add_extent(struct mip_map *map, const struct mip_extent *e,
                       e->kind);
     return 0;
   }
-  if (map->extent_count == MIP_MAX_EXTENTS)
-    return mip_fail(err, path, "corrupt map: too many counter kinds");
+  if (map->extent_count == MIP_MAX_EXTENTS || e->kind >= MIP_MAX_EXTENTS)
+    return mip_fail(err, path, "corrupt map: counter kind %" PRIu32,
+                    e->kind);
   map->extents[map->extent_count++] = *e;
   return 0;
 }
 
-static int parse_unit(struct mip_map *map, const struct mip_rec_map_record *hdr,
-                      const struct record *rec, const char *path,
-                      struct mip_error *err) {
-  if (check_version(hdr, MIP_MAP_UNIT_VERSION, path, err))
+static int parse_unit(struct mip_map *map, const struct record *rec,
+                      const char *path, struct mip_error *err) {
+  if (check_version(rec, MIP_MAP_UNIT_VERSION, path, err))
     return -1;
   if (rec->body_size < mip_rec_map_unit_size)
     return mip_fail(err, path, "corrupt map: short unit record at %zu",
@@ -102,8 +107,8 @@ static int parse_unit(struct mip_map *map, const struct mip_rec_map_record *hdr,
     mip_rec_map_unit_section_decode(&s, p);
     p += mip_rec_map_unit_section_size;
     if (s.stop < s.start || s.elem_size == 0)
-      return mip_fail(err, path, "corrupt map: bad counter bounds in unit "
-                                 "record at %zu",
+      return mip_fail(err, path,
+                      "corrupt map: bad counter bounds in unit record at %zu",
                       rec->offset);
     struct mip_extent e = {s.kind, s.elem_size, s.start, s.stop - s.start};
     if (add_extent(map, &e, path, err))
@@ -115,34 +120,72 @@ static int parse_unit(struct mip_map *map, const struct mip_rec_map_record *hdr,
   return 0;
 }
 
-/* Fills fn from a function record. Returns 1 when the function is in the
+/* ---- functions ------------------------------------------------------ */
+
+/* Whether count elements at addr lie inside the extent. */
+static int inside(const struct mip_extent *e, uint64_t addr, uint32_t count) {
+  uint64_t bytes = (uint64_t)count * e->elem_size;
+  return addr >= e->link_addr && addr - e->link_addr <= e->size &&
+         bytes <= e->size - (addr - e->link_addr);
+}
+
+/* Records the slots of a function. Returns 1 when the function is in the
  * image, 0 when the linker discarded its code, -1 on error. */
-static int parse_function(const struct mip_map *map,
-                          const struct mip_rec_map_record *hdr,
-                          const struct record *rec,
+static int read_slots(const struct mip_map *map, struct mip_map_function *fn,
+                      const uint8_t *p, uint32_t count, const char *path,
+                      size_t offset, struct mip_error *err) {
+  for (uint32_t i = 0; i < count; i++, p += mip_rec_map_slot_size) {
+    struct mip_rec_map_slot slot;
+    mip_rec_map_slot_decode(&slot, p);
+    if (slot.kind >= MIP_MAX_EXTENTS)
+      continue; /* a kind from the future */
+    fn->kinds |= MIP_MODE_BIT(slot.kind);
+    fn->slots[slot.kind] = (struct mip_map_slot){slot.addr, slot.count};
+  }
+  const struct mip_extent *cov =
+      mip_extent_find(map->extents, map->extent_count, MIP_RAW_COV);
+  if (!(fn->kinds & MIP_MODE_BIT(MIP_RAW_COV)) || !cov)
+    return mip_fail(err, path,
+                    "corrupt map: function record at %zu has no coverage "
+                    "counter",
+                    offset);
+  fn->cov_addr = fn->slots[MIP_RAW_COV].addr;
+  /* A function the linker dropped (--gc-sections) keeps its record, but
+   * the references to its counters resolve outside their sections. */
+  if (!inside(cov, fn->cov_addr, 1))
+    return 0;
+  for (uint32_t kind = 0; kind < MIP_MAX_EXTENTS; kind++) {
+    if (!(fn->kinds & MIP_MODE_BIT(kind)))
+      continue;
+    const struct mip_extent *e =
+        mip_extent_find(map->extents, map->extent_count, kind);
+    if (!e || !inside(e, fn->slots[kind].addr, fn->slots[kind].count))
+      return mip_fail(err, path,
+                      "corrupt map: function %s has counters of kind %" PRIu32
+                      " outside their section",
+                      fn->name, kind);
+  }
+  return 1;
+}
+
+/* Fills fn from a function record; returns as read_slots. */
+static int parse_function(const struct mip_map *map, const struct record *rec,
                           struct mip_map_function *fn, const char *path,
                           struct mip_error *err) {
-  if (check_version(hdr, MIP_MAP_FUNCTION_VERSION, path, err))
+  if (check_version(rec, MIP_MAP_FUNCTION_VERSION, path, err))
     return -1;
   if (rec->body_size < mip_rec_map_function_size)
     return mip_fail(err, path, "corrupt map: short function record at %zu",
                     rec->offset);
   struct mip_rec_map_function r;
   mip_rec_map_function_decode(&r, rec->body);
-  const uint8_t *p = rec->body + mip_rec_map_function_size;
+  const uint8_t *slots = rec->body + mip_rec_map_function_size;
   const uint8_t *end = rec->body + rec->body_size;
-  if (r.slot_count > (size_t)(end - p) / mip_rec_map_slot_size)
+  if (r.slot_count > (size_t)(end - slots) / mip_rec_map_slot_size)
     return mip_fail(err, path, "corrupt map: function record at %zu overflows",
                     rec->offset);
-  int have_cov = 0;
-  for (uint32_t i = 0; i < r.slot_count; i++, p += mip_rec_map_slot_size) {
-    struct mip_rec_map_slot slot;
-    mip_rec_map_slot_decode(&slot, p);
-    if (slot.kind == MIP_RAW_COV) {
-      fn->cov_addr = slot.addr;
-      have_cov = 1;
-    }
-  }
+  const uint8_t *p = slots + (size_t)r.slot_count * mip_rec_map_slot_size;
+  memset(fn, 0, sizeof *fn);
   fn->name = string_at(p, end, r.name_size);
   if (!fn->name)
     return mip_fail(err, path, "corrupt map: bad function name at %zu",
@@ -155,22 +198,21 @@ static int parse_function(const struct mip_map *map,
   fn->flags = r.flags;
   fn->cfg_hash = r.cfg_hash;
   fn->entry = r.entry;
-  const struct mip_extent *cov =
-      mip_extent_find(map->extents, map->extent_count, MIP_RAW_COV);
-  if (!have_cov || !cov)
-    return mip_fail(err, path,
-                    "corrupt map: function record at %zu has no coverage "
-                    "counter",
-                    rec->offset);
-  /* A function the linker dropped (--gc-sections) keeps its record, but
-   * the reference to its counter resolves outside the section. */
-  return fn->cov_addr >= cov->link_addr &&
-         fn->cov_addr - cov->link_addr < cov->size;
+  return read_slots(map, fn, slots, r.slot_count, path, rec->offset, err);
 }
 
 static int by_cov_addr(const void *a, const void *b) {
   const struct mip_map_function *x = a, *y = b;
   return (x->cov_addr > y->cov_addr) - (x->cov_addr < y->cov_addr);
+}
+
+static struct mip_map_function *find_function(const struct mip_map *map,
+                                              uint64_t cov_addr) {
+  struct mip_map_function key = {.cov_addr = cov_addr};
+  return map->function_count
+             ? bsearch(&key, map->functions, map->function_count,
+                       sizeof key, by_cov_addr)
+             : NULL;
 }
 
 static int check_unique_counters(const struct mip_map *map, const char *path,
@@ -183,41 +225,111 @@ static int check_unique_counters(const struct mip_map *map, const char *path,
   return 0;
 }
 
-static int parse_units(const uint8_t *data, size_t size, const char *path,
-                       struct mip_map *map, struct mip_error *err) {
-  struct mip_rec_map_record hdr;
+/* ---- blocks --------------------------------------------------------- */
+
+static int bad_blocks(const char *path, const struct record *rec,
+                      const char *why, struct mip_error *err) {
+  return mip_fail(err, path, "corrupt map: blocks record at %zu: %s",
+                  rec->offset, why);
+}
+
+/* Checks one block against its function: a probe it has, deps inside the
+ * record and naming blocks of the same function. */
+static int check_block(const struct mip_block *b, const uint32_t *deps,
+                       uint32_t block_count, uint32_t dep_count,
+                       uint32_t probe_count) {
+  if (b->probe != MIP_PROBE_ENTRY && b->probe != MIP_PROBE_NONE &&
+      b->probe >= probe_count)
+    return -1;
+  if (b->dep_first > dep_count || b->dep_count > dep_count - b->dep_first)
+    return -1;
+  for (uint32_t i = 0; i < b->dep_count; i++)
+    if (deps[b->dep_first + i] >= block_count)
+      return -1;
+  return 0;
+}
+
+static void grow_blocks(struct mip_map *map, uint32_t blocks, uint32_t deps) {
+  map->blocks = mip_xrealloc(map->blocks, map->block_count + blocks,
+                             sizeof *map->blocks);
+  map->deps =
+      mip_xrealloc(map->deps, map->dep_count + deps, sizeof *map->deps);
+}
+
+static int parse_blocks(struct mip_map *map, const struct record *rec,
+                        const char *path, struct mip_error *err) {
+  if (check_version(rec, MIP_MAP_BLOCKS_VERSION, path, err))
+    return -1;
+  if (rec->body_size < mip_rec_map_blocks_size)
+    return bad_blocks(path, rec, "too short", err);
+  struct mip_rec_map_blocks h;
+  mip_rec_map_blocks_decode(&h, rec->body);
+  uint64_t need = mip_rec_map_blocks_size +
+                  (uint64_t)h.block_count * mip_rec_map_block_size +
+                  (uint64_t)h.dep_count * 4;
+  if (need > rec->body_size)
+    return bad_blocks(path, rec, "overflows", err);
+  struct mip_map_function *fn = find_function(map, h.cov_addr);
+  if (!fn)
+    return 0; /* its function was discarded */
+  if (fn->block_count)
+    return bad_blocks(path, rec, "a function's blocks twice", err);
+  grow_blocks(map, h.block_count, h.dep_count);
+  uint32_t *deps = map->deps + map->dep_count;
+  const uint8_t *p = rec->body + mip_rec_map_blocks_size +
+                     (size_t)h.block_count * mip_rec_map_block_size;
+  for (uint32_t i = 0; i < h.dep_count; i++)
+    deps[i] = mip_get_le32(p + 4 * i);
+  uint32_t probes = (fn->kinds & MIP_MODE_BIT(MIP_RAW_BLK))
+                        ? fn->slots[MIP_RAW_BLK].count
+                        : 0;
+  for (uint32_t i = 0; i < h.block_count; i++) {
+    struct mip_rec_map_block r;
+    mip_rec_map_block_decode(&r, rec->body + mip_rec_map_blocks_size +
+                                     (size_t)i * mip_rec_map_block_size);
+    struct mip_block b = {r.line, r.probe, r.dep_first, r.dep_count, 0};
+    if (check_block(&b, deps, h.block_count, h.dep_count, probes))
+      return bad_blocks(path, rec, "a block names what is not there", err);
+    b.dep_first += (uint32_t)map->dep_count; /* into map->deps */
+    map->blocks[map->block_count + i] = b;
+  }
+  fn->first_block = (uint32_t)map->block_count;
+  fn->block_count = h.block_count;
+  map->block_count += h.block_count;
+  map->dep_count += h.dep_count;
+  return 0;
+}
+
+/* ---- passes --------------------------------------------------------- */
+
+typedef int (*record_fn)(struct mip_map *map, const struct record *rec,
+                         const char *path, struct mip_error *err);
+
+/* Calls fn on every record of kind. */
+static int each_record(const uint8_t *data, size_t size, uint16_t kind,
+                       record_fn fn, struct mip_map *map, const char *path,
+                       struct mip_error *err) {
   struct record rec;
   size_t at = 0;
   int more;
-  while ((more = next_record(data, size, &at, &hdr, &rec, path, err)) > 0)
-    if (hdr.kind == MIP_MAP_UNIT && parse_unit(map, &hdr, &rec, path, err))
+  while ((more = next_record(data, size, &at, &rec, path, err)) > 0)
+    if (rec.hdr.kind == kind && fn(map, &rec, path, err))
       return -1;
   return more;
 }
 
-static int parse_functions(const uint8_t *data, size_t size, const char *path,
-                           struct mip_map *map, struct mip_error *err) {
-  struct mip_rec_map_record hdr;
-  struct record rec;
-  size_t at = 0, cap = 0;
-  int more;
-  while ((more = next_record(data, size, &at, &hdr, &rec, path, err)) > 0) {
-    if (hdr.kind != MIP_MAP_FUNCTION)
-      continue; /* units were read already; newer kinds are skipped */
-    struct mip_map_function fn;
-    int in_image = parse_function(map, &hdr, &rec, &fn, path, err);
-    if (in_image < 0)
-      return -1;
-    if (!in_image) {
-      map->discarded++;
-      continue;
-    }
-    if (map->function_count == cap)
-      map->functions = mip_xrealloc(map->functions, cap = cap ? 2 * cap : 64,
-                                    sizeof *map->functions);
-    map->functions[map->function_count++] = fn;
+static int add_function(struct mip_map *map, const struct record *rec,
+                        const char *path, struct mip_error *err) {
+  struct mip_map_function fn;
+  int in_image = parse_function(map, rec, &fn, path, err);
+  if (in_image <= 0) {
+    map->discarded += in_image == 0;
+    return in_image;
   }
-  return more;
+  map->functions = mip_xrealloc(map->functions, map->function_count + 1,
+                                sizeof *map->functions);
+  map->functions[map->function_count++] = fn;
+  return 0;
 }
 
 int mip_map_parse(const uint8_t *data, size_t size, const char *path,
@@ -225,91 +337,29 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
   memset(map, 0, sizeof *map);
   if (size == 0)
     return mip_fail(err, path, "empty map");
-  if (parse_units(data, size, path, map, err) ||
-      parse_functions(data, size, path, map, err))
+  if (each_record(data, size, MIP_MAP_UNIT, parse_unit, map, path, err) ||
+      each_record(data, size, MIP_MAP_FUNCTION, add_function, map, path,
+                  err))
     return -1;
   if (map->extent_count == 0)
     return mip_fail(err, path, "corrupt map: no unit record");
   if (map->function_count)
     qsort(map->functions, map->function_count, sizeof *map->functions,
           by_cov_addr);
-  return check_unique_counters(map, path, err);
-}
-
-static int parse_mapfile(const char *path, const struct mip_file *f,
-                         struct mip_map *map, struct mip_error *err) {
-  if (mip_check_start(f, path, MIP_MAPFILE_MAGIC, "map file",
-                      mip_rec_mapfile_header_size, err))
+  if (check_unique_counters(map, path, err))
     return -1;
-  struct mip_rec_mapfile_header h;
-  mip_rec_mapfile_header_decode(&h, f->data);
-  if (mip_check_header(f, path, "map file", h.version, MIP_MAPFILE_VERSION,
-                       h.header_size, mip_rec_mapfile_header_size,
-                       h.build_id_size, err))
-    return -1;
-  if (h.section_size != f->size - h.header_size)
-    return mip_fail(err, path,
-                    "truncated map file (map section needs %" PRIu64
-                    " bytes, %zu present)",
-                    h.section_size, f->size - h.header_size);
-  if (mip_map_parse(f->data + h.header_size, h.section_size, path, map, err))
-    return -1;
-  map->build_id.size = h.build_id_size;
-  memcpy(map->build_id.bytes, h.build_id, h.build_id_size);
-  return 0;
-}
-
-static int parse_any_map(const char *path, const struct mip_file *f,
-                         struct mip_map *map, struct mip_error *err) {
-  if (f->size == 0)
-    return mip_fail(err, path, "empty file");
-  uint64_t magic = mip_file_magic(f);
-  if (magic == MIP_MAPFILE_MAGIC)
-    return parse_mapfile(path, f, map, err);
-  if (magic == MIP_RAW_MAGIC || magic == MIP_PROFILE_MAGIC)
-    return mip_fail(err, path, "not a map file (this is %s)",
-                    magic == MIP_RAW_MAGIC ? "a raw profile"
-                                           : "an indexed profile");
-  /* A bare section dumped with objcopy: no header, no build-id. */
-  struct mip_error inner;
-  if (mip_map_parse(f->data, f->size, path, map, &inner))
-    return mip_fail(err, path, "not a MIP map file or map section (%s)",
-                    inner.msg + strlen(path) + 2);
-  return 0;
-}
-
-int mip_mapfile_read(const char *path, struct mip_map *map,
-                     struct mip_error *err) {
-  memset(map, 0, sizeof *map);
-  struct mip_file f;
-  if (mip_file_read(path, &f, err))
-    return -1;
-  int rc = parse_any_map(path, &f, map, err);
-  map->file = f; /* the map points into it */
-  return rc;
-}
-
-int mip_mapfile_write(const char *path, const struct mip_build_id *id,
-                      const uint8_t *section, size_t size,
-                      struct mip_error *err) {
-  struct mip_rec_mapfile_header h;
-  memset(&h, 0, sizeof h);
-  h.magic = MIP_MAPFILE_MAGIC;
-  h.version = MIP_MAPFILE_VERSION;
-  h.header_size = mip_rec_mapfile_header_size;
-  h.build_id_size = id->size;
-  memcpy(h.build_id, id->bytes, id->size);
-  h.section_size = size;
-  struct mip_buf out = {0};
-  mip_rec_mapfile_header_encode(&h, mip_buf_extend(&out, mip_rec_mapfile_header_size));
-  mip_buf_append(&out, section, size);
-  int rc = mip_file_write_atomic(path, out.data, out.size, err);
-  mip_buf_free(&out);
-  return rc;
+  return each_record(data, size, MIP_MAP_BLOCKS, parse_blocks, map, path,
+                     err);
 }
 
 void mip_map_free(struct mip_map *map) {
   free(map->functions);
+  free(map->blocks);
+  free(map->deps);
+  free(map->symbols);
   map->functions = NULL;
+  map->blocks = NULL;
+  map->deps = NULL;
+  map->symbols = NULL;
   mip_file_free(&map->file);
 }

@@ -90,6 +90,22 @@ const struct mip_extent *mip_extent_find(const struct mip_extent *extents,
 
 /* ---- map ------------------------------------------------------------ */
 
+/* A function's counters of one kind: count elements at addr. */
+struct mip_map_slot {
+  uint64_t addr; /* link-time */
+  uint32_t count;
+};
+
+/* A basic block (mip/layout/map_block.inc); deps index the owner's deps
+ * array, holding block numbers within the function. */
+struct mip_block {
+  uint32_t line;
+  uint32_t probe; /* BLK index, MIP_PROBE_ENTRY or MIP_PROBE_NONE */
+  uint32_t dep_first;
+  uint32_t dep_count;
+  uint64_t covered_runs; /* in profiles */
+};
+
 struct mip_map_function {
   const char *name; /* mangled */
   const char *unit; /* source of a local function, else "" */
@@ -97,15 +113,31 @@ struct mip_map_function {
   uint64_t cfg_hash;
   uint64_t entry;    /* link-time address */
   uint64_t cov_addr; /* link-time address of the coverage byte */
+  uint64_t kinds;    /* MIP_MODE_BIT of each counter kind it has */
+  struct mip_map_slot slots[MIP_MAX_EXTENTS]; /* indexed by kind */
+  /* Its blocks: block_count from map->blocks[first_block]. */
+  uint32_t first_block, block_count;
+};
+
+/* A function symbol of the image. */
+struct mip_symbol {
+  uint64_t addr;
+  uint64_t size;
 };
 
 struct mip_map {
   struct mip_build_id build_id;
   struct mip_extent extents[MIP_MAX_EXTENTS];
   size_t extent_count;
-  struct mip_map_function *functions;
+  struct mip_map_function *functions; /* sorted by cov_addr */
   size_t function_count;
   size_t discarded; /* records of functions the linker dropped */
+  struct mip_block *blocks;
+  size_t block_count;
+  uint32_t *deps;
+  size_t dep_count;
+  struct mip_symbol *symbols; /* from the map file; sorted by addr */
+  size_t symbol_count;
   struct mip_file file; /* backing store of the strings */
 };
 
@@ -115,11 +147,12 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
                   struct mip_map *map, struct mip_error *err);
 
 /* Reads a .mipmap file, or a map section dumped on its own (objcopy
- * --dump-section), which has no build-id. */
+ * --dump-section), which has no build-id and no symbols. */
 int mip_mapfile_read(const char *path, struct mip_map *map,
                      struct mip_error *err);
 int mip_mapfile_write(const char *path, const struct mip_build_id *id,
                       const uint8_t *section, size_t size,
+                      const struct mip_symbol *symbols, size_t symbol_count,
                       struct mip_error *err);
 void mip_map_free(struct mip_map *map);
 
@@ -155,6 +188,26 @@ struct mip_profile_function {
   uint64_t entry;
   uint64_t cov_offset;
   uint64_t covered_runs;
+  /* calls (cnt_offset MIP_NO_OFFSET: not counted) */
+  uint64_t cnt_offset;
+  uint64_t calls;
+  /* first-call order (ord_offset MIP_NO_OFFSET: not ranked); the mean
+   * rank is rank_sum / ranked_runs */
+  uint64_t ord_offset;
+  uint64_t rank_sum;
+  uint64_t ranked_runs;
+  /* blocks: block_count from profile->blocks[first_block], probe bytes
+   * from probe_offset in the BLK counters */
+  uint32_t first_block;
+  uint32_t block_count;
+  uint64_t probe_offset;
+};
+
+/* Sampled calls from one function to another (indices into functions). */
+struct mip_edge {
+  uint32_t caller; /* MIP_NO_FUNCTION: not an instrumented function */
+  uint32_t callee;
+  uint64_t samples;
 };
 
 struct mip_profile {
@@ -165,6 +218,16 @@ struct mip_profile {
   size_t extent_count;
   struct mip_profile_function *functions;
   size_t function_count;
+  struct mip_block *blocks;
+  size_t block_count;
+  uint32_t *deps;
+  size_t dep_count;
+  struct mip_edge *edges; /* sorted by caller, then callee */
+  size_t edge_count;
+  struct mip_symbol *symbols; /* sorted by addr */
+  size_t symbol_count;
+  uint64_t edge_period;          /* calls per sample; 0 without edges */
+  uint64_t edge_samples_dropped; /* summed over runs */
   struct mip_buf strings; /* NUL-terminated; offset 0 is "" */
 };
 
@@ -172,6 +235,19 @@ static inline const char *mip_profile_string(const struct mip_profile *p,
                                              uint32_t offset) {
   return (const char *)p->strings.data + offset;
 }
+
+/* Whether the profile has counters of a kind (MIP_RAW_*). */
+static inline int mip_profile_has(const struct mip_profile *p,
+                                  uint32_t kind) {
+  return (p->modes & MIP_MODE_BIT(kind)) != 0;
+}
+
+/* Which of a function's blocks ran in one run: covered[i] for block i,
+ * from its probe bytes and whether the function was entered. Inferred
+ * blocks follow their dependencies, transitively. */
+void mip_blocks_infer(const struct mip_block *blocks, uint32_t block_count,
+                      const uint32_t *deps, const uint8_t *probes,
+                      uint64_t probe_count, int entered, uint8_t *covered);
 
 /* A new profile (no runs yet) with the map's functions. */
 void mip_profile_from_map(const struct mip_map *map,

@@ -1,64 +1,21 @@
 /*
- * Building and growing indexed profiles. Merging only adds, so the result
- * does not depend on the order of its inputs.
+ * Adding runs to an indexed profile. Everything adds (saturating), edges
+ * are kept sorted with duplicates summed, so the result does not depend on
+ * the order of the inputs: any merge tree gives the same bytes.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mip/layouts.h"
+#include "mip/le.h"
 #include "mipfmt.h"
-
-static uint32_t add_string(struct mip_buf *strings, const char *a,
-                           const char *sep, const char *b) {
-  uint32_t at = (uint32_t)strings->size;
-  mip_buf_append(strings, a, strlen(a));
-  mip_buf_append(strings, sep, strlen(sep));
-  mip_buf_append(strings, b, strlen(b) + 1);
-  return at;
-}
-
-static int by_key(const void *a, const void *b, void *profile) {
-  const struct mip_profile_function *x = a, *y = b;
-  int c = strcmp(mip_profile_string(profile, x->key),
-                 mip_profile_string(profile, y->key));
-  if (c)
-    return c;
-  return (x->entry > y->entry) - (x->entry < y->entry);
-}
-
-void mip_profile_from_map(const struct mip_map *map, struct mip_profile *p) {
-  memset(p, 0, sizeof *p);
-  p->build_id = map->build_id;
-  memcpy(p->extents, map->extents, sizeof map->extents);
-  p->extent_count = map->extent_count;
-  for (size_t i = 0; i < p->extent_count; i++)
-    p->modes |= MIP_MODE_BIT(p->extents[i].kind);
-  mip_buf_extend(&p->strings, 1); /* offset 0: "" */
-  const struct mip_extent *cov =
-      mip_extent_find(map->extents, map->extent_count, MIP_RAW_COV);
-  p->functions = mip_xcalloc(map->function_count, sizeof *p->functions);
-  p->function_count = map->function_count;
-  for (size_t i = 0; i < map->function_count; i++) {
-    const struct mip_map_function *m = &map->functions[i];
-    struct mip_profile_function *f = &p->functions[i];
-    int local = (m->flags & MIP_FN_LOCAL) && m->unit[0];
-    /* Locals are keyed "unit;name"; name points into the same string. */
-    f->key = add_string(&p->strings, local ? m->unit : "", local ? ";" : "",
-                        m->name);
-    f->name = local ? f->key + (uint32_t)strlen(m->unit) + 1 : f->key;
-    f->unit = local ? add_string(&p->strings, m->unit, "", "") : 0;
-    f->flags = m->flags;
-    f->cfg_hash = m->cfg_hash;
-    f->entry = m->entry;
-    f->cov_offset = m->cov_addr - cov->link_addr;
-  }
-  if (p->function_count)
-    qsort_r(p->functions, p->function_count, sizeof *p->functions, by_key, p);
-}
 
 static uint64_t add_saturating(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
+
+/* ---- same build? ---------------------------------------------------- */
 
 static int check_same_build(const struct mip_profile *p, const char *p_path,
                             const struct mip_build_id *id,
@@ -90,6 +47,216 @@ static int check_extent(const struct mip_extent *want,
   return 0;
 }
 
+/* ---- edges ---------------------------------------------------------- */
+
+static int by_caller_callee(const void *a, const void *b) {
+  const struct mip_edge *x = a, *y = b;
+  if (x->caller != y->caller)
+    return x->caller < y->caller ? -1 : 1;
+  return (x->callee > y->callee) - (x->callee < y->callee);
+}
+
+/* Sorts and sums duplicates: the one form edges are kept in. */
+static void normalize_edges(struct mip_profile *p) {
+  if (!p->edge_count)
+    return;
+  qsort(p->edges, p->edge_count, sizeof *p->edges, by_caller_callee);
+  size_t out = 0;
+  for (size_t i = 0; i < p->edge_count; i++) {
+    if (out && !by_caller_callee(&p->edges[out - 1], &p->edges[i]))
+      p->edges[out - 1].samples =
+          add_saturating(p->edges[out - 1].samples, p->edges[i].samples);
+    else
+      p->edges[out++] = p->edges[i];
+  }
+  p->edge_count = out;
+}
+
+static void append_edges(struct mip_profile *p, const struct mip_edge *edges,
+                         size_t count) {
+  if (!count)
+    return;
+  p->edges = mip_xrealloc(p->edges, p->edge_count + count, sizeof *p->edges);
+  memcpy(p->edges + p->edge_count, edges, count * sizeof *edges);
+  p->edge_count += count;
+  normalize_edges(p);
+}
+
+/* Functions sorted by an address (coverage offset or entry), for
+ * looking them up by it. */
+struct by_addr {
+  uint64_t addr;
+  uint32_t function;
+};
+
+static int compare_addr(const void *a, const void *b) {
+  const struct by_addr *x = a, *y = b;
+  return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static struct by_addr *index_functions(const struct mip_profile *p, int entry) {
+  struct by_addr *index = mip_xcalloc(p->function_count, sizeof *index);
+  for (size_t i = 0; i < p->function_count; i++)
+    index[i] = (struct by_addr){entry ? p->functions[i].entry
+                                      : p->functions[i].cov_offset,
+                                (uint32_t)i};
+  if (p->function_count)
+    qsort(index, p->function_count, sizeof *index, compare_addr);
+  return index;
+}
+
+/* The last entry of index at or below addr, or NULL. */
+static const struct by_addr *at_or_below(const struct by_addr *index,
+                                         size_t count, uint64_t addr) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (index[mid].addr <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo ? &index[lo - 1] : NULL;
+}
+
+/* The instrumented function whose code holds address site. With the
+ * image's symbols, exactly: the symbol holding site must start where an
+ * instrumented function does. Without them (a map from a bare section),
+ * the nearest instrumented function below. */
+static uint32_t function_at(const struct mip_profile *p,
+                            const struct by_addr *entries, uint64_t site) {
+  uint64_t start = site;
+  if (p->symbol_count) {
+    size_t lo = 0, hi = p->symbol_count;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (p->symbols[mid].addr <= site)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (!lo || site - p->symbols[lo - 1].addr >= p->symbols[lo - 1].size)
+      return MIP_NO_FUNCTION;
+    start = p->symbols[lo - 1].addr;
+  }
+  const struct by_addr *f = at_or_below(entries, p->function_count, start);
+  if (!f || (p->symbol_count && f->addr != start))
+    return MIP_NO_FUNCTION;
+  return f->function;
+}
+
+/* Resolves a raw EDGES payload into edges between functions. */
+static int resolve_edges(const struct mip_profile *p,
+                         const struct mip_raw_payload *payload,
+                         struct mip_edge **out, size_t *count,
+                         const char *raw_path, struct mip_error *err) {
+  *out = NULL;
+  *count = 0;
+  if (!payload)
+    return 0;
+  const struct mip_extent *cov =
+      mip_extent_find(p->extents, p->extent_count, MIP_RAW_COV);
+  if (payload->extent.elem_size < mip_rec_raw_edge_size)
+    return mip_fail(err, raw_path, "corrupt raw profile: bad edge entries");
+  size_t n = payload->extent.size / payload->extent.elem_size;
+  struct mip_edge *edges = mip_xcalloc(n, sizeof *edges);
+  struct by_addr *by_cov = index_functions(p, 0);
+  struct by_addr *by_entry = index_functions(p, 1);
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    struct mip_rec_raw_edge e;
+    mip_rec_raw_edge_decode(&e, payload->data + i * payload->extent.elem_size);
+    const struct by_addr *callee =
+        e.callee >= cov->link_addr
+            ? at_or_below(by_cov, p->function_count, e.callee - cov->link_addr)
+            : NULL;
+    if (!callee || callee->addr != e.callee - cov->link_addr)
+      rc = mip_fail(err, raw_path,
+                    "corrupt raw profile: an edge's callee is no function");
+    else
+      edges[i] = (struct mip_edge){
+          e.site ? function_at(p, by_entry, e.site) : MIP_NO_FUNCTION,
+          callee->function, e.samples};
+  }
+  free(by_cov);
+  free(by_entry);
+  if (rc) {
+    free(edges);
+    return -1;
+  }
+  *out = edges;
+  *count = n;
+  return 0;
+}
+
+static void add_stats(struct mip_profile *p,
+                      const struct mip_raw_payload *stats) {
+  size_t n = stats && stats->extent.elem_size >= mip_rec_raw_stat_size
+                 ? stats->extent.size / stats->extent.elem_size
+                 : 0;
+  for (size_t i = 0; i < n; i++) {
+    struct mip_rec_raw_stat s;
+    mip_rec_raw_stat_decode(&s, stats->data + i * stats->extent.elem_size);
+    if (s.key == MIP_STAT_EDGE_PERIOD)
+      p->edge_period = s.value;
+    else if (s.key == MIP_STAT_EDGE_SAMPLES_DROPPED)
+      p->edge_samples_dropped =
+          add_saturating(p->edge_samples_dropped, s.value);
+  }
+}
+
+/* ---- one run -------------------------------------------------------- */
+
+struct run {
+  const uint8_t *cov, *cnt, *ord, *blk;
+  uint64_t blk_size;
+};
+
+static const uint8_t *counters(const struct mip_raw *raw, uint32_t kind,
+                               uint64_t *size) {
+  const struct mip_raw_payload *s = mip_raw_find(raw, kind);
+  if (size)
+    *size = s ? s->extent.size : 0;
+  return s ? s->data : NULL;
+}
+
+static void add_blocks(struct mip_profile *p, struct mip_profile_function *f,
+                       const struct run *run, int entered) {
+  if (!f->block_count)
+    return;
+  uint8_t *covered = mip_xcalloc(f->block_count, 1);
+  const uint8_t *probes = NULL;
+  uint64_t probe_count = 0;
+  if (f->probe_offset != MIP_NO_OFFSET && run->blk &&
+      f->probe_offset <= run->blk_size) {
+    probes = run->blk + f->probe_offset;
+    probe_count = run->blk_size - f->probe_offset;
+  }
+  struct mip_block *blocks = &p->blocks[f->first_block];
+  mip_blocks_infer(blocks, f->block_count, p->deps, probes, probe_count,
+                   entered, covered);
+  for (uint32_t i = 0; i < f->block_count; i++)
+    blocks[i].covered_runs += covered[i];
+  free(covered);
+}
+
+static void add_function_run(struct mip_profile *p,
+                             struct mip_profile_function *f,
+                             const struct run *run) {
+  int entered = run->cov[f->cov_offset] != 0;
+  f->covered_runs = add_saturating(f->covered_runs, (uint64_t)entered);
+  if (f->cnt_offset != MIP_NO_OFFSET && run->cnt)
+    f->calls = add_saturating(f->calls, mip_get_le64(run->cnt + f->cnt_offset));
+  if (f->ord_offset != MIP_NO_OFFSET && run->ord) {
+    uint32_t rank = mip_get_le32(run->ord + f->ord_offset);
+    if (rank) {
+      f->rank_sum = add_saturating(f->rank_sum, rank);
+      f->ranked_runs = add_saturating(f->ranked_runs, 1);
+    }
+  }
+  add_blocks(p, f, run, entered);
+}
+
 int mip_profile_add_raw(struct mip_profile *p, const char *p_path,
                         const struct mip_raw *raw, const char *raw_path,
                         struct mip_error *err) {
@@ -101,27 +268,49 @@ int mip_profile_add_raw(struct mip_profile *p, const char *p_path,
                      err))
       return -1;
   }
-  const struct mip_raw_payload *cov = mip_raw_find(raw, MIP_RAW_COV);
-  for (size_t i = 0; i < p->function_count; i++) {
-    struct mip_profile_function *f = &p->functions[i];
-    if (f->cov_offset < cov->extent.size && cov->data[f->cov_offset])
-      f->covered_runs = add_saturating(f->covered_runs, 1);
-  }
+  struct mip_edge *edges;
+  size_t edge_count;
+  if (resolve_edges(p, mip_raw_find(raw, MIP_RAW_EDGES), &edges, &edge_count,
+                    raw_path, err))
+    return -1;
+  /* Checked: from here on nothing fails. */
+  struct run run;
+  run.cov = counters(raw, MIP_RAW_COV, NULL);
+  run.cnt = counters(raw, MIP_RAW_CNT, NULL);
+  run.ord = counters(raw, MIP_RAW_ORD, NULL);
+  run.blk = counters(raw, MIP_RAW_BLK, &run.blk_size);
+  for (size_t i = 0; i < p->function_count; i++)
+    add_function_run(p, &p->functions[i], &run);
+  append_edges(p, edges, edge_count);
+  free(edges);
+  add_stats(p, mip_raw_find(raw, MIP_RAW_STATS));
   p->runs = add_saturating(p->runs, 1);
   return 0;
 }
 
+/* ---- another profile ------------------------------------------------ */
+
 static int same_functions(const struct mip_profile *a,
                           const struct mip_profile *b) {
-  if (a->function_count != b->function_count)
+  if (a->function_count != b->function_count ||
+      a->block_count != b->block_count)
     return 0;
   for (size_t i = 0; i < a->function_count; i++)
     if (a->functions[i].cov_offset != b->functions[i].cov_offset ||
         a->functions[i].cfg_hash != b->functions[i].cfg_hash ||
+        a->functions[i].block_count != b->functions[i].block_count ||
         strcmp(mip_profile_string(a, a->functions[i].key),
                mip_profile_string(b, b->functions[i].key)))
       return 0;
   return 1;
+}
+
+static void add_function_totals(struct mip_profile_function *to,
+                                const struct mip_profile_function *from) {
+  to->covered_runs = add_saturating(to->covered_runs, from->covered_runs);
+  to->calls = add_saturating(to->calls, from->calls);
+  to->rank_sum = add_saturating(to->rank_sum, from->rank_sum);
+  to->ranked_runs = add_saturating(to->ranked_runs, from->ranked_runs);
 }
 
 int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
@@ -140,8 +329,15 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
                     "from another build: its functions differ from %s",
                     p_path);
   for (size_t i = 0; i < p->function_count; i++)
-    p->functions[i].covered_runs = add_saturating(
-        p->functions[i].covered_runs, other->functions[i].covered_runs);
+    add_function_totals(&p->functions[i], &other->functions[i]);
+  for (size_t i = 0; i < p->block_count; i++)
+    p->blocks[i].covered_runs =
+        add_saturating(p->blocks[i].covered_runs, other->blocks[i].covered_runs);
+  append_edges(p, other->edges, other->edge_count);
+  if (other->edge_period)
+    p->edge_period = other->edge_period;
+  p->edge_samples_dropped =
+      add_saturating(p->edge_samples_dropped, other->edge_samples_dropped);
   p->runs = add_saturating(p->runs, other->runs);
   return 0;
 }

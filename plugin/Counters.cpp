@@ -9,6 +9,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -40,6 +41,32 @@ std::string counterName(const Function &F, unsigned Kind) {
 }
 
 } // namespace
+
+unsigned counterElemSize(unsigned Kind) {
+  switch (Kind) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  case id:                                                                     \
+    return elem_size;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  }
+  llvm_unreachable("unknown counter kind");
+}
+
+GlobalVariable *InstrumentedFunction::counters(unsigned Kind) const {
+  for (const CounterSlot &S : Slots)
+    if (S.Kind == Kind)
+      return S.Array;
+  return nullptr;
+}
+
+Instruction *entryProbePoint(Function &F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator It = Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(*It) && cast<AllocaInst>(*It).isStaticAlloca())
+    ++It;
+  return &*It;
+}
 
 GlobalVariable *createCounterArray(Function &F, unsigned Kind, Type *ElemTy,
                                    unsigned Count) {

@@ -11,10 +11,12 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace llvm {
 class Function;
 class GlobalVariable;
+class Instruction;
 class Type;
 } // namespace llvm
 
@@ -26,10 +28,20 @@ struct CounterSlot {
   llvm::GlobalVariable *Array;
 };
 
+// One basic block as the map describes it (mip/layout/map_block.inc).
+struct BlockInfo {
+  uint32_t Line;
+  uint32_t Probe; // BLK index, MIP_PROBE_ENTRY or MIP_PROBE_NONE
+  std::vector<uint32_t> Deps;
+};
+
 struct InstrumentedFunction {
   llvm::Function *F;
   uint64_t CfgHash;
   llvm::SmallVector<CounterSlot, 4> Slots;
+  std::vector<BlockInfo> Blocks; // empty unless block coverage is on
+
+  llvm::GlobalVariable *counters(unsigned Kind) const;
 };
 
 // Creates F's zero-initialised counter array of the given kind: internal,
@@ -38,8 +50,13 @@ struct InstrumentedFunction {
 llvm::GlobalVariable *createCounterArray(llvm::Function &F, unsigned Kind,
                                          llvm::Type *ElemTy, unsigned Count);
 
-// The section name of a counter kind.
+// The section name and element size of a counter kind.
 const char *counterSectionName(unsigned Kind);
+unsigned counterElemSize(unsigned Kind);
+
+// Where a function's probes go: after the static allocas of its entry
+// block, which must stay there to remain static.
+llvm::Instruction *entryProbePoint(llvm::Function &F);
 
 } // namespace mip
 

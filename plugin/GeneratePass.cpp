@@ -4,7 +4,8 @@
 
 #include "CfgHash.h"
 #include "Counters.h"
-#include "EntryCoverage.h"
+#include "BlockProbes.h"
+#include "EntryProbe.h"
 #include "FunctionFilter.h"
 #include "MapWriter.h"
 
@@ -36,12 +37,14 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     if (!shouldInstrument(F))
       continue;
     // Hash first: it describes the function as a rebuild will see it,
-    // without our stores.
-    InstrumentedFunction IF{&F, computeCfgHash(F), {}};
-    IF.Slots.push_back(addEntryCoverage(F));
+    // without our probes. Blocks next, while they are the original ones;
+    // the entry probe may split the entry block.
+    InstrumentedFunction IF{&F, computeCfgHash(F), {}, {}};
+    if (Generated.Blocks)
+      addBlockProbes(IF);
+    addEntryProbe(IF, Generated);
     Done.push_back(std::move(IF));
   }
-  (void)Modes; // coverage is the only mode of this build
   writeMap(M, Done);
   M.addModuleFlag(Module::Max, InstrumentedFlag, 1);
   return Done.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();

@@ -2,9 +2,9 @@
 #ifndef MIP_PLUGIN_GENERATEPASS_H
 #define MIP_PLUGIN_GENERATEPASS_H
 
-#include "llvm/IR/PassManager.h"
+#include "Options.h"
 
-#include <cstdint>
+#include "llvm/IR/PassManager.h"
 
 namespace mip {
 
@@ -14,13 +14,13 @@ namespace mip {
 // object file.
 class GeneratePass : public llvm::PassInfoMixin<GeneratePass> {
 public:
-  explicit GeneratePass(uint64_t Modes) : Modes(Modes) {}
+  explicit GeneratePass(Modes M) : Generated(M) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   // Instrument optnone (-O0) modules too.
   static bool isRequired() { return true; }
 
 private:
-  uint64_t Modes;
+  Modes Generated;
 };
 
 } // namespace mip

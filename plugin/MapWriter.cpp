@@ -26,23 +26,18 @@
 #define MIP_ASM_LAYOUT_NAME MapSlotFields
 #define MIP_ASM_LAYOUT_FILE "mip/layout/map_slot.inc"
 #include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapBlocksFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_blocks.inc"
+#include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapBlockFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_block.inc"
+#include "AsmLayout.h"
 
 using namespace llvm;
 
 namespace mip {
 
 namespace {
-
-unsigned elemSize(unsigned Kind) {
-  switch (Kind) {
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  case id:                                                                     \
-    return elem_size;
-#include "mip/layout/raw_kinds.inc"
-#undef MIP_RAW_KIND
-  }
-  llvm_unreachable("unknown counter kind");
-}
 
 // Prefixes Body with a record header and returns the directives.
 std::string finishRecord(uint16_t Kind, uint16_t Version,
@@ -85,7 +80,7 @@ std::string unitRecord(const Module &M, uint64_t Modes) {
     std::string Section = counterSectionName(Kind);
     MapUnitSectionFields S;
     S.kind = Kind;
-    S.elem_size = elemSize(Kind);
+    S.elem_size = counterElemSize(Kind);
     S.start = AsmValue::symbol("__start_" + Section);
     S.stop = AsmValue::symbol("__stop_" + Section);
     appendFields(Body, S);
@@ -124,6 +119,42 @@ std::string functionRecord(const Module &M, const InstrumentedFunction &IF) {
   return finishRecord(MIP_MAP_FUNCTION, MIP_MAP_FUNCTION_VERSION, Body);
 }
 
+// The function's blocks, keyed by its coverage byte.
+std::string blocksRecord(const InstrumentedFunction &IF) {
+  AsmRecord Body;
+  MapBlocksFields Head;
+  Head.cov_addr = AsmValue::symbol(symbolName(IF.counters(MIP_RAW_COV)));
+  Head.block_count = IF.Blocks.size();
+  uint64_t DepCount = 0;
+  for (const BlockInfo &B : IF.Blocks)
+    DepCount += B.Deps.size();
+  Head.dep_count = DepCount;
+  appendFields(Body, Head);
+  uint64_t DepFirst = 0;
+  for (const BlockInfo &B : IF.Blocks) {
+    MapBlockFields Block;
+    Block.line = B.Line;
+    Block.probe = B.Probe;
+    Block.dep_first = DepFirst;
+    Block.dep_count = B.Deps.size();
+    appendFields(Body, Block);
+    DepFirst += B.Deps.size();
+  }
+  for (const BlockInfo &B : IF.Blocks)
+    for (uint32_t Dep : B.Deps)
+      Body.field(4, Dep);
+  Body.padTo8();
+  return finishRecord(MIP_MAP_BLOCKS, MIP_MAP_BLOCKS_VERSION, Body);
+}
+
+// A function's records: itself, and its blocks when it has them.
+std::string functionRecords(const Module &M, const InstrumentedFunction &IF) {
+  std::string Records = functionRecord(M, IF);
+  if (!IF.Blocks.empty())
+    Records += blocksRecord(IF);
+  return Records;
+}
+
 std::string sectionDirective(const Comdat *C) {
   std::string D = ".pushsection " MIP_MAP_SECTION;
   if (C)
@@ -142,13 +173,13 @@ void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions) {
   Asm += unitRecord(M, modesOf(Functions));
   for (const InstrumentedFunction &IF : Functions)
     if (!IF.F->hasComdat())
-      Asm += functionRecord(M, IF);
+      Asm += functionRecords(M, IF);
   Asm += ".popsection\n";
   for (const InstrumentedFunction &IF : Functions) {
     if (!IF.F->hasComdat())
       continue;
     Asm += sectionDirective(IF.F->getComdat());
-    Asm += functionRecord(M, IF);
+    Asm += functionRecords(M, IF);
     Asm += ".popsection\n";
   }
   M.appendModuleInlineAsm(Asm);

@@ -2,37 +2,60 @@
 
 #include "Options.h"
 
-#include "mip/format.h"
-
 #include "llvm/ADT/SmallVector.h"
 
 using namespace llvm;
 
 namespace mip {
 
-Expected<uint64_t> parseModes(StringRef List) {
-  uint64_t Modes = MIP_MODE_BIT(MIP_RAW_COV);
+namespace {
+
+Error unknownMode(StringRef Name) {
+  return createStringError(
+      inconvertibleErrorCode(),
+      "unknown mode '" + Name +
+          "' (known: coverage, counts, order, blocks, edges, all, atomic)");
+}
+
+} // namespace
+
+Expected<Modes> parseModes(StringRef List) {
+  Modes M;
   SmallVector<StringRef, 8> Names;
   List.split(Names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef Name : Names) {
     Name = Name.trim();
     if (Name == "coverage")
       continue;
-    return createStringError(inconvertibleErrorCode(),
-                             "unknown mode '" + Name +
-                                 "' (this build knows: coverage)");
+    else if (Name == "counts")
+      M.Counts = true;
+    else if (Name == "order")
+      M.Order = true;
+    else if (Name == "blocks")
+      M.Blocks = true;
+    else if (Name == "edges")
+      M.Edges = true;
+    else if (Name == "atomic")
+      M.Atomic = true;
+    else if (Name == "all")
+      M.Counts = M.Order = M.Blocks = M.Edges = true;
+    else
+      return unknownMode(Name);
   }
-  return Modes;
+  // Edges are sampled off the call counter.
+  if (M.Edges)
+    M.Counts = true;
+  return M;
 }
 
 Error applyPluginArg(Options &Opts, StringRef Arg) {
   auto [Key, Value] = Arg.split('=');
   if (Key == "generate") {
-    Expected<uint64_t> Modes = parseModes(Value);
-    if (!Modes)
-      return Modes.takeError();
+    Expected<Modes> M = parseModes(Value);
+    if (!M)
+      return M.takeError();
     Opts.Generate = true;
-    Opts.Modes = *Modes;
+    Opts.Generated = *M;
     return Error::success();
   }
   if (Key == "use") {

@@ -12,21 +12,28 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-#include <cstdint>
 #include <string>
 
 namespace mip {
 
+// What to collect. Function-entry coverage is always on.
+struct Modes {
+  bool Counts = false; // calls per function
+  bool Order = false;  // rank of each function's first call
+  bool Blocks = false; // basic-block coverage
+  bool Edges = false;  // sampled call edges (implies Counts)
+  bool Atomic = false; // exact counts under threads (atomic increments)
+};
+
 struct Options {
   bool Generate = false;
-  // Bit set of counter kinds to emit (MIP_MODE_BIT(MIP_RAW_*)).
-  // Coverage is always part of it.
-  uint64_t Modes = 0;
+  Modes Generated;
   std::string UseFile;
 };
 
-// Parses a comma-separated mode list ("" means coverage only).
-llvm::Expected<uint64_t> parseModes(llvm::StringRef List);
+// Parses a comma-separated mode list: coverage, counts, order, blocks,
+// edges, all (all four), atomic ("" means coverage only).
+llvm::Expected<Modes> parseModes(llvm::StringRef List);
 
 // Applies one plugin argument ("generate", "generate=counts", "use=FILE").
 llvm::Error applyPluginArg(Options &Opts, llvm::StringRef Arg);

@@ -28,10 +28,10 @@ namespace mip {
 void registerPasses(PassBuilder &PB, const Options &Opts) {
   if (!Opts.Generate)
     return;
-  uint64_t Modes = Opts.Modes;
+  Modes Generated = Opts.Generated;
   PB.registerOptimizerLastEPCallback(
-      [Modes](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(GeneratePass(Modes));
+      [Generated](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(GeneratePass(Generated));
       });
 }
 
@@ -47,12 +47,12 @@ bool parseGeneratePipeline(StringRef Name, ModulePassManager &MPM) {
     return false;
   std::string List = Params.str();
   std::replace(List.begin(), List.end(), ';', ',');
-  Expected<uint64_t> Modes = parseModes(List);
-  if (!Modes) {
-    errs() << "mip: " << toString(Modes.takeError()) << "\n";
+  Expected<Modes> Generated = parseModes(List);
+  if (!Generated) {
+    errs() << "mip: " << toString(Generated.takeError()) << "\n";
     return false;
   }
-  MPM.addPass(GeneratePass(*Modes));
+  MPM.addPass(GeneratePass(*Generated));
   return true;
 }
 

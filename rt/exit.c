@@ -12,15 +12,13 @@
 
 #define MIP_DEFAULT_PROFILE "default.mipraw"
 
-static struct mip_rt_image self;
-
 /* Referenced by the compiler driver (-u) so the linker pulls this file,
  * and with it the constructor and destructor, out of libmip_rt.a. */
 MIP_RT_HIDDEN const char __mip_rt_anchor = 1;
 
 __attribute__((constructor(101))) static void mip_rt_init(void) {
   int saved = errno;
-  mip_rt_image_init(&self);
+  mip_rt_self_init();
   errno = saved;
 }
 
@@ -35,7 +33,7 @@ __attribute__((destructor(101))) static void mip_rt_fini(void) {
   const char *why;
   if (mip_rt_expand_path(profile_pattern(), path, sizeof path) != 0)
     mip_rt_report("profile file name too long: ", profile_pattern(), NULL);
-  else if (mip_rt_write_raw(path, &self, &why) != 0)
+  else if (mip_rt_write_raw(path, mip_rt_self(), &why) != 0)
     mip_rt_report("cannot write profile '", path, "': ", why, NULL);
   errno = saved;
 }

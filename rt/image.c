@@ -51,42 +51,68 @@ static void copy_build_id(const struct dl_phdr_info *info,
   }
 }
 
+static void find_code(const struct dl_phdr_info *info,
+                      struct mip_rt_image *image) {
+  image->code_start = UINTPTR_MAX;
+  image->code_end = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+      continue;
+    uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+    if (start < image->code_start)
+      image->code_start = start;
+    if (start + ph->p_memsz > image->code_end)
+      image->code_end = start + ph->p_memsz;
+  }
+}
+
 static int find_self(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   struct mip_rt_image *image = arg;
   if (!contains(info, (uintptr_t)&find_self))
     return 0;
   image->load_bias = info->dlpi_addr;
+  find_code(info, image);
   copy_build_id(info, image);
   return 1;
 }
 
 void mip_rt_image_init(struct mip_rt_image *image) {
   image->load_bias = 0;
+  image->code_start = image->code_end = 0;
   image->build_id_size = 0;
   dl_iterate_phdr(find_self, image);
 }
 
-static size_t add_section(struct mip_rt_section *out, size_t n, size_t max,
-                          uint32_t kind, uint32_t elem_size,
-                          const uint8_t *start, const uint8_t *stop,
-                          const struct mip_rt_image *image) {
+static struct mip_rt_image self;
+
+const struct mip_rt_image *mip_rt_self(void) { return &self; }
+
+void mip_rt_self_init(void) { mip_rt_image_init(&self); }
+
+static size_t add_counters(struct mip_rt_payload *out, size_t n, size_t max,
+                           uint32_t kind, uint32_t elem_size,
+                           const uint8_t *start, const uint8_t *stop,
+                           const struct mip_rt_image *image) {
   if (!start || stop <= start || n == max)
     return n;
-  out[n].kind = kind;
-  out[n].elem_size = elem_size;
-  out[n].data = start;
-  out[n].size = (uint64_t)(stop - start);
-  out[n].link_addr = (uintptr_t)start - image->load_bias;
+  out[n] = (struct mip_rt_payload){
+      .kind = kind,
+      .elem_size = elem_size,
+      .link_addr = (uintptr_t)start - image->load_bias,
+      .size = (uint64_t)(stop - start),
+      .data = start,
+  };
   return n + 1;
 }
 
-size_t mip_rt_sections(const struct mip_rt_image *image,
-                       struct mip_rt_section *out, size_t max) {
+size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
+                               struct mip_rt_payload *out, size_t max) {
   size_t n = 0;
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  n = add_section(out, n, max, id, elem_size, __start_##section,               \
-                  __stop_##section, image);
+  n = add_counters(out, n, max, id, elem_size, __start_##section,              \
+                   __stop_##section, image);
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
   return n;

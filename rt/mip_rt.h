@@ -18,29 +18,42 @@
 
 #define MIP_RT_HIDDEN __attribute__((visibility("hidden")))
 
-/* A counter array of this image, as it is in memory now. */
-struct mip_rt_section {
+/* One payload of the raw profile: a counter section of this image as it
+ * is in memory now, or something the runtime gathered (call edges). */
+struct mip_rt_payload {
   uint32_t kind;
   uint32_t elem_size;
-  const uint8_t *data;
+  uint64_t link_addr; /* where the linker put it (counters), else 0 */
   uint64_t size;
-  uint64_t link_addr; /* where the linker put it, before relocation */
+  const uint8_t *data; /* written as it is, unless write is set */
+  int (*write)(int fd, const struct mip_rt_payload *payload);
 };
 
 /* What this image is: filled once by mip_rt_image_init(). */
 struct mip_rt_image {
   uintptr_t load_bias;
+  uintptr_t code_start, code_end; /* its executable segments */
   uint32_t build_id_size;
   uint8_t build_id[MIP_BUILD_ID_MAX];
 };
 
-#define MIP_RT_MAX_SECTIONS 16
+#define MIP_RT_MAX_PAYLOADS 16
 #define MIP_RT_PATH_MAX 4096
 
 /* image.c */
 MIP_RT_HIDDEN void mip_rt_image_init(struct mip_rt_image *image);
-MIP_RT_HIDDEN size_t mip_rt_sections(const struct mip_rt_image *image,
-                                     struct mip_rt_section *out, size_t max);
+/* This image, as found at start-up. */
+MIP_RT_HIDDEN const struct mip_rt_image *mip_rt_self(void);
+MIP_RT_HIDDEN void mip_rt_self_init(void);
+MIP_RT_HIDDEN size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
+                                             struct mip_rt_payload *out,
+                                             size_t max);
+
+/* order.c, edges.c */
+MIP_RT_HIDDEN void mip_rt_order_reset(void);
+MIP_RT_HIDDEN void mip_rt_edges_reset(void);
+MIP_RT_HIDDEN size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
+                                          size_t max);
 
 /* path.c: expands a MIP_PROFILE_FILE pattern; 0 on success, -1 when the
  * result does not fit. */

@@ -18,7 +18,7 @@
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
 
 static int write_header(int fd, const struct mip_rt_image *image,
-                        const struct mip_rt_section *sections, size_t count) {
+                        const struct mip_rt_payload *sections, size_t count) {
   struct mip_rec_raw_header h;
   memset(&h, 0, sizeof h);
   h.magic = MIP_RAW_MAGIC;
@@ -29,10 +29,11 @@ static int write_header(int fd, const struct mip_rt_image *image,
   mip_copy_bytes(h.build_id, image->build_id, image->build_id_size);
   h.pid = (uint32_t)getpid();
   for (size_t i = 0; i < count; i++)
-    h.modes |= MIP_MODE_BIT(sections[i].kind);
+    if (sections[i].kind < 64)
+      h.modes |= MIP_MODE_BIT(sections[i].kind);
 
   uint8_t buf[mip_rec_raw_header_size +
-              MIP_RT_MAX_SECTIONS * mip_rec_raw_section_size + 8];
+              MIP_RT_MAX_PAYLOADS * mip_rec_raw_section_size + 8];
   mip_rec_raw_header_encode(&h, buf);
   uint64_t at = mip_rec_raw_header_size;
   uint64_t offset = align8(at + count * mip_rec_raw_section_size);
@@ -53,11 +54,13 @@ static int write_header(int fd, const struct mip_rt_image *image,
   return mip_write_all(fd, buf, at);
 }
 
-static int write_payloads(int fd, const struct mip_rt_section *sections,
+static int write_payloads(int fd, const struct mip_rt_payload *sections,
                           size_t count) {
   static const uint8_t zeros[8];
   for (size_t i = 0; i < count; i++) {
-    if (mip_write_all(fd, sections[i].data, sections[i].size) != 0)
+    const struct mip_rt_payload *p = &sections[i];
+    if (p->write ? p->write(fd, p) != 0
+                 : mip_write_all(fd, p->data, p->size) != 0)
       return -1;
     uint64_t pad = align8(sections[i].size) - sections[i].size;
     if (pad && mip_write_all(fd, zeros, pad) != 0)
@@ -99,8 +102,9 @@ static int open_temp(const char *path, char *temp, size_t size) {
 
 int mip_rt_write_raw(const char *path, const struct mip_rt_image *image,
                      const char **why) {
-  struct mip_rt_section sections[MIP_RT_MAX_SECTIONS];
-  size_t count = mip_rt_sections(image, sections, MIP_RT_MAX_SECTIONS);
+  struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
+  size_t count = mip_rt_counter_payloads(image, sections, MIP_RT_MAX_PAYLOADS);
+  count += mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
   char temp[MIP_RT_PATH_MAX + 32];
   int fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {

@@ -21,10 +21,11 @@
 
 /* Versions this build writes and the newest it reads. */
 #define MIP_RAW_VERSION 1
-#define MIP_MAPFILE_VERSION 1
+#define MIP_MAPFILE_VERSION 2 /* 2 added the symbol table */
 #define MIP_PROFILE_VERSION 1
 #define MIP_MAP_UNIT_VERSION 1
 #define MIP_MAP_FUNCTION_VERSION 1
+#define MIP_MAP_BLOCKS_VERSION 1
 
 /* The map section's name in object files and linked images. A .debug_
  * name makes linkers keep it under --gc-sections without keeping what it
@@ -40,11 +41,37 @@ enum mip_raw_kind {
 };
 #define MIP_MODE_BIT(kind) (1ULL << (kind))
 
+/* Raw profile payloads the runtime makes, beside the counter sections.
+ * Their kinds start at 32, so they never meet a counter kind. */
+enum mip_raw_payload_kind {
+  MIP_RAW_EDGES = 32, /* raw_edge entries */
+  MIP_RAW_STATS = 33, /* raw_stat entries */
+};
+
+/* Runtime statistics (raw_stat / profile_stat keys). */
+enum mip_stat {
+  MIP_STAT_EDGE_SAMPLES_DROPPED = 1, /* edge table full */
+  MIP_STAT_EDGE_PERIOD = 2,          /* calls per edge sample */
+};
+
+/* One edge sample is taken on a function's first call and then every
+ * MIP_EDGE_PERIOD calls. */
+#define MIP_EDGE_PERIOD 1024
+
 /* Map record kinds. */
 enum mip_map_kind {
   MIP_MAP_UNIT = 1,
   MIP_MAP_FUNCTION = 2,
+  MIP_MAP_BLOCKS = 3,
 };
+
+/* map_block probe values besides a BLK index. */
+#define MIP_PROBE_ENTRY 0xfffffffeu /* the function's coverage byte */
+#define MIP_PROBE_NONE 0xffffffffu  /* inferred from its deps */
+
+/* "none" in profile tables. */
+#define MIP_NO_OFFSET UINT64_MAX
+#define MIP_NO_FUNCTION UINT32_MAX
 
 /* Function flags (map records and profile entries). */
 enum mip_function_flags {
@@ -54,9 +81,18 @@ enum mip_function_flags {
 
 /* Indexed profile section kinds. A reader skips kinds it does not know. */
 enum mip_profile_kind {
-  MIP_PROF_STRINGS = 1,   /* NUL-terminated strings; offset 0 is "" */
-  MIP_PROF_EXTENTS = 2,   /* raw_extent entries: the image's counters */
-  MIP_PROF_FUNCTIONS = 3, /* profile_function entries */
+  MIP_PROF_STRINGS = 1,     /* NUL-terminated strings; offset 0 is "" */
+  MIP_PROF_EXTENTS = 2,     /* raw_extent entries: the image's counters */
+  MIP_PROF_FUNCTIONS = 3,   /* profile_function entries */
+  MIP_PROF_CALLS = 4,       /* profile_calls, parallel to FUNCTIONS */
+  MIP_PROF_ORDER = 5,       /* profile_order, parallel to FUNCTIONS */
+  MIP_PROF_BLOCKS = 6,      /* profile_blocks, parallel to FUNCTIONS */
+  MIP_PROF_BLOCK_TABLE = 7, /* profile_block entries */
+  MIP_PROF_DEPS = 8,        /* u32 block numbers */
+  MIP_PROF_EDGES = 9,       /* profile_edge entries */
+  MIP_PROF_SYMBOLS = 10,    /* symbol entries: the image's functions */
+  MIP_PROF_STATS = 11,      /* profile_stat entries */
+  MIP_PROF_KIND_COUNT
 };
 
 #endif

@@ -50,4 +50,48 @@
 #define MIP_LAYOUT_FILE "mip/layout/profile_function.inc"
 #include "mip/layout.h"
 
+#define MIP_LAYOUT_NAME raw_edge
+#define MIP_LAYOUT_FILE "mip/layout/raw_edge.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_stat
+#define MIP_LAYOUT_FILE "mip/layout/raw_stat.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_blocks
+#define MIP_LAYOUT_FILE "mip/layout/map_blocks.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_block
+#define MIP_LAYOUT_FILE "mip/layout/map_block.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME symbol
+#define MIP_LAYOUT_FILE "mip/layout/symbol.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_calls
+#define MIP_LAYOUT_FILE "mip/layout/profile_calls.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_order
+#define MIP_LAYOUT_FILE "mip/layout/profile_order.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_blocks
+#define MIP_LAYOUT_FILE "mip/layout/profile_blocks.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_block
+#define MIP_LAYOUT_FILE "mip/layout/profile_block.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_edge
+#define MIP_LAYOUT_FILE "mip/layout/profile_edge.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_stat
+#define MIP_LAYOUT_FILE "mip/layout/profile_stat.inc"
+#include "mip/layout.h"
+
 #endif

@@ -156,7 +156,9 @@ START_TEST(mapfile_round_trip_and_bare_section) {
   struct mip_build_id id = {4, {1, 2, 3, 4}};
   struct mip_error err;
   const char *path = test_path("x.mipmap");
-  ck_assert_int_eq(mip_mapfile_write(path, &id, m.data, m.size, &err), 0);
+  const struct mip_symbol symbols[] = {{0x1000, 0x40}, {0x1100, 0x20}};
+  ck_assert_int_eq(
+      mip_mapfile_write(path, &id, m.data, m.size, symbols, 2, &err), 0);
   struct mip_map map;
   ck_assert_int_eq(mip_mapfile_read(path, &map, &err), 0);
   ck_assert(mip_build_id_equal(&map.build_id, &id));

@@ -1,12 +1,14 @@
 /*
  * mipdata extract BINARY [-o OUT]
- * Copies the map section out of a linked binary, with its build-id, into
- * a .mipmap file. The binary may be stripped afterwards; the map is all
- * that later commands need from it (plus DWARF for source locations).
+ * Copies the map section out of a linked binary, with its build-id and its
+ * function symbols (which place call sites in their callers), into a
+ * .mipmap file. The binary may be stripped afterwards; the map is all that
+ * later commands need from it (plus DWARF for source locations).
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cmd.h"
 #include "elf_image.h"
@@ -51,7 +53,11 @@ static int extract(const char *binary, const char *out,
            mip_map_parse(data->d_buf, data->d_size, binary, &map, err) == 0 &&
            check_extents(&img, &map, err) == 0) {
     elf_image_build_id(&img, &map.build_id);
-    rc = mip_mapfile_write(out, &map.build_id, data->d_buf, data->d_size, err);
+    size_t symbol_count;
+    struct mip_symbol *symbols = elf_image_functions(&img, &symbol_count);
+    rc = mip_mapfile_write(out, &map.build_id, data->d_buf, data->d_size,
+                           symbols, symbol_count, err);
+    free(symbols);
     if (rc == 0)
       printf("%s: %zu functions%s\n", out, map.function_count,
              map.discarded ? " (and some the linker discarded)" : "");

@@ -2,7 +2,9 @@
  * mipdata show -p PROFILE [--debug BINARY] [--covered|--uncovered]
  *              [--format text|yaml|json]
  * Per function: its name (mangled and demangled), whether any merged run
- * covered it and how many did, and with --debug its source file and line.
+ * covered it and how many did, its calls and first-call order, its blocks
+ * with their lines, and with --debug its source file and line; then the
+ * sampled call edges.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -27,11 +29,11 @@ struct show_options {
 
 /* One function as shown, whatever the format. */
 struct row {
+  const struct mip_profile_function *f;
   const char *name;
   char *demangled;
   const char *unit; /* NULL unless local */
   int covered;
-  uint64_t covered_runs;
   const char *file; /* NULL when unknown */
   uint32_t line;
 };
@@ -39,11 +41,11 @@ struct row {
 static void fill_row(const struct mip_profile *p,
                      const struct mip_profile_function *f,
                      const struct debuginfo *di, struct row *r) {
+  r->f = f;
   r->name = mip_profile_string(p, f->name);
   r->demangled = demangle(r->name);
   r->unit = (f->flags & MIP_FN_LOCAL) ? mip_profile_string(p, f->unit) : NULL;
   r->covered = f->covered_runs > 0;
-  r->covered_runs = f->covered_runs;
   r->file = NULL;
   r->line = 0;
   if (di && debuginfo_lookup(di, f->entry, &r->file, &r->line) != 0)
@@ -62,22 +64,88 @@ static size_t count_covered(const struct mip_profile *p) {
   return n;
 }
 
+static int counted(const struct mip_profile_function *f) {
+  return f->cnt_offset != MIP_NO_OFFSET;
+}
+
+static int ranked(const struct mip_profile_function *f) {
+  return f->ord_offset != MIP_NO_OFFSET && f->ranked_runs > 0;
+}
+
+static double mean_rank(const struct mip_profile_function *f) {
+  return (double)f->rank_sum / (double)f->ranked_runs;
+}
+
+static const char *function_name(const struct mip_profile *p, uint32_t i) {
+  return i == MIP_NO_FUNCTION ? NULL
+                              : mip_profile_string(p, p->functions[i].name);
+}
+
 /* ---- structured output ---------------------------------------------- */
 
-static void emit_row(struct emitter *e, const struct row *r) {
+static void emit_blocks(struct emitter *e, const struct mip_profile *p,
+                        const struct mip_profile_function *f) {
+  if (!f->block_count) {
+    emit_null(e, "blocks");
+    return;
+  }
+  emit_array_begin(e, "blocks");
+  for (uint32_t i = 0; i < f->block_count; i++) {
+    const struct mip_block *b = &p->blocks[f->first_block + i];
+    emit_object_begin(e, NULL);
+    emit_u64(e, "index", i);
+    if (b->line)
+      emit_u64(e, "line", b->line);
+    else
+      emit_null(e, "line");
+    emit_bool(e, "covered", b->covered_runs > 0);
+    emit_u64(e, "covered_runs", b->covered_runs);
+    emit_bool(e, "probed", b->probe != MIP_PROBE_NONE);
+    emit_object_end(e);
+  }
+  emit_array_end(e);
+}
+
+static void emit_row(struct emitter *e, const struct mip_profile *p,
+                     const struct row *r) {
   emit_object_begin(e, NULL);
   emit_string(e, "name", r->name);
   emit_string(e, "demangled", r->demangled);
   emit_bool(e, "local", r->unit != NULL);
   emit_string_or_null(e, "unit", r->unit);
   emit_bool(e, "covered", r->covered);
-  emit_u64(e, "covered_runs", r->covered_runs);
+  emit_u64(e, "covered_runs", r->f->covered_runs);
   emit_string_or_null(e, "file", r->file);
   if (r->file)
     emit_u64(e, "line", r->line);
   else
     emit_null(e, "line");
+  if (counted(r->f))
+    emit_u64(e, "calls", r->f->calls);
+  else
+    emit_null(e, "calls");
+  if (ranked(r->f))
+    emit_double(e, "order", mean_rank(r->f));
+  else
+    emit_null(e, "order");
+  emit_u64(e, "order_runs", r->f->ranked_runs);
+  emit_blocks(e, p, r->f);
   emit_object_end(e);
+}
+
+static void emit_edges(struct emitter *e, const struct mip_profile *p) {
+  emit_u64(e, "edge_period", p->edge_period);
+  emit_u64(e, "edge_samples_dropped", p->edge_samples_dropped);
+  emit_array_begin(e, "edges");
+  for (size_t i = 0; i < p->edge_count; i++) {
+    const struct mip_edge *edge = &p->edges[i];
+    emit_object_begin(e, NULL);
+    emit_string_or_null(e, "caller", function_name(p, edge->caller));
+    emit_string(e, "callee", function_name(p, edge->callee));
+    emit_u64(e, "samples", edge->samples);
+    emit_object_end(e);
+  }
+  emit_array_end(e);
 }
 
 static void show_structured(const struct show_options *o,
@@ -98,10 +166,11 @@ static void show_structured(const struct show_options *o,
     struct row r;
     fill_row(p, &p->functions[i], di, &r);
     if (wanted(o, &r))
-      emit_row(&e, &r);
+      emit_row(&e, p, &r);
     free(r.demangled);
   }
   emit_array_end(&e);
+  emit_edges(&e, p);
   emit_end(&e);
 }
 
@@ -116,6 +185,101 @@ static void text_location(const struct row *r, char *out, size_t size) {
     snprintf(out, size, "-");
 }
 
+/* Columns: COVERED RUNS [CALLS] [ORDER] FUNCTION LOCATION */
+static void text_table(const struct show_options *o,
+                       const struct mip_profile *p,
+                       const struct debuginfo *di) {
+  int calls = mip_profile_has(p, MIP_RAW_CNT);
+  int order = mip_profile_has(p, MIP_RAW_ORD);
+  const char *heading[6] = {"COVERED", "RUNS"};
+  int n = 2;
+  if (calls)
+    heading[n++] = "CALLS";
+  if (order)
+    heading[n++] = "ORDER";
+  heading[n++] = "FUNCTION";
+  heading[n++] = "LOCATION";
+  struct table t;
+  table_init(&t, n, heading);
+  for (int i = 1; i < 2 + calls + order; i++)
+    t.right_align[i] = 1;
+  for (size_t i = 0; i < p->function_count; i++) {
+    struct row r;
+    fill_row(p, &p->functions[i], di, &r);
+    if (wanted(o, &r)) {
+      char runs[48], ncalls[32] = "-", rank[32] = "-", where[4096];
+      snprintf(runs, sizeof runs, "%" PRIu64 "/%" PRIu64, r.f->covered_runs,
+               p->runs);
+      if (counted(r.f))
+        snprintf(ncalls, sizeof ncalls, "%" PRIu64, r.f->calls);
+      if (ranked(r.f))
+        snprintf(rank, sizeof rank, "%.1f", mean_rank(r.f));
+      text_location(&r, where, sizeof where);
+      const char *cells[6] = {r.covered ? "yes" : "no", runs};
+      int c = 2;
+      if (calls)
+        cells[c++] = ncalls;
+      if (order)
+        cells[c++] = rank;
+      cells[c++] = r.demangled;
+      cells[c++] = where;
+      table_add(&t, cells);
+    }
+    free(r.demangled);
+  }
+  table_print(&t, stdout);
+  table_free(&t);
+}
+
+/* "line:HOT line:COLD ..." per function, as the blocks run in order. */
+static void text_blocks(const struct show_options *o,
+                        const struct mip_profile *p) {
+  if (!p->block_count)
+    return;
+  printf("\nBlocks (source line: HOT ran in some run, COLD in none):\n");
+  for (size_t i = 0; i < p->function_count; i++) {
+    const struct mip_profile_function *f = &p->functions[i];
+    struct row r = {.f = f, .covered = f->covered_runs > 0};
+    if (!f->block_count || !wanted(o, &r))
+      continue;
+    char *name = demangle(mip_profile_string(p, f->name));
+    printf("  %s\n   ", name);
+    free(name);
+    for (uint32_t b = 0; b < f->block_count; b++) {
+      const struct mip_block *blk = &p->blocks[f->first_block + b];
+      printf(" %" PRIu32 ":%s", blk->line, blk->covered_runs ? "HOT" : "COLD");
+    }
+    putchar('\n');
+  }
+}
+
+static void text_edges(const struct mip_profile *p) {
+  if (!p->edge_period)
+    return;
+  printf("\nCall edges (sampled on the first call and every %" PRIu64
+         " calls; %" PRIu64 " samples dropped):\n",
+         p->edge_period, p->edge_samples_dropped);
+  static const char *const heading[] = {"SAMPLES", "CALLER", "CALLEE"};
+  struct table t;
+  table_init(&t, 3, heading);
+  t.right_align[0] = 1;
+  for (size_t i = 0; i < p->edge_count; i++) {
+    const struct mip_edge *e = &p->edges[i];
+    char samples[32];
+    snprintf(samples, sizeof samples, "%" PRIu64, e->samples);
+    char *caller = e->caller == MIP_NO_FUNCTION
+                       ? mip_xstrdup("(outside)")
+                       : demangle(function_name(p, e->caller));
+    char *callee = demangle(function_name(p, e->callee));
+    const char *cells[] = {samples, caller, callee};
+    table_add(&t, cells);
+    free(caller);
+    free(callee);
+  }
+  table_print(&t, stdout);
+  table_free(&t);
+}
+
 static void show_text(const struct show_options *o,
                       const struct mip_profile *p,
                       const struct debuginfo *di) {
@@ -128,27 +292,9 @@ static void show_text(const struct show_options *o,
          covered,
          p->function_count ? 100.0 * (double)covered / (double)p->function_count
                            : 0.0);
-  static const char *const heading[] = {"COVERED", "RUNS", "FUNCTION",
-                                        "LOCATION"};
-  struct table t;
-  table_init(&t, 4, heading);
-  t.right_align[1] = 1;
-  for (size_t i = 0; i < p->function_count; i++) {
-    struct row r;
-    fill_row(p, &p->functions[i], di, &r);
-    if (wanted(o, &r)) {
-      char runs[48], where[4096];
-      snprintf(runs, sizeof runs, "%" PRIu64 "/%" PRIu64, r.covered_runs,
-               p->runs);
-      text_location(&r, where, sizeof where);
-      const char *cells[] = {r.covered ? "yes" : "no", runs, r.demangled,
-                             where};
-      table_add(&t, cells);
-    }
-    free(r.demangled);
-  }
-  table_print(&t, stdout);
-  table_free(&t);
+  text_table(o, p, di);
+  text_blocks(o, p);
+  text_edges(p);
 }
 
 /* ---- setup ---------------------------------------------------------- */

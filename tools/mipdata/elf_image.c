@@ -1,6 +1,7 @@
 /* Reading linked binaries with libelf. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -126,4 +127,52 @@ void elf_image_build_id(struct elf_image *img, struct mip_build_id *id) {
     if (data && note_build_id(data, id))
       return;
   }
+}
+
+static int by_symbol_addr(const void *a, const void *b) {
+  const struct mip_symbol *x = a, *y = b;
+  if (x->addr != y->addr)
+    return x->addr < y->addr ? -1 : 1;
+  return (x->size < y->size) - (x->size > y->size); /* largest first */
+}
+
+static Elf_Scn *symbol_table(struct elf_image *img, GElf_Shdr *shdr) {
+  Elf_Scn *found = NULL;
+  for (Elf_Scn *scn = elf_nextscn(img->elf, NULL); scn;
+       scn = elf_nextscn(img->elf, scn)) {
+    GElf_Shdr h;
+    if (!gelf_getshdr(scn, &h))
+      continue;
+    if (h.sh_type == SHT_SYMTAB || (h.sh_type == SHT_DYNSYM && !found)) {
+      found = scn;
+      *shdr = h;
+    }
+  }
+  return found;
+}
+
+struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count) {
+  *count = 0;
+  GElf_Shdr shdr;
+  Elf_Scn *scn = symbol_table(img, &shdr);
+  Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+  if (!data || !shdr.sh_entsize)
+    return NULL;
+  size_t n = shdr.sh_size / shdr.sh_entsize;
+  struct mip_symbol *out = mip_xcalloc(n, sizeof *out);
+  for (size_t i = 0; i < n; i++) {
+    GElf_Sym sym;
+    if (gelf_getsym(data, (int)i, &sym) &&
+        GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
+        sym.st_size)
+      out[(*count)++] = (struct mip_symbol){sym.st_value, sym.st_size};
+  }
+  if (*count)
+    qsort(out, *count, sizeof *out, by_symbol_addr);
+  size_t kept = 0;
+  for (size_t i = 0; i < *count; i++)
+    if (!kept || out[kept - 1].addr != out[i].addr)
+      out[kept++] = out[i];
+  *count = kept;
+  return out;
 }

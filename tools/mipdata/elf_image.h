@@ -23,6 +23,10 @@ Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
 int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
                            Elf_Data **data, struct mip_error *err);
 
+/* The image's function symbols (.symtab, else .dynsym), sorted by
+ * address, one per address (the largest size); *count 0 when stripped. */
+struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count);
+
 /* The GNU build-id note; id->size is 0 when there is none. */
 void elf_image_build_id(struct elf_image *img, struct mip_build_id *id);
 
