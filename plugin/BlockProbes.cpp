@@ -6,7 +6,14 @@
 // byte and a store; the map lists, for every other block, the blocks its
 // coverage follows from, and mipdata works it out from the counters. The
 // entry block never needs a byte of its own: the function's coverage byte
-// says whether it ran.
+// says whether it ran. The inference leaves some dependency cycles
+// unanchored; those get a probe too (knownBlocks), which the end-to-end
+// tests check by comparing with a probe in every block.
+//
+// Inference assumes that a block which runs also reaches a return or
+// another terminal block; execution that stops inside a callee (exit() in
+// a function not marked noreturn, longjmp) can leave blocks before it
+// reported as not run. Mode all-blocks probes every block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,28 +53,66 @@ bool canProbe(const BasicBlock &BB) {
   return BB.getFirstInsertionPt() != BB.end();
 }
 
+// Whether each block's coverage is known: probed, the entry, or inferred
+// from blocks that are known themselves. Dependencies can form cycles
+// that nothing anchors (LLVM's inference leaves one in a loop whose latch
+// and exit are separate blocks); blocks in them are not known.
+std::vector<bool> knownBlocks(const std::vector<BlockInfo> &Blocks) {
+  std::vector<bool> Known(Blocks.size());
+  for (size_t I = 0; I < Blocks.size(); ++I)
+    Known[I] = Blocks[I].Probe != MIP_PROBE_NONE;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t I = 0; I < Blocks.size(); ++I) {
+      const BlockInfo &B = Blocks[I];
+      if (Known[I] || B.Deps.empty())
+        continue;
+      if (all_of(B.Deps, [&](uint32_t D) { return Known[D]; }))
+        Known[I] = Changed = true;
+    }
+  }
+  return Known;
+}
+
 } // namespace
 
-void addBlockProbes(InstrumentedFunction &IF) {
+void addBlockProbes(InstrumentedFunction &IF, bool ProbeAll) {
   Function &F = *IF.F;
   BlockCoverageInference Inference(F, /*ForceInstrumentEntry=*/false);
   DenseMap<const BasicBlock *, uint32_t> Number;
-  for (const BasicBlock &BB : F)
-    Number[&BB] = Number.size();
+  SmallVector<BasicBlock *, 32> ByNumber;
+  for (BasicBlock &BB : F) {
+    Number[&BB] = ByNumber.size();
+    ByNumber.push_back(&BB);
+  }
 
   SmallVector<BasicBlock *, 16> Probed;
+  auto Probe = [&](BlockInfo &Info, BasicBlock &BB) {
+    Info.Probe = Probed.size();
+    Info.Deps.clear();
+    Probed.push_back(&BB);
+  };
   for (BasicBlock &BB : F) {
     BlockInfo Info{blockLine(BB), MIP_PROBE_NONE, {}};
-    if (&BB == &F.getEntryBlock()) {
+    if (&BB == &F.getEntryBlock())
       Info.Probe = MIP_PROBE_ENTRY;
-    } else if (Inference.shouldInstrumentBlock(BB) && canProbe(BB)) {
-      Info.Probe = Probed.size();
-      Probed.push_back(&BB);
-    } else {
+    else if ((ProbeAll || Inference.shouldInstrumentBlock(BB)) && canProbe(BB))
+      Probe(Info, BB);
+    else
       for (const BasicBlock *Dep : Inference.getDependencies(BB))
         Info.Deps.push_back(Number.lookup(Dep));
-    }
     IF.Blocks.push_back(std::move(Info));
+  }
+  // Probe blocks whose coverage would stay unknown, one at a time (each
+  // may settle others), until every block is known or cannot be probed.
+  for (bool Settled = false; !Settled;) {
+    std::vector<bool> Known = knownBlocks(IF.Blocks);
+    Settled = true;
+    for (size_t I = 0; I < IF.Blocks.size() && Settled; ++I)
+      if (!Known[I] && canProbe(*ByNumber[I])) {
+        Probe(IF.Blocks[I], *ByNumber[I]);
+        Settled = false;
+      }
   }
   if (Probed.empty())
     return;

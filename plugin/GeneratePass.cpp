@@ -41,7 +41,7 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     // the entry probe may split the entry block.
     InstrumentedFunction IF{&F, computeCfgHash(F), {}, {}};
     if (Generated.Blocks)
-      addBlockProbes(IF);
+      addBlockProbes(IF, Generated.AllBlocks);
     addEntryProbe(IF, Generated);
     Done.push_back(std::move(IF));
   }

@@ -14,7 +14,8 @@ Error unknownMode(StringRef Name) {
   return createStringError(
       inconvertibleErrorCode(),
       "unknown mode '" + Name +
-          "' (known: coverage, counts, order, blocks, edges, all, atomic)");
+          "' (known: coverage, counts, order, blocks, edges, all, atomic, "
+          "all-blocks)");
 }
 
 } // namespace
@@ -37,6 +38,8 @@ Expected<Modes> parseModes(StringRef List) {
       M.Edges = true;
     else if (Name == "atomic")
       M.Atomic = true;
+    else if (Name == "all-blocks")
+      M.Blocks = M.AllBlocks = true;
     else if (Name == "all")
       M.Counts = M.Order = M.Blocks = M.Edges = true;
     else

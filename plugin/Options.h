@@ -23,6 +23,9 @@ struct Modes {
   bool Blocks = false; // basic-block coverage
   bool Edges = false;  // sampled call edges (implies Counts)
   bool Atomic = false; // exact counts under threads (atomic increments)
+  // Probe every block instead of only those whose coverage cannot be
+  // inferred: to check the inference, at a higher cost.
+  bool AllBlocks = false;
 };
 
 struct Options {
@@ -32,7 +35,7 @@ struct Options {
 };
 
 // Parses a comma-separated mode list: coverage, counts, order, blocks,
-// edges, all (all four), atomic ("" means coverage only).
+// edges, all (all four), atomic, all-blocks ("" means coverage only).
 llvm::Expected<Modes> parseModes(llvm::StringRef List);
 
 // Applies one plugin argument ("generate", "generate=counts", "use=FILE").

@@ -11,7 +11,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
-.PHONY: test-ir test-bad-input test-coverage test-runtime test-driver
+.PHONY: test-ir test-bad-input test-coverage test-modes test-runtime test-driver
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
 	@mkdir -p $(@D)
@@ -29,10 +29,14 @@ test-bad-input: $(MIPDATA) $(PLUGIN) $(RT_LIB) $(MIPCC)
 test-coverage: all
 	test/e2e/coverage.sh $(BUILD)
 
+test-modes: all
+	test/e2e/modes.sh $(BUILD)
+
 test-runtime: all
 	test/e2e/runtime.sh $(BUILD)
 
 test-driver: all
 	test/driver/run.sh $(BUILD)
 
-test-e2e: test-ir test-bad-input test-coverage test-runtime test-driver
+test-e2e: test-ir test-bad-input test-coverage test-modes test-runtime \
+  test-driver
