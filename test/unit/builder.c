@@ -16,60 +16,114 @@ static void add_string(struct mip_buf *map, const char *s) {
   mip_buf_append(map, s, strlen(s) + 1);
 }
 
-void build_unit(struct mip_buf *map, const char *name, uint64_t cov_start,
-                uint64_t cov_stop) {
+void build_unit_sections(struct mip_buf *map, const char *name,
+                         const struct slot_spec *sections, size_t count) {
   size_t start = map->size;
   mip_buf_extend(map, mip_rec_map_record_size);
-  struct mip_rec_map_unit u = {0, 1, (uint32_t)strlen(name), 0};
+  struct mip_rec_map_unit u = {0, (uint32_t)count, (uint32_t)strlen(name), 0};
   mip_rec_map_unit_encode(&u, mip_buf_extend(map, mip_rec_map_unit_size));
-  struct mip_rec_map_unit_section s = {MIP_RAW_COV, 1, cov_start, cov_stop};
-  mip_rec_map_unit_section_encode(
-      &s, mip_buf_extend(map, mip_rec_map_unit_section_size));
+  for (size_t i = 0; i < count; i++) {
+    uint32_t elem = sections[i].kind == MIP_RAW_CNT   ? 8
+                    : sections[i].kind == MIP_RAW_ORD ? 4
+                                                      : 1;
+    struct mip_rec_map_unit_section s = {sections[i].kind, elem,
+                                         sections[i].addr, sections[i].stop};
+    mip_rec_map_unit_section_encode(
+        &s, mip_buf_extend(map, mip_rec_map_unit_section_size));
+  }
   add_string(map, name);
   record_header(map, MIP_MAP_UNIT, start);
 }
 
-void build_function(struct mip_buf *map, const char *name, const char *unit,
-                    uint32_t flags, uint64_t cfg_hash, uint64_t entry,
-                    uint64_t cov_addr) {
+void build_function_slots(struct mip_buf *map, const char *name,
+                          const char *unit, uint32_t flags, uint64_t cfg_hash,
+                          uint64_t entry, const struct slot_spec *slots,
+                          size_t count) {
   size_t start = map->size;
   mip_buf_extend(map, mip_rec_map_record_size);
   struct mip_rec_map_function f = {cfg_hash,
                                    entry,
                                    flags,
-                                   1,
+                                   (uint32_t)count,
                                    (uint32_t)strlen(name),
                                    (uint32_t)strlen(unit)};
   mip_rec_map_function_encode(&f,
                               mip_buf_extend(map, mip_rec_map_function_size));
-  struct mip_rec_map_slot slot = {MIP_RAW_COV, 1, cov_addr};
-  mip_rec_map_slot_encode(&slot, mip_buf_extend(map, mip_rec_map_slot_size));
+  for (size_t i = 0; i < count; i++) {
+    struct mip_rec_map_slot s = {slots[i].kind, slots[i].count, slots[i].addr};
+    mip_rec_map_slot_encode(&s, mip_buf_extend(map, mip_rec_map_slot_size));
+  }
   add_string(map, name);
   if (*unit)
     add_string(map, unit);
   record_header(map, MIP_MAP_FUNCTION, start);
 }
 
-void build_raw(struct mip_buf *raw, const struct mip_build_id *id,
-               uint64_t cov_link_addr, const uint8_t *cov, size_t count) {
+void build_blocks(struct mip_buf *map, uint64_t cov_addr,
+                  const struct mip_block *blocks, uint32_t block_count,
+                  const uint32_t *deps, uint32_t dep_count) {
+  size_t start = map->size;
+  mip_buf_extend(map, mip_rec_map_record_size);
+  struct mip_rec_map_blocks h = {cov_addr, block_count, dep_count};
+  mip_rec_map_blocks_encode(&h, mip_buf_extend(map, mip_rec_map_blocks_size));
+  for (uint32_t i = 0; i < block_count; i++) {
+    struct mip_rec_map_block b = {blocks[i].line, blocks[i].probe,
+                                  blocks[i].dep_first, blocks[i].dep_count};
+    mip_rec_map_block_encode(&b, mip_buf_extend(map, mip_rec_map_block_size));
+  }
+  for (uint32_t i = 0; i < dep_count; i++)
+    mip_put_le32(mip_buf_extend(map, 4), deps[i]);
+  record_header(map, MIP_MAP_BLOCKS, start);
+}
+
+void build_raw_payloads(struct mip_buf *raw, const struct mip_build_id *id,
+                        const struct payload_spec *payloads, size_t count) {
   struct mip_rec_raw_header h;
   memset(&h, 0, sizeof h);
   h.magic = MIP_RAW_MAGIC;
   h.version = MIP_RAW_VERSION;
   h.header_size = mip_rec_raw_header_size;
-  h.modes = MIP_MODE_BIT(MIP_RAW_COV);
-  h.section_count = 1;
+  h.section_count = (uint32_t)count;
   h.build_id_size = id->size;
   memcpy(h.build_id, id->bytes, id->size);
+  for (size_t i = 0; i < count; i++)
+    if (payloads[i].kind < 64)
+      h.modes |= MIP_MODE_BIT(payloads[i].kind);
   mip_rec_raw_header_encode(&h, mip_buf_extend(raw, mip_rec_raw_header_size));
-  uint64_t payload = (mip_rec_raw_header_size + mip_rec_raw_section_size + 7) &
-                     ~(uint64_t)7;
-  struct mip_rec_raw_section s = {MIP_RAW_COV, 1, cov_link_addr, count,
-                                  payload};
-  mip_rec_raw_section_encode(&s, mip_buf_extend(raw, mip_rec_raw_section_size));
+  uint64_t offset = (mip_rec_raw_header_size +
+                     count * mip_rec_raw_section_size + 7) & ~(uint64_t)7;
+  for (size_t i = 0; i < count; i++) {
+    struct mip_rec_raw_section s = {payloads[i].kind, payloads[i].elem_size,
+                                    payloads[i].link_addr, payloads[i].size,
+                                    offset};
+    mip_rec_raw_section_encode(&s,
+                               mip_buf_extend(raw, mip_rec_raw_section_size));
+    offset += (payloads[i].size + 7) & ~(uint64_t)7;
+  }
+  for (size_t i = 0; i < count; i++) {
+    mip_buf_align(raw, 8);
+    mip_buf_append(raw, payloads[i].data, payloads[i].size);
+  }
   mip_buf_align(raw, 8);
-  mip_buf_append(raw, cov, count);
-  mip_buf_align(raw, 8);
+}
+
+void build_unit(struct mip_buf *map, const char *name, uint64_t cov_start,
+                uint64_t cov_stop) {
+  const struct slot_spec cov = {MIP_RAW_COV, 0, cov_start, cov_stop};
+  build_unit_sections(map, name, &cov, 1);
+}
+
+void build_function(struct mip_buf *map, const char *name, const char *unit,
+                    uint32_t flags, uint64_t cfg_hash, uint64_t entry,
+                    uint64_t cov_addr) {
+  const struct slot_spec cov = {MIP_RAW_COV, 1, cov_addr, 0};
+  build_function_slots(map, name, unit, flags, cfg_hash, entry, &cov, 1);
+}
+
+void build_raw(struct mip_buf *raw, const struct mip_build_id *id,
+               uint64_t cov_link_addr, const uint8_t *cov, size_t count) {
+  const struct payload_spec p = {MIP_RAW_COV, 1, cov_link_addr, cov, count};
+  build_raw_payloads(raw, id, &p, 1);
 }
 
 static char dir[64];

@@ -21,6 +21,7 @@ int main(void) {
   srunner_add_suite(runner, profile_suite());
   srunner_add_suite(runner, emit_suite());
   srunner_add_suite(runner, runtime_suite());
+  srunner_add_suite(runner, modes_suite());
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);
   srunner_free(runner);

@@ -9,5 +9,6 @@ Suite *raw_suite(void);
 Suite *profile_suite(void);
 Suite *emit_suite(void);
 Suite *runtime_suite(void);
+Suite *modes_suite(void);
 
 #endif
