@@ -4,6 +4,7 @@
 #   make check      install what is missing, then run every test
 #   make demo       install what is missing, then profile examples/hello
 #   make bench      install what is missing, then the overhead benchmark
+#   make bench-startup  start-up page faults, default layout vs mipdata order
 #   make install    copy build/ into $(PREFIX)
 #
 # The tree is built by one make (no recursion): each directory contributes
@@ -43,6 +44,7 @@ include plugin/build.mk
 include tools/build.mk
 include test/build.mk
 include bench/build.mk
+include bench/startup.mk
 include examples/build.mk
 
 all: $(ALL_TARGETS)
@@ -62,6 +64,7 @@ test-san: all
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 $(BUILD)/san/test/unit-tests $(BUILD)/san/bin/mipdata
 	$(BUILD)/san/test/unit-tests
 	test/bad-input/run.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/order.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip
@@ -69,6 +72,7 @@ install: all
 	ln -sf mipcc $(DESTDIR)$(PREFIX)/bin/mipc++
 	install -m 644 $(LIB)/mip/libmip.so $(LIB)/mip/libmip-clang.so \
 	  $(LIB)/mip/libmip_rt.a $(DESTDIR)$(PREFIX)/lib/mip/
+	install -D -m 644 include/mip/mip.h $(DESTDIR)$(PREFIX)/include/mip/mip.h
 
 clean:
 	rm -rf $(BUILD)

@@ -23,7 +23,7 @@ WORK=$B/work             # generated inputs (kept between runs)
 OUT=$B/out               # measurements, logs, callgrind outputs
 TMP=$B/tmp               # scratch space of single runs
 
-CONFIGS="plain mip pgo-cov instr sancov"
+CONFIGS="plain mip mip-co pgo-cov instr sancov"
 ALL_PROGRAMS="sqlite3 lua bzip2"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -57,6 +57,7 @@ config_flags() {
   case $1 in
     plain)   CC_CMD=("$CLANG") ;;
     mip)     CC_CMD=("$MIPCC" -fmip-generate) ;;
+    mip-co)  CC_CMD=("$MIPCC" -fmip-generate=counts,order) ;;
     pgo-cov) CC_CMD=("$CLANG" -fprofile-generate -mllvm -pgo-function-entry-coverage) ;;
     instr)   CC_CMD=("$CLANG" -fprofile-instr-generate) ;;
     sancov)
@@ -80,6 +81,16 @@ mip_functions() { # BINARY
   hex=$("$READELF" -S -W "$1" |
     sed -n 's/^ *\[ *[0-9]*\] //p' | awk '$1 == "__mip_cov" { print $5 }')
   echo $((16#${hex:-0}))
+}
+
+# Bytes of all MIP counter sections (__mip_*) of a binary.
+mip_counter_bytes() { # BINARY
+  local total=0 hex
+  for hex in $("$READELF" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
+    awk '$1 ~ /^__mip_/ { print $5 }'); do
+    total=$((total + 16#$hex))
+  done
+  echo "$total"
 }
 
 # text, data and bss of a binary, as "TEXT DATA BSS" (Berkeley format).

@@ -52,21 +52,25 @@ log "building ($JOBS at a time)"
 {
   echo "empty plain"
   echo "empty mip"
+  echo "empty mip-co"
   for p in $PROGRAMS; do for c in $CONFIGS; do echo "$p $c"; done; done
 } | xargs -P "$JOBS" -n 2 "$BENCH_DIR/build.sh" || die "a build failed (see above)"
 
 # Sizes.
 for p in empty $PROGRAMS; do
   for c in $CONFIGS; do
-    [ "$p" = empty ] && [ "$c" != plain ] && [ "$c" != mip ] && continue
+    if [ "$p" = empty ]; then
+      case $c in plain | mip | mip-co) ;; *) continue ;; esac
+    fi
     sizes=$("$BENCH_DIR/size.sh" "$p" "$c")
-    read -r stripped text data bss funcs code <<<"$sizes"
+    read -r stripped text data bss funcs code counters <<<"$sizes"
     record "$p" "$c" stripped "$stripped"
     record "$p" "$c" text "$text"
     record "$p" "$c" data "$data"
     record "$p" "$c" bss "$bss"
     record "$p" "$c" funcs "$funcs"
     record "$p" "$c" code "$code"
+    record "$p" "$c" counters "$counters"
   done
 done
 

@@ -245,8 +245,10 @@ static void add_function_run(struct mip_profile *p,
                              const struct run *run) {
   int entered = run->cov[f->cov_offset] != 0;
   f->covered_runs = add_saturating(f->covered_runs, (uint64_t)entered);
+  /* The counter counts down from 0: it holds minus the calls. */
   if (f->cnt_offset != MIP_NO_OFFSET && run->cnt)
-    f->calls = add_saturating(f->calls, mip_get_le64(run->cnt + f->cnt_offset));
+    f->calls =
+        add_saturating(f->calls, 0 - mip_get_le64(run->cnt + f->cnt_offset));
   if (f->ord_offset != MIP_NO_OFFSET && run->ord) {
     uint32_t rank = mip_get_le32(run->ord + f->ord_offset);
     if (rank) {

@@ -3,15 +3,17 @@
 // Coverage only: one store of 1 to the function's byte; on x86-64 a single
 // `movb $1, disp32(%rip)`: no register, no flags, no load.
 //
-// With counts: the 64-bit call counter is incremented (`incq disp32(%rip)`);
-// plain increments can lose counts when threads enter the same function at
-// the same instant, the `atomic` mode uses atomic ones instead. 2^64 calls
-// are out of reach of any run, so the counter cannot wrap.
+// With counts: the 64-bit call counter counts down from 0 (it holds minus
+// the calls): `decq disp32(%rip)`, and with order `subq $1, disp32(%rip)`
+// whose borrow says "first call" for free. Plain updates can lose counts
+// when threads enter the same function at the same instant; the `atomic`
+// mode uses atomic ones instead. 2^64 calls are out of reach of any run,
+// so the counter cannot wrap.
 //
-// With order: instead of the coverage store, a test of the coverage byte;
-// the first entry (a cold branch) sets it and takes a rank from the image's
-// clock. Ranks are unique even with threads; a function entered by two
-// threads at once keeps the first rank written.
+// With order: the first call (the borrow above, or a zero coverage byte
+// without counts) takes a cold branch to the runtime's __mip_first_call,
+// which sets the coverage byte and ranks the function; so the fast path
+// is one `subq` and one `jb`, and each function carries only a call.
 //
 // With edges: on the first call and every MIP_EDGE_PERIOD-th, a cold call
 // hands the runtime the return address, which names the call site.
@@ -35,8 +37,8 @@ namespace mip {
 
 namespace {
 
-// The image's first-call clock, defined (hidden) by the runtime.
-constexpr const char *OrderClock = "__mip_order_clock";
+// void __mip_first_call(uint8_t *cov, uint32_t *rank), preserve_most.
+constexpr const char *FirstCall = "__mip_first_call";
 // void __mip_edge_sample(const uint8_t *callee_cov, void *return_address)
 constexpr const char *EdgeSample = "__mip_edge_sample";
 
@@ -49,61 +51,57 @@ Instruction *coldBranch(Value *Cond, Instruction *Before) {
                                    Weights);
 }
 
-GlobalVariable *orderClock(Module &M) {
-  Type *Int32 = Type::getInt32Ty(M.getContext());
-  if (GlobalVariable *GV = M.getNamedGlobal(OrderClock))
-    return GV;
-  auto *GV = new GlobalVariable(M, Int32, /*isConstant=*/false,
-                                GlobalValue::ExternalLinkage, nullptr,
-                                OrderClock);
-  GV->setVisibility(GlobalValue::HiddenVisibility);
-  GV->setDSOLocal(true);
-  return GV;
-}
-
 void storeOne(IRBuilder<> &B, Value *Byte) {
   StoreInst *S = B.CreateStore(B.getInt8(1), Byte);
   S->setAtomic(AtomicOrdering::Monotonic);
   S->setAlignment(Align(1));
 }
 
-// Returns the count before this call.
+// Counts the call down; returns the counter before it (0 on a first
+// call, minus the calls so far after).
 Value *countCall(IRBuilder<> &B, InstrumentedFunction &IF, const Modes &M) {
   GlobalVariable *Cnt =
       createCounterArray(*IF.F, MIP_RAW_CNT, B.getInt64Ty(), 1);
   IF.Slots.push_back({MIP_RAW_CNT, 1, Cnt});
   if (M.Atomic)
-    return B.CreateAtomicRMW(AtomicRMWInst::Add, Cnt, B.getInt64(1),
+    return B.CreateAtomicRMW(AtomicRMWInst::Sub, Cnt, B.getInt64(1),
                              MaybeAlign(8), AtomicOrdering::Monotonic);
   LoadInst *Old = B.CreateLoad(B.getInt64Ty(), Cnt, "mip.calls");
-  B.CreateStore(B.CreateAdd(Old, B.getInt64(1)), Cnt);
+  B.CreateStore(B.CreateAdd(Old, B.getInt64(-1)), Cnt);
   return Old;
 }
 
-// if (!cov) { cov = 1; rank = ++clock; ord = ord ? ord : rank; }
+// On the first call, __mip_first_call(cov, ord) out of line.
 void rankFirstCall(IRBuilder<> &B, InstrumentedFunction &IF,
-                   GlobalVariable *Cov, Instruction *Anchor) {
+                   GlobalVariable *Cov, Value *CallsBefore,
+                   Instruction *Anchor) {
   GlobalVariable *Ord =
       createCounterArray(*IF.F, MIP_RAW_ORD, B.getInt32Ty(), 1);
   IF.Slots.push_back({MIP_RAW_ORD, 1, Ord});
-  LoadInst *Seen = B.CreateLoad(B.getInt8Ty(), Cov, "mip.seen");
-  Seen->setAtomic(AtomicOrdering::Monotonic);
-  Instruction *Then = coldBranch(B.CreateIsNull(Seen), Anchor);
-  IRBuilder<> C(Then);
-  storeOne(C, Cov);
-  Value *Tick = C.CreateAtomicRMW(AtomicRMWInst::Add,
-                                  orderClock(*IF.F->getParent()),
-                                  C.getInt32(1), MaybeAlign(4),
-                                  AtomicOrdering::Monotonic);
-  C.CreateAtomicCmpXchg(Ord, C.getInt32(0), C.CreateAdd(Tick, C.getInt32(1)),
-                        MaybeAlign(4), AtomicOrdering::Monotonic,
-                        AtomicOrdering::Monotonic);
+  Value *First;
+  if (CallsBefore) {
+    First = B.CreateIsNull(CallsBefore, "mip.first");
+  } else {
+    LoadInst *Seen = B.CreateLoad(B.getInt8Ty(), Cov, "mip.seen");
+    Seen->setAtomic(AtomicOrdering::Monotonic);
+    First = B.CreateIsNull(Seen, "mip.first");
+  }
+  IRBuilder<> C(coldBranch(First, Anchor));
+  Module &M = *IF.F->getParent();
+  FunctionCallee Callee = M.getOrInsertFunction(
+      FirstCall, C.getVoidTy(), C.getPtrTy(), C.getPtrTy());
+  cast<Function>(Callee.getCallee())->setCallingConv(CallingConv::PreserveMost);
+  cast<Function>(Callee.getCallee())->setDoesNotThrow();
+  CallInst *Call = C.CreateCall(Callee, {Cov, Ord});
+  Call->setCallingConv(CallingConv::PreserveMost);
   B.SetInsertPoint(Anchor);
 }
 
 void sampleEdge(IRBuilder<> &B, Function &F, GlobalVariable *Cov,
                 Value *CallsBefore, Instruction *Anchor) {
   Module &M = *F.getParent();
+  // The counter holds minus the calls: its low bits are 0 on the same
+  // calls as theirs.
   Value *Phase = B.CreateAnd(CallsBefore, B.getInt64(MIP_EDGE_PERIOD - 1));
   Instruction *Then = coldBranch(B.CreateIsNull(Phase), Anchor);
   IRBuilder<> C(Then);
@@ -125,7 +123,7 @@ void addEntryProbe(InstrumentedFunction &IF, const Modes &M) {
   IF.Slots.push_back({MIP_RAW_COV, 1, Cov});
   Value *CallsBefore = M.Counts ? countCall(B, IF, M) : nullptr;
   if (M.Order)
-    rankFirstCall(B, IF, Cov, Anchor);
+    rankFirstCall(B, IF, Cov, CallsBefore, Anchor);
   else
     storeOne(B, Cov);
   if (M.Edges)

@@ -1,11 +1,12 @@
 /*
  * Finds what the raw profile needs to say about this image: where its
- * counter sections are, where the linker put them, and its GNU build-id.
- * Each image that links the runtime sees only its own sections, because
- * the section bounds are hidden symbols.
+ * counter sections are, where the linker put them, its GNU build-id, and
+ * what %m becomes in its file name. Each image that links the runtime sees
+ * only its own sections, because the section bounds are hidden symbols.
  */
 #include <elf.h>
 #include <link.h>
+#include <unistd.h>
 
 #include "mip_rt.h"
 
@@ -15,40 +16,29 @@
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
 
-static int contains(const struct dl_phdr_info *info, uintptr_t addr) {
+int mip_rt_object_has(const struct dl_phdr_info *info, uintptr_t addr,
+                      size_t size) {
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD && addr >= start && addr - start < ph->p_memsz)
+    if (ph->p_type == PT_LOAD && addr >= start && addr - start < ph->p_memsz &&
+        size <= ph->p_memsz - (addr - start))
       return 1;
   }
   return 0;
 }
 
-static void copy_build_id(const struct dl_phdr_info *info,
-                          struct mip_rt_image *image) {
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE)
-      continue;
-    const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-    const uint8_t *end = p + ph->p_memsz;
-    while (p + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)p;
-      const uint8_t *name = p + sizeof *note;
-      const uint8_t *desc = name + ((note->n_namesz + 3) & ~3u);
-      p = desc + ((note->n_descsz + 3) & ~3u);
-      if (p > end)
-        break;
-      if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 &&
-          name[0] == 'G' && name[1] == 'N' && name[2] == 'U' &&
-          note->n_descsz <= MIP_BUILD_ID_MAX) {
-        image->build_id_size = note->n_descsz;
-        mip_copy_bytes(image->build_id, desc, note->n_descsz);
-        return;
-      }
-    }
-  }
+static int build_id_note(const struct dl_phdr_info *info, uint32_t type,
+                         const char *name, uint32_t name_size,
+                         const uint8_t *desc, uint32_t desc_size, void *arg) {
+  (void)info;
+  struct mip_rt_image *image = arg;
+  if (type != NT_GNU_BUILD_ID || name_size != 4 || !mip_rt_streq(name, "GNU") ||
+      desc_size > MIP_BUILD_ID_MAX)
+    return 0;
+  image->build_id_size = desc_size;
+  mip_copy_bytes(image->build_id, desc, desc_size);
+  return 1;
 }
 
 static void find_code(const struct dl_phdr_info *info,
@@ -67,14 +57,52 @@ static void find_code(const struct dl_phdr_info *info,
   }
 }
 
+/* 64-bit FNV-1a. */
+static uint64_t hash_path(const char *path) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (; *path; path++)
+    h = (h ^ (uint8_t)*path) * 0x100000001b3ULL;
+  return h;
+}
+
+/* %m: the first 8 bytes of the build-id (a shorter one is padded with
+ * zeros), else the hash of the path the dynamic loader reports for the
+ * image, which for the main program is /proc/self/exe's target. */
+static void make_id(struct mip_rt_image *image, const char *name) {
+  uint64_t v = 0;
+  if (image->build_id_size) {
+    for (unsigned i = 0; i < 8; i++)
+      v = v << 8 | (i < image->build_id_size ? image->build_id[i] : 0);
+  } else {
+    char exe[MIP_RT_PATH_MAX];
+    if (!*name) {
+      ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+      exe[n > 0 ? n : 0] = '\0';
+      name = exe;
+    }
+    v = hash_path(name);
+  }
+  mip_rt_append_hex(image->id, 0, sizeof image->id, v, 8);
+}
+
+struct search {
+  struct mip_rt_image *image;
+  int index;
+};
+
 static int find_self(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
-  struct mip_rt_image *image = arg;
-  if (!contains(info, (uintptr_t)&find_self))
+  struct search *s = arg;
+  if (!mip_rt_object_has(info, (uintptr_t)&find_self, 1)) {
+    s->index++;
     return 0;
+  }
+  struct mip_rt_image *image = s->image;
   image->load_bias = info->dlpi_addr;
+  image->is_main = s->index == 0;
   find_code(info, image);
-  copy_build_id(info, image);
+  mip_rt_each_note(info, build_id_note, image);
+  make_id(image, info->dlpi_name ? info->dlpi_name : "");
   return 1;
 }
 
@@ -82,7 +110,10 @@ void mip_rt_image_init(struct mip_rt_image *image) {
   image->load_bias = 0;
   image->code_start = image->code_end = 0;
   image->build_id_size = 0;
-  dl_iterate_phdr(find_self, image);
+  image->is_main = 0;
+  image->id[0] = '\0';
+  struct search s = {image, 0};
+  dl_iterate_phdr(find_self, &s);
 }
 
 static struct mip_rt_image self;

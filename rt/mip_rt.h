@@ -1,7 +1,8 @@
 /*
  * Internal interface of the MIP runtime (libmip_rt.a). Everything here is
  * hidden: each instrumented image (executable or shared library) links its
- * own copy and writes its own profile.
+ * own copy and writes its own profile. The copies find each other through
+ * an ELF note (note.c), never through symbol lookup.
  *
  * The runtime runs inside someone else's program, so it allocates nothing,
  * takes no locks, never exits, and sticks to async-signal-safe calls once
@@ -10,6 +11,7 @@
 #ifndef MIP_RT_H
 #define MIP_RT_H
 
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,16 +31,23 @@ struct mip_rt_payload {
   int (*write)(int fd, const struct mip_rt_payload *payload);
 };
 
+#define MIP_RT_ID_DIGITS 16
+
 /* What this image is: filled once by mip_rt_image_init(). */
 struct mip_rt_image {
   uintptr_t load_bias;
   uintptr_t code_start, code_end; /* its executable segments */
   uint32_t build_id_size;
   uint8_t build_id[MIP_BUILD_ID_MAX];
+  int is_main; /* the first object dl_iterate_phdr reports */
+  /* What %m becomes: the first 8 bytes of the build-id in hex or, without
+   * one, a hash of the image's path. "" until mip_rt_image_init. */
+  char id[MIP_RT_ID_DIGITS + 1];
 };
 
 #define MIP_RT_MAX_PAYLOADS 16
 #define MIP_RT_PATH_MAX 4096
+#define MIP_RT_DEFAULT_PROFILE "default.mipraw"
 
 /* image.c */
 MIP_RT_HIDDEN void mip_rt_image_init(struct mip_rt_image *image);
@@ -48,23 +57,92 @@ MIP_RT_HIDDEN void mip_rt_self_init(void);
 MIP_RT_HIDDEN size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
                                              struct mip_rt_payload *out,
                                              size_t max);
+/* Whether [addr, addr + size) lies in one of the object's PT_LOAD
+ * segments, i.e. is mapped and may be read. */
+MIP_RT_HIDDEN int mip_rt_object_has(const struct dl_phdr_info *info,
+                                    uintptr_t addr, size_t size);
 
-/* order.c, edges.c */
-MIP_RT_HIDDEN void mip_rt_order_reset(void);
-MIP_RT_HIDDEN void mip_rt_edges_reset(void);
+/* order.c, edges.c: linked only into images whose code uses them (the
+ * instrumentation refers to __mip_first_call or __mip_edge_sample), so
+ * the rest of the runtime reaches them through weak references. */
+MIP_RT_HIDDEN void mip_rt_order_reset(void) __attribute__((weak));
+MIP_RT_HIDDEN void mip_rt_edges_reset(void) __attribute__((weak));
 MIP_RT_HIDDEN size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
-                                          size_t max);
+                                          size_t max) __attribute__((weak));
 
-/* path.c: expands a MIP_PROFILE_FILE pattern; 0 on success, -1 when the
- * result does not fit. */
+/* note.c: the rendezvous of the runtimes in one process. Each image has a
+ * note (owner "MIP", type MIP_RT_NOTE_TYPE) whose descriptor is the
+ * 32-bit offset, from the descriptor itself, of its mip_rt_descriptor. */
+#define MIP_RT_NOTE_TYPE 0x4d495001 /* no suffix: also used in assembly */
+#define MIP_RT_DESCRIPTOR_VERSION 1u
+#define MIP_RT_STATE_READY 1u /* the image's constructor has run */
+
+struct mip_rt_descriptor {
+  uint32_t version; /* MIP_RT_DESCRIPTOR_VERSION */
+  uint32_t size;    /* sizeof(struct mip_rt_descriptor) */
+  int (*dump)(void); /* writes the image's profile; 0 on success */
+  const uint32_t *state; /* MIP_RT_STATE_* bits, read atomically */
+};
+
+/* Calls fn on each note of the object's PT_NOTE segments until it returns
+ * nonzero; returns that value, or 0. */
+typedef int (*mip_rt_note_fn)(const struct dl_phdr_info *info, uint32_t type,
+                              const char *name, uint32_t name_size,
+                              const uint8_t *desc, uint32_t desc_size,
+                              void *arg);
+MIP_RT_HIDDEN int mip_rt_each_note(const struct dl_phdr_info *info,
+                                   mip_rt_note_fn fn, void *arg);
+/* The runtime descriptor of the object, or NULL (none, or unusable). */
+MIP_RT_HIDDEN const struct mip_rt_descriptor *
+mip_rt_find_descriptor(const struct dl_phdr_info *info);
+/* Whether the runtime of another image in the process is ready. */
+MIP_RT_HIDDEN int mip_rt_other_ready(void);
+
+/* options.c: MIP_OPTIONS, "key=value:key=value". */
+struct mip_rt_options {
+  int dump_at_exit; /* 1 */
+  int verbose;      /* 0 */
+};
+MIP_RT_HIDDEN extern struct mip_rt_options mip_rt_options;
+/* Parses text (NULL: nothing set) into mip_rt_options; reports unknown
+ * keys and bad values unless quiet. */
+MIP_RT_HIDDEN void mip_rt_options_parse(const char *text, int quiet);
+
+/* fork.c */
+MIP_RT_HIDDEN void mip_rt_fork_init(void);
+/* Whether this process is a child forked after the runtime started. */
+MIP_RT_HIDDEN int mip_rt_forked(void);
+
+/* dump.c */
+/* Writes this image's profile where MIP_PROFILE_FILE says; 0 on success,
+ * else -1 after one line on stderr. errno is kept. */
+MIP_RT_HIDDEN int mip_rt_dump_self(void);
+MIP_RT_HIDDEN void mip_rt_set_ready(void);
+
+/* path.c: expands a MIP_PROFILE_FILE pattern for this image (%m is
+ * mip_rt_self()'s identity); 0 on success, -1 when the result does not
+ * fit. */
 MIP_RT_HIDDEN int mip_rt_expand_path(const char *pattern, char *out,
                                      size_t size);
+MIP_RT_HIDDEN int mip_rt_expand_path_for(const char *pattern,
+                                         const struct mip_rt_image *image,
+                                         char *out, size_t size);
+/* The name of image's profile: pattern with ".%m" inserted before the
+ * final extension when the image is not the main program and the pattern
+ * has no %m, and ".%p" when forked is set and it has no %p; expanded. */
+MIP_RT_HIDDEN int mip_rt_profile_path(const char *pattern,
+                                      const struct mip_rt_image *image,
+                                      int forked, char *out, size_t size);
 
 /* write.c: writes the raw profile to path through a temporary file.
  * Returns 0, or -1 with *why set to a short reason. */
 MIP_RT_HIDDEN int mip_rt_write_raw(const char *path,
                                    const struct mip_rt_image *image,
                                    const char **why);
+/* The same, and *size is the number of bytes written. */
+MIP_RT_HIDDEN int mip_rt_write_raw_size(const char *path,
+                                        const struct mip_rt_image *image,
+                                        uint64_t *size, const char **why);
 
 /* util.c */
 MIP_RT_HIDDEN size_t mip_rt_strlen(const char *s);
@@ -72,6 +150,10 @@ MIP_RT_HIDDEN size_t mip_rt_append(char *out, size_t at, size_t size,
                                    const char *s);
 MIP_RT_HIDDEN size_t mip_rt_append_u64(char *out, size_t at, size_t size,
                                        uint64_t v);
+/* Appends v as 2 * bytes lower-case hex digits, most significant first. */
+MIP_RT_HIDDEN size_t mip_rt_append_hex(char *out, size_t at, size_t size,
+                                       uint64_t v, unsigned bytes);
+MIP_RT_HIDDEN int mip_rt_streq(const char *a, const char *b);
 /* One line on stderr: "mip: " and the strings up to the NULL. */
 MIP_RT_HIDDEN void mip_rt_report(const char *first, ...)
     __attribute__((sentinel));

@@ -1,14 +1,28 @@
 /*
- * The image's first-call clock. Instrumented code (order mode) takes a
- * tick with an atomic add the first time each function runs and stores it
- * as that function's rank, so ranks are unique and follow the order in
- * which functions were first entered. One clock per image: ranks compare
- * within an image, which is what a link order needs.
+ * First-call order. The first time a function runs, instrumented code
+ * (order mode) calls __mip_first_call out of line, with the function's
+ * coverage byte and rank slot: exactly one caller swaps the byte from 0
+ * to 1, and that one takes the next tick of the image's clock as the
+ * function's rank. So ranks are unique, without gaps, in the order
+ * functions were first entered, with any number of threads. One clock per
+ * image: ranks compare within an image, which is what a link order needs.
+ *
+ * preserve_most: the caller keeps every register but r11 across the call,
+ * so the probe costs the instrumented function no spills, only this cold
+ * call on its first entry.
  */
 #include "mip_rt.h"
 
-MIP_RT_HIDDEN uint32_t __mip_order_clock;
+static uint32_t clock_ticks;
+
+MIP_RT_HIDDEN __attribute__((preserve_most)) void
+__mip_first_call(uint8_t *cov, uint32_t *rank) {
+  if (__atomic_exchange_n(cov, 1, __ATOMIC_RELAXED) == 0)
+    __atomic_store_n(rank,
+                     __atomic_add_fetch(&clock_ticks, 1, __ATOMIC_RELAXED),
+                     __ATOMIC_RELAXED);
+}
 
 void mip_rt_order_reset(void) {
-  __atomic_store_n(&__mip_order_clock, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock_ticks, 0, __ATOMIC_RELAXED);
 }

@@ -2,8 +2,16 @@
  * MIP_PROFILE_FILE patterns:
  *   %p  the process id
  *   %h  the host name
+ *   %m  the image's identity: the first 8 bytes of its build-id in hex, or
+ *       without a build-id a 16-digit hash of its path
  *   %%  a literal %
  * Any other %x is kept as written.
+ *
+ * Images must not overwrite each other's profiles, nor a forked child its
+ * parent's: a shared library (any image but the main program) whose
+ * pattern has no %m gets ".%m" inserted before the final extension of the
+ * file name, and a forked child whose pattern has no %p gets ".%p" there
+ * (after the ".%m"); a name without an extension gets them appended.
  */
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -17,7 +25,9 @@ static size_t append_host(char *out, size_t at, size_t size) {
   return mip_rt_append(out, at, size, u.nodename);
 }
 
-int mip_rt_expand_path(const char *pattern, char *out, size_t size) {
+int mip_rt_expand_path_for(const char *pattern,
+                           const struct mip_rt_image *image, char *out,
+                           size_t size) {
   size_t at = 0;
   out[0] = '\0';
   for (const char *p = pattern; *p; p++) {
@@ -33,6 +43,9 @@ int mip_rt_expand_path(const char *pattern, char *out, size_t size) {
     case 'h':
       at = append_host(out, at, size);
       break;
+    case 'm':
+      at = mip_rt_append(out, at, size, image->id);
+      break;
     case '%':
       at = mip_rt_append(out, at, size, "%");
       break;
@@ -44,4 +57,63 @@ int mip_rt_expand_path(const char *pattern, char *out, size_t size) {
     }
   }
   return at < size ? 0 : -1;
+}
+
+int mip_rt_expand_path(const char *pattern, char *out, size_t size) {
+  return mip_rt_expand_path_for(pattern, mip_rt_self(), out, size);
+}
+
+/* What a pattern holds, and where an inserted piece goes: before the last
+ * '.' of the last path component, unless that '.' starts the component
+ * (".mipraw" has no extension), else at the end. Directives are skipped
+ * whole, so "%%m" is no %m and the '.' of "%." no extension. */
+struct shape {
+  int has_m, has_p;
+  size_t insert_at;
+};
+
+static struct shape shape_of(const char *pattern) {
+  struct shape s = {0, 0, 0};
+  size_t component = 0, dot = 0, i = 0;
+  int has_dot = 0;
+  while (pattern[i]) {
+    if (pattern[i] == '%' && pattern[i + 1]) {
+      s.has_m |= pattern[i + 1] == 'm';
+      s.has_p |= pattern[i + 1] == 'p';
+      i += 2;
+      continue;
+    }
+    if (pattern[i] == '/') {
+      component = i + 1;
+      has_dot = 0;
+    } else if (pattern[i] == '.' && i > component) {
+      dot = i;
+      has_dot = 1;
+    }
+    i++;
+  }
+  s.insert_at = has_dot ? dot : i;
+  return s;
+}
+
+int mip_rt_profile_path(const char *pattern, const struct mip_rt_image *image,
+                        int forked, char *out, size_t size) {
+  struct shape s = shape_of(pattern);
+  int add_m = !image->is_main && !s.has_m, add_p = forked && !s.has_p;
+  if (!add_m && !add_p)
+    return mip_rt_expand_path_for(pattern, image, out, size);
+  char full[MIP_RT_PATH_MAX + 8];
+  size_t at = 0;
+  for (size_t i = 0; i < s.insert_at; i++) {
+    char piece[2] = {pattern[i], '\0'};
+    at = mip_rt_append(full, at, sizeof full, piece);
+  }
+  if (add_m)
+    at = mip_rt_append(full, at, sizeof full, ".%m");
+  if (add_p)
+    at = mip_rt_append(full, at, sizeof full, ".%p");
+  at = mip_rt_append(full, at, sizeof full, pattern + s.insert_at);
+  if (at >= sizeof full)
+    return -1;
+  return mip_rt_expand_path_for(full, image, out, size);
 }

@@ -34,6 +34,23 @@ size_t mip_rt_append_u64(char *out, size_t at, size_t size, uint64_t v) {
   return mip_rt_append(out, at, size, digits + n);
 }
 
+size_t mip_rt_append_hex(char *out, size_t at, size_t size, uint64_t v,
+                         unsigned bytes) {
+  static const char digits[] = "0123456789abcdef";
+  char hex[17];
+  unsigned n = bytes > 8 ? 16 : 2 * bytes;
+  for (unsigned i = 0; i < n; i++)
+    hex[i] = digits[(v >> (4 * (n - 1 - i))) & 15];
+  hex[n] = '\0';
+  return mip_rt_append(out, at, size, hex);
+}
+
+int mip_rt_streq(const char *a, const char *b) {
+  while (*a && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
 void mip_rt_report(const char *first, ...) {
   char line[MIP_RT_PATH_MAX + 256];
   size_t n = mip_rt_append(line, 0, sizeof line - 1, "mip: ");

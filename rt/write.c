@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mip/io.h"
@@ -84,10 +85,23 @@ static void make_parents(const char *path) {
   }
 }
 
+/* The temporary file: "<path>.tmp.<tid>", which is "<path>.tmp.<pid>" in
+ * the main thread and unique among all threads of all processes, so
+ * concurrent writers never share one. A write that starts while another is
+ * under way in this image (a signal handler interrupting one in the same
+ * thread) adds ".<n>". */
+static uint32_t writers, nested_writes;
+
 static int open_temp(const char *path, char *temp, size_t size) {
   size_t n = mip_rt_append(temp, 0, size, path);
   n = mip_rt_append(temp, n, size, ".tmp.");
-  n = mip_rt_append_u64(temp, n, size, (uint64_t)getpid());
+  n = mip_rt_append_u64(temp, n, size, (uint64_t)syscall(SYS_gettid));
+  if (__atomic_load_n(&writers, __ATOMIC_RELAXED) > 1) {
+    n = mip_rt_append(temp, n, size, ".");
+    n = mip_rt_append_u64(
+        temp, n, size,
+        __atomic_add_fetch(&nested_writes, 1, __ATOMIC_RELAXED));
+  }
   if (n >= size) {
     errno = ENAMETOOLONG;
     return -1;
@@ -100,12 +114,23 @@ static int open_temp(const char *path, char *temp, size_t size) {
   return fd;
 }
 
-int mip_rt_write_raw(const char *path, const struct mip_rt_image *image,
-                     const char **why) {
+static uint64_t file_size(const struct mip_rt_payload *sections,
+                          size_t count) {
+  uint64_t size =
+      align8(mip_rec_raw_header_size + count * mip_rec_raw_section_size);
+  for (size_t i = 0; i < count; i++)
+    size += align8(sections[i].size);
+  return size;
+}
+
+static int write_raw(const char *path, const struct mip_rt_image *image,
+                     uint64_t *size, const char **why) {
   struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
   size_t count = mip_rt_counter_payloads(image, sections, MIP_RT_MAX_PAYLOADS);
-  count += mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
-  char temp[MIP_RT_PATH_MAX + 32];
+  if (mip_rt_edge_payloads)
+    count +=
+        mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
+  char temp[MIP_RT_PATH_MAX + 48];
   int fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {
     *why = strerrordesc_np(errno);
@@ -123,5 +148,20 @@ int mip_rt_write_raw(const char *path, const struct mip_rt_image *image,
     unlink(temp);
     return -1;
   }
+  *size = file_size(sections, count);
   return 0;
+}
+
+int mip_rt_write_raw_size(const char *path, const struct mip_rt_image *image,
+                          uint64_t *size, const char **why) {
+  __atomic_add_fetch(&writers, 1, __ATOMIC_RELAXED);
+  int rc = write_raw(path, image, size, why);
+  __atomic_sub_fetch(&writers, 1, __ATOMIC_RELAXED);
+  return rc;
+}
+
+int mip_rt_write_raw(const char *path, const struct mip_rt_image *image,
+                     const char **why) {
+  uint64_t size;
+  return mip_rt_write_raw_size(path, image, &size, why);
 }

@@ -2,8 +2,11 @@
 #   test-unit       Check unit tests (format library, writer, runtime)
 #   test-ir         the plugin's passes on IR, through opt and FileCheck
 #   test-bad-input  every mipdata command against broken files
-#   test-e2e        real programs against an independent ground truth,
-#                   the runtime inside programs, the driver, and the above
+#   test-e2e        real programs against an independent ground truth
+#                   (coverage), exact counts, order, blocks and edges
+#                   (modes), the runtime inside programs (runtime), shared
+#                   libraries (images), threads, fork, mip_dump (dump),
+#                   function order files (order), the driver, and the above
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
@@ -11,7 +14,8 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
-.PHONY: test-ir test-bad-input test-coverage test-modes test-runtime test-driver
+E2E_SCRIPTS := coverage modes runtime images threads fork dump order
+.PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
 	@mkdir -p $(@D)
@@ -26,17 +30,11 @@ test-ir: $(PLUGIN)
 test-bad-input: $(MIPDATA) $(PLUGIN) $(RT_LIB) $(MIPCC)
 	test/bad-input/run.sh $(BUILD)
 
-test-coverage: all
-	test/e2e/coverage.sh $(BUILD)
-
-test-modes: all
-	test/e2e/modes.sh $(BUILD)
-
-test-runtime: all
-	test/e2e/runtime.sh $(BUILD)
+# test-coverage, test-modes, ...: one end-to-end script each
+$(E2E_SCRIPTS:%=test-%): test-%: all
+	test/e2e/$*.sh $(BUILD)
 
 test-driver: all
 	test/driver/run.sh $(BUILD)
 
-test-e2e: test-ir test-bad-input test-coverage test-modes test-runtime \
-  test-driver
+test-e2e: test-ir test-bad-input $(E2E_SCRIPTS:%=test-%) test-driver

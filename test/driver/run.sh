@@ -393,9 +393,11 @@ t_make() {
     out=$(LD_LIBRARY_PATH=$TMP/make MIP_PROFILE_FILE=$TMP/make/run/default.mipraw \
       "$TMP/make/shapes") &&
     [ "$out" = "area=12 perimeter=14" ] &&
-    # Both images write MIP_PROFILE_FILE when the process ends; the
-    # library's writer runs last, after the executable's.
-    profile_of "$TMP/make/run/default.mipraw" "$TMP/make/libshape.so"
+    # Each image writes its own profile: the library's name gets its
+    # build-id (%m) inserted.
+    lib_id=$(elf_build_id "$TMP/make/libshape.so" | cut -c1-16) &&
+    profile_of "$TMP/make/run/default.mipraw" "$TMP/make/shapes" &&
+    profile_of "$TMP/make/run/default.$lib_id.mipraw" "$TMP/make/libshape.so"
 }
 check "make: program + -shared library build, run, profile" t_make
 

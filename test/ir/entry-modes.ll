@@ -5,6 +5,8 @@
 ; RUN: %FileCheck %s --check-prefix=ATOMIC --input-file=%t.atomic.ll
 ; RUN: %opt -passes='mip-generate<order>' -S %s -o %t.order.ll
 ; RUN: %FileCheck %s --check-prefix=ORDER --input-file=%t.order.ll
+; RUN: %opt -passes='mip-generate<counts;order>' -S %s -o %t.co.ll
+; RUN: %FileCheck %s --check-prefix=CO --input-file=%t.co.ll
 ; RUN: %opt -passes='mip-generate<edges>' -S %s -o %t.edges.ll
 ; RUN: %FileCheck %s --check-prefix=EDGES --input-file=%t.edges.ll
 
@@ -12,25 +14,32 @@
 ; COUNTS-LABEL: define i32 @f(
 ; COUNTS-NEXT: %buf = alloca [16 x i8]
 ; COUNTS-NEXT: %mip.calls = load i64, ptr @__mip_2.f
-; COUNTS-NEXT: [[N:%.*]] = add i64 %mip.calls, 1
+; COUNTS-NEXT: [[N:%.*]] = add i64 %mip.calls, -1
 ; COUNTS-NEXT: store i64 [[N]], ptr @__mip_2.f
 ; COUNTS-NEXT: store atomic i8 1, ptr @__mip_1.f monotonic
 
 ; ATOMIC-LABEL: define i32 @f(
-; ATOMIC: atomicrmw add ptr @__mip_2.f, i64 1 monotonic, align 8
+; ATOMIC: atomicrmw sub ptr @__mip_2.f, i64 1 monotonic, align 8
 
 ; ORDER: @__mip_3.f = internal global i32 0, section "__mip_ord", align 4, !associated
-; ORDER: @__mip_order_clock = external hidden global i32
 ; ORDER-LABEL: define i32 @f(
 ; ORDER: %mip.seen = load atomic i8, ptr @__mip_1.f monotonic
-; ORDER-NEXT: [[FIRST:%.*]] = icmp eq i8 %mip.seen, 0
-; ORDER-NEXT: br i1 [[FIRST]], label %[[COLD:.*]], label %[[REST:.*]], !prof ![[UNLIKELY:[0-9]+]]
+; ORDER-NEXT: %mip.first = icmp eq i8 %mip.seen, 0
+; ORDER-NEXT: br i1 %mip.first, label %[[COLD:.*]], label %[[REST:.*]], !prof ![[UNLIKELY:[0-9]+]]
 ; ORDER: [[COLD]]:
-; ORDER-NEXT: store atomic i8 1, ptr @__mip_1.f monotonic
-; ORDER-NEXT: [[TICK:%.*]] = atomicrmw add ptr @__mip_order_clock, i32 1 monotonic
-; ORDER-NEXT: [[RANK:%.*]] = add i32 [[TICK]], 1
-; ORDER-NEXT: cmpxchg ptr @__mip_3.f, i32 0, i32 [[RANK]] monotonic monotonic
+; ORDER-NEXT: call preserve_mostcc void @__mip_first_call(ptr @__mip_1.f, ptr @__mip_3.f)
+; ORDER-NEXT: br label %[[REST]]
+; ORDER: declare preserve_mostcc void @__mip_first_call(ptr, ptr)
 ; ORDER: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
+
+; With counts, the counter's old value tells the first call.
+; CO-LABEL: define i32 @f(
+; CO: %mip.calls = load i64, ptr @__mip_2.f
+; CO-NEXT: [[N:%.*]] = add i64 %mip.calls, -1
+; CO-NEXT: store i64 [[N]], ptr @__mip_2.f
+; CO-NEXT: %mip.first = icmp eq i64 %mip.calls, 0
+; CO-NEXT: br i1 %mip.first
+; CO: call preserve_mostcc void @__mip_first_call(ptr @__mip_1.f, ptr @__mip_3.f)
 
 ; EDGES-LABEL: define i32 @f(
 ; EDGES: %mip.calls = load i64, ptr @__mip_2.f

@@ -56,8 +56,8 @@ static const char *full_raw(const char *name, uint64_t edge_callee) {
   uint8_t cov[2] = {1, 1}, blk[2] = {1, 0};
   uint8_t cnt[16], ord[8], edges[2 * mip_rec_raw_edge_size],
       stats[2 * mip_rec_raw_stat_size];
-  mip_put_le64(cnt, 1);
-  mip_put_le64(cnt + 8, 5);
+  mip_put_le64(cnt, (uint64_t)-1); /* counters hold minus the calls */
+  mip_put_le64(cnt + 8, (uint64_t)-5);
   mip_put_le32(ord, 1);
   mip_put_le32(ord + 4, 2);
   struct mip_rec_raw_edge e1 = {0x1010, edge_callee, 3}, e2 = {0, 0x5000, 1};

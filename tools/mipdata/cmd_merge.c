@@ -1,60 +1,240 @@
 /*
- * mipdata merge -p PROFILE.mip INPUT...
- * Adds runs to an indexed profile: raw profiles written by instrumented
+ * mipdata merge -p PROFILE.mip [-p PROFILE.mip...] [--skip-other-builds]
+ *               INPUT...
+ * Adds runs to indexed profiles: raw profiles written by instrumented
  * programs, or other indexed profiles of the same build. All inputs are
- * checked before anything is written; on any error the profile is left as
- * it was. Merging only adds, so the order of inputs does not matter.
+ * checked before anything is written; on any error every profile is left
+ * as it was. Merging only adds, so the order of inputs does not matter.
+ *
+ * With several -p (an executable and its shared libraries, say), each
+ * input goes to the profile of its build: the one with the same build-id.
+ * A profile without a build-id (made from a bare map section) takes only
+ * inputs that no profile claims by build-id and whose counter layout
+ * matches it; an input without a build-id goes to the one profile whose
+ * layout it matches. An input that no profile takes is an error, or with
+ * --skip-other-builds a warning, and is left out.
+ *
+ * With one -p every input goes to that profile, as it always did, and an
+ * input from another build is refused by the library's own checks.
  */
 #include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 
-static int add_input(struct mip_profile *p, const char *p_path,
-                     const char *path, struct mip_error *err) {
+struct target {
+  const char *path;
+  struct mip_profile profile;
+  int changed;
+};
+
+/* One input, read. */
+struct input {
+  const char *path;
+  int is_profile;
+  struct mip_raw raw;
+  struct mip_profile other;
+  const struct mip_build_id *build_id;
+};
+
+static int read_input(const char *path, struct input *in,
+                      struct mip_error *err) {
+  memset(in, 0, sizeof *in);
+  in->path = path;
   struct mip_file probe;
   if (mip_file_read(path, &probe, err))
     return -1;
   uint64_t magic = mip_file_magic(&probe);
   mip_file_free(&probe);
   if (magic == MIP_PROFILE_MAGIC) {
-    struct mip_profile other;
-    int rc = mip_profile_read(path, &other, err) ||
-             mip_profile_add_profile(p, p_path, &other, path, err);
-    mip_profile_free(&other);
-    return rc ? -1 : 0;
+    in->is_profile = 1;
+    if (mip_profile_read(path, &in->other, err))
+      return -1;
+    in->build_id = &in->other.build_id;
+    return 0;
   }
   /* Anything else must be a raw profile; its reader says what is wrong. */
-  struct mip_raw raw;
-  int rc = mip_raw_read(path, &raw, err) ||
-           mip_profile_add_raw(p, p_path, &raw, path, err);
-  mip_raw_free(&raw);
-  return rc ? -1 : 0;
+  if (mip_raw_read(path, &in->raw, err))
+    return -1;
+  in->build_id = &in->raw.build_id;
+  return 0;
+}
+
+static void free_input(struct input *in) {
+  if (in->is_profile)
+    mip_profile_free(&in->other);
+  else
+    mip_raw_free(&in->raw);
+}
+
+static const struct mip_extent *input_extent(const struct input *in,
+                                             uint32_t kind) {
+  if (in->is_profile)
+    return mip_extent_find(in->other.extents, in->other.extent_count, kind);
+  const struct mip_raw_payload *s = mip_raw_find(&in->raw, kind);
+  return s ? &s->extent : NULL;
+}
+
+/* Whether the input has every counter array of the profile, where the
+ * profile has it: what the library checks before it adds a run. */
+static int layout_matches(const struct mip_profile *p, const struct input *in) {
+  for (size_t i = 0; i < p->extent_count; i++) {
+    const struct mip_extent *want = &p->extents[i];
+    const struct mip_extent *have = input_extent(in, want->kind);
+    if (!have || have->link_addr != want->link_addr ||
+        have->size != want->size || have->elem_size != want->elem_size)
+      return 0;
+  }
+  return 1;
+}
+
+static int add_to(struct target *t, const struct input *in,
+                  struct mip_error *err) {
+  int rc = in->is_profile ? mip_profile_add_profile(&t->profile, t->path,
+                                                    &in->other, in->path, err)
+                          : mip_profile_add_raw(&t->profile, t->path,
+                                                &in->raw, in->path, err);
+  if (rc == 0)
+    t->changed = 1;
+  return rc;
+}
+
+/* The profiles that take the input (see the top of this file); returns how
+ * many, the first in *first, the second in *second. */
+static size_t route(struct target *targets, size_t count,
+                    const struct input *in, size_t *first, size_t *second) {
+  size_t n = 0;
+  if (in->build_id->size)
+    for (size_t i = 0; i < count; i++)
+      if (targets[i].profile.build_id.size &&
+          mip_build_id_equal(&targets[i].profile.build_id, in->build_id)) {
+        if (n == 0)
+          *first = i;
+        else if (n == 1)
+          *second = i;
+        n++;
+      }
+  if (n)
+    return n;
+  for (size_t i = 0; i < count; i++)
+    if ((!in->build_id->size || !targets[i].profile.build_id.size) &&
+        layout_matches(&targets[i].profile, in)) {
+      if (n == 0)
+        *first = i;
+      else if (n == 1)
+        *second = i;
+      n++;
+    }
+  return n;
+}
+
+static int no_profile_error(const struct target *targets, size_t count,
+                            const struct input *in, struct mip_error *err) {
+  char names[512] = "";
+  size_t at = 0;
+  for (size_t i = 0; i < count && at < sizeof names; i++)
+    at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                           i ? ", " : "", targets[i].path);
+  char hex[2 * MIP_BUILD_ID_MAX + 1];
+  if (in->build_id->size)
+    return mip_fail(err, in->path, "build-id %s matches no profile given (%s)",
+                    mip_build_id_hex(in->build_id, hex, sizeof hex), names);
+  return mip_fail(err, in->path,
+                  "has no build-id and its counters match no profile given "
+                  "(%s)",
+                  names);
+}
+
+/* Adds one input where it belongs. Returns 0 when added, 1 when skipped,
+ * -1 on error. */
+static int merge_input(struct target *targets, size_t count,
+                       const struct input *in, int skip_other_builds,
+                       struct mip_error *err) {
+  size_t first = 0, second = 0;
+  size_t n = route(targets, count, in, &first, &second);
+  if (n == 0) {
+    if (skip_other_builds) {
+      struct mip_error why;
+      no_profile_error(targets, count, in, &why);
+      fprintf(stderr, "mipdata: warning: %s; skipped\n", why.msg);
+      return 1;
+    }
+    /* One profile: its own checks say why, as they always did. */
+    if (count == 1)
+      return add_to(&targets[0], in, err) ? -1 : 0;
+    return no_profile_error(targets, count, in, err);
+  }
+  if (n > 1)
+    return mip_fail(err, in->path, "matches several profiles: %s and %s",
+                    targets[first].path, targets[second].path);
+  return add_to(&targets[first], in, err) ? -1 : 0;
 }
 
 int cmd_merge(int argc, char **argv) {
+  enum { SKIP_OTHER_BUILDS = 256 };
   static const struct option options[] = {
-      {"profile", required_argument, 0, 'p'}, {0, 0, 0, 0}};
-  const char *profile_path = NULL;
+      {"profile", required_argument, 0, 'p'},
+      {"skip-other-builds", no_argument, 0, SKIP_OTHER_BUILDS},
+      {0, 0, 0, 0}};
+  struct target *targets = mip_xcalloc((size_t)argc, sizeof *targets);
+  size_t count = 0;
+  int skip_other_builds = 0;
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, "p:", options, NULL)) != -1) {
-    if (c == 'p')
-      profile_path = optarg;
-    else
+    if (c == 'p') {
+      targets[count++].path = optarg;
+    } else if (c == SKIP_OTHER_BUILDS) {
+      skip_other_builds = 1;
+    } else {
+      free(targets);
       return usage_error("merge", "bad option");
+    }
   }
-  if (!profile_path)
+  for (size_t i = 0; i < count; i++)
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(targets[i].path, targets[j].path) == 0) {
+        const char *twice = targets[i].path;
+        free(targets);
+        return usage_error("merge", "-p %s is given twice", twice);
+      }
+  if (!count) {
+    free(targets);
     return usage_error("merge", "-p PROFILE is required");
-  if (optind >= argc)
+  }
+  if (optind >= argc) {
+    free(targets);
     return usage_error("merge", "expects at least one input");
+  }
 
   struct mip_error err;
-  struct mip_profile profile;
-  int rc = mip_profile_read(profile_path, &profile, &err);
-  for (int i = optind; rc == 0 && i < argc; i++)
-    rc = add_input(&profile, profile_path, argv[i], &err);
-  if (rc == 0)
-    rc = mip_profile_write(profile_path, &profile, &err);
-  mip_profile_free(&profile);
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < count; i++)
+    rc = mip_profile_read(targets[i].path, &targets[i].profile, &err);
+  int merged = 0;
+  for (int i = optind; rc == 0 && i < argc; i++) {
+    struct input in;
+    rc = read_input(argv[i], &in, &err);
+    if (rc == 0) {
+      int added = merge_input(targets, count, &in, skip_other_builds, &err);
+      rc = added < 0 ? -1 : 0;
+      merged += added == 0;
+    }
+    free_input(&in);
+  }
+  if (rc == 0 && !merged) {
+    snprintf(err.msg, sizeof err.msg,
+             "nothing merged: every input was skipped");
+    rc = -1;
+  }
+  /* Checked and added in memory: now write what changed. */
+  for (size_t i = 0; rc == 0 && i < count; i++)
+    if (targets[i].changed)
+      rc = mip_profile_write(targets[i].path, &targets[i].profile, &err);
+  for (size_t i = 0; i < count; i++)
+    mip_profile_free(&targets[i].profile); /* also after a failed read */
+  free(targets);
   return rc ? report(&err) : 0;
 }

@@ -6,6 +6,9 @@
 #include "mipfmt.h"
 
 char *demangle(const char *name) {
-  char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES);
+  /* Only Itanium-mangled names: a C function called "f" is no type. */
+  if (name[0] != '_' || name[1] != 'Z')
+    return mip_xstrdup(name);
+  char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
   return d ? d : mip_xstrdup(name);
 }

@@ -1,0 +1,50 @@
+/*
+ * fork(): the child starts with no counts of its own, and writes its own
+ * file. A pthread_atfork child handler (one per image, registered by the
+ * image's constructor and dropped by glibc when a shared library is
+ * unloaded) zeroes the image's counters, restarts the first-call clock,
+ * empties the edge table and marks the process as a forked child, so that
+ * its file name gets the child's pid (path.c). What the parent counted
+ * before the fork stays in the parent's profile only.
+ */
+#include <pthread.h>
+
+#include "mip_rt.h"
+
+/* The counter sections, writable (image.c sees them read-only). */
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  extern uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN;     \
+  extern uint8_t __stop_##section[] __attribute__((weak)) MIP_RT_HIDDEN;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+
+static int forked;
+
+static void zero(uint8_t *start, uint8_t *stop) {
+  for (uint8_t *p = start; p && p < stop; p++)
+    *p = 0;
+}
+
+static void counters_reset(void) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  zero(__start_##section, __stop_##section);
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+}
+
+static void in_child(void) {
+  counters_reset();
+  if (mip_rt_order_reset)
+    mip_rt_order_reset();
+  if (mip_rt_edges_reset)
+    mip_rt_edges_reset();
+  __atomic_store_n(&forked, 1, __ATOMIC_RELAXED);
+}
+
+void mip_rt_fork_init(void) {
+  if (pthread_atfork(NULL, NULL, in_child) != 0)
+    mip_rt_report("cannot register a fork handler: a forked child's "
+                  "profile will repeat its parent's counts", NULL);
+}
+
+int mip_rt_forked(void) { return __atomic_load_n(&forked, __ATOMIC_RELAXED); }

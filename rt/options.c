@@ -1,0 +1,70 @@
+/*
+ * MIP_OPTIONS: colon-separated key=value settings, read once at start-up.
+ *   dump_at_exit=0|1  write the profile at exit or dlclose (default 1)
+ *   verbose=0|1       one stderr line per profile written (default 0)
+ * An unknown key or a bad value costs one stderr line and is ignored.
+ */
+#include "mip_rt.h"
+
+struct mip_rt_options mip_rt_options = {.dump_at_exit = 1, .verbose = 0};
+
+struct option {
+  const char *key;
+  int *value;
+};
+
+/* Copies the item's key into key[] and returns its value (after '='),
+ * or NULL when it has no '='. */
+static const char *split(const char *item, size_t length, char *key,
+                         size_t size, char *value, size_t value_size) {
+  size_t eq = 0;
+  while (eq < length && item[eq] != '=')
+    eq++;
+  size_t k = 0;
+  for (size_t i = 0; i < eq && k + 1 < size; i++)
+    key[k++] = item[i];
+  key[k] = '\0';
+  if (eq == length)
+    return NULL;
+  size_t v = 0;
+  for (size_t i = eq + 1; i < length && v + 1 < value_size; i++)
+    value[v++] = item[i];
+  value[v] = '\0';
+  return value;
+}
+
+static void set(const char *item, size_t length, int quiet) {
+  const struct option options[] = {
+      {"dump_at_exit", &mip_rt_options.dump_at_exit},
+      {"verbose", &mip_rt_options.verbose},
+  };
+  char key[64], value[64];
+  const char *v = split(item, length, key, sizeof key, value, sizeof value);
+  for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+    if (!mip_rt_streq(key, options[i].key))
+      continue;
+    if (v && (mip_rt_streq(v, "0") || mip_rt_streq(v, "1")))
+      *options[i].value = v[0] == '1';
+    else if (!quiet)
+      mip_rt_report("MIP_OPTIONS: ", key, " wants 0 or 1, not '", v ? v : "",
+                    "' (ignored)", NULL);
+    return;
+  }
+  if (!quiet)
+    mip_rt_report("MIP_OPTIONS: unknown option '", key, "' (ignored)", NULL);
+}
+
+void mip_rt_options_parse(const char *text, int quiet) {
+  if (!text)
+    return;
+  while (*text) {
+    size_t length = 0;
+    while (text[length] && text[length] != ':')
+      length++;
+    if (length)
+      set(text, length, quiet);
+    text += length;
+    if (*text == ':')
+      text++;
+  }
+}

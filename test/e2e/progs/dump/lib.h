@@ -1,0 +1,2 @@
+int lib_work(int n);
+int lib_dump(void);

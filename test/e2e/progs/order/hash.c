@@ -1,0 +1,15 @@
+#include "order.h"
+
+unsigned long NOINLINE hash_b(unsigned long x) {
+  unsigned long h = 14695981039346656037ul;
+  for (int i = 0; i < 8; i++) {
+    h ^= (x >> (8 * i)) & 0xff;
+    h *= 1099511628211ul;
+  }
+  return h;
+}
+
+unsigned long NOINLINE hash_a(unsigned long x) {
+  unsigned long h = hash_b(x);
+  return h ^ (h >> 29);
+}

@@ -1,0 +1,23 @@
+#include "order.h"
+
+#define LOOP 200000
+
+int main(int argc, char **argv) {
+  (void)argv;
+  config_load(argc);
+  tables_init();
+  log_open();
+  unsigned long acc = 0;
+  for (long i = 0; i < LOOP; i++) {
+    acc += work_step((unsigned long)i);
+    acc ^= hash_a(acc + (unsigned long)i);
+    if (i % 50000 == 0)
+      progress(i);
+  }
+  report(acc);
+  if (argc > 99) {
+    never_a();
+    never_b(argc);
+  }
+  return 0;
+}

@@ -1,0 +1,341 @@
+/*
+ * mipdata order -p PROFILE [-o ORDER.txt] [--format lld|gold]
+ *               [--startup N] [--hot-share F] [--cluster-size BYTES]
+ *               [--explain[=text|yaml|json]]
+ * Writes a function ordering file for the linker: start-up functions
+ * first, by first-call order, then the hot ones clustered by call edges,
+ * then the other called ones, never-called ones last (order_layout.c has
+ * the rules, docs/layout.md how to use the file). --explain prints the
+ * placement, function by function, on stdout.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "demangle.h"
+#include "emit.h"
+#include "order_layout.h"
+
+enum order_format { FORMAT_LLD, FORMAT_GOLD };
+
+struct order_cmd {
+  const char *profile;
+  const char *output; /* NULL: only --explain */
+  enum order_format format;
+  int explain;
+  enum emit_format explain_format;
+  struct order_options layout;
+};
+
+static const char *const format_names[] = {"lld", "gold"};
+
+/* ---- the ordering file ---------------------------------------------- */
+
+/* lld: one symbol per line (--symbol-ordering-file). gold: the section
+ * -ffunction-sections puts the function in (--section-ordering-file). */
+static void render(const struct mip_profile *p, const struct order_result *r,
+                   enum order_format format, struct mip_buf *out) {
+  for (size_t i = 0; i < r->count; i++) {
+    if (!r->entries[i].line)
+      continue;
+    const char *name =
+        mip_profile_string(p, p->functions[r->entries[i].function].name);
+    if (format == FORMAT_GOLD)
+      mip_buf_append(out, ".text.", 6);
+    mip_buf_append(out, name, strlen(name));
+    mip_buf_append(out, "\n", 1);
+  }
+}
+
+/* ---- --explain ------------------------------------------------------- */
+
+static int has_rank(const struct mip_profile_function *f) {
+  return f->ord_offset != MIP_NO_OFFSET && f->ranked_runs > 0;
+}
+
+static double mean_rank(const struct mip_profile_function *f) {
+  return (double)f->rank_sum / (double)f->ranked_runs;
+}
+
+static void summary_line(const struct order_cmd *o,
+                         const struct order_result *r, FILE *out) {
+  fprintf(out,
+          "%s: %zu %s: %zu start-up, %zu hot in %zu cluster%s, %zu warm, "
+          "%zu cold\n",
+          o->output ? o->output : o->profile, o->output ? r->lines : r->count,
+          o->output ? "symbols" : "functions", r->group_count[ORDER_STARTUP],
+          r->group_count[ORDER_HOT], r->clusters, r->clusters == 1 ? "" : "s",
+          r->group_count[ORDER_WARM], r->group_count[ORDER_COLD]);
+}
+
+/* Columns: LINE GROUP CLUSTER RANK CALLS SIZE FUNCTION (demangled; the
+ * file has the symbol) */
+static void explain_text(const struct order_cmd *o, const struct mip_profile *p,
+                         const struct order_result *r) {
+  static const char *const heading[] = {"LINE",  "GROUP", "CLUSTER", "RANK",
+                                        "CALLS", "SIZE",  "FUNCTION"};
+  summary_line(o, r, stdout);
+  putchar('\n');
+  struct table t;
+  table_init(&t, 7, heading);
+  t.right_align[0] = t.right_align[2] = t.right_align[3] = 1;
+  t.right_align[4] = t.right_align[5] = 1;
+  for (size_t i = 0; i < r->count; i++) {
+    const struct order_entry *e = &r->entries[i];
+    const struct mip_profile_function *f = &p->functions[e->function];
+    char line[32] = "-", cluster[32] = "-", rank[32] = "-", calls[32],
+         size[32] = "-", function[4096];
+    if (e->line)
+      snprintf(line, sizeof line, "%zu", e->line);
+    if (e->cluster)
+      snprintf(cluster, sizeof cluster, "%" PRIu32, e->cluster);
+    if (has_rank(f))
+      snprintf(rank, sizeof rank, "%.1f", mean_rank(f));
+    snprintf(calls, sizeof calls, "%" PRIu64, e->calls);
+    if (e->size)
+      snprintf(size, sizeof size, "%" PRIu64, e->size);
+    char *name = demangle(mip_profile_string(p, f->name));
+    if (f->flags & MIP_FN_LOCAL)
+      snprintf(function, sizeof function, "%s (static, %s)", name,
+               mip_profile_string(p, f->unit));
+    else
+      snprintf(function, sizeof function, "%s", name);
+    free(name);
+    const char *cells[] = {
+        line, order_group_name(e->group), cluster, rank, calls, size, function};
+    table_add(&t, cells);
+  }
+  table_print(&t, stdout);
+  table_free(&t);
+}
+
+static void explain_structured(const struct order_cmd *o,
+                               const struct mip_profile *p,
+                               const struct order_result *r) {
+  struct emitter e;
+  emit_begin(&e, stdout, o->explain_format);
+  emit_string(&e, "profile", o->profile);
+  emit_string_or_null(&e, "output", o->output);
+  emit_string(&e, "format", format_names[o->format]);
+  emit_u64(&e, "runs", p->runs);
+  emit_bool(&e, "ranked", r->ranked);
+  emit_bool(&e, "clustered", r->clustering == ORDER_CLUSTERED);
+  emit_double(&e, "hot_share", o->layout.hot_share);
+  emit_u64(&e, "cluster_size", o->layout.cluster_size);
+  emit_object_begin(&e, "summary");
+  emit_u64(&e, "functions", r->count);
+  emit_u64(&e, "lines", r->lines);
+  for (int g = 0; g < ORDER_GROUPS; g++)
+    emit_u64(&e, order_group_name((enum order_group)g), r->group_count[g]);
+  emit_u64(&e, "clusters", r->clusters);
+  emit_object_end(&e);
+  emit_array_begin(&e, "functions");
+  for (size_t i = 0; i < r->count; i++) {
+    const struct order_entry *x = &r->entries[i];
+    const struct mip_profile_function *f = &p->functions[x->function];
+    const char *name = mip_profile_string(p, f->name);
+    char *demangled = demangle(name);
+    emit_object_begin(&e, NULL);
+    if (x->line)
+      emit_u64(&e, "line", x->line);
+    else
+      emit_null(&e, "line");
+    emit_string(&e, "name", name);
+    emit_string(&e, "demangled", demangled);
+    emit_bool(&e, "local", (f->flags & MIP_FN_LOCAL) != 0);
+    emit_string_or_null(
+        &e, "unit",
+        (f->flags & MIP_FN_LOCAL) ? mip_profile_string(p, f->unit) : NULL);
+    emit_string(&e, "group", order_group_name(x->group));
+    if (x->cluster)
+      emit_u64(&e, "cluster", x->cluster);
+    else
+      emit_null(&e, "cluster");
+    if (has_rank(f))
+      emit_double(&e, "rank", mean_rank(f));
+    else
+      emit_null(&e, "rank");
+    emit_u64(&e, "calls", x->calls);
+    if (x->size)
+      emit_u64(&e, "size", x->size);
+    else
+      emit_null(&e, "size");
+    emit_object_end(&e);
+    free(demangled);
+  }
+  emit_array_end(&e);
+  emit_end(&e);
+}
+
+/* ---- checks and notes ------------------------------------------------ */
+
+static int check_profile(const char *path, const struct mip_profile *p,
+                         struct mip_error *err) {
+  if (!mip_profile_has(p, MIP_RAW_CNT))
+    return mip_fail(err, path,
+                    "no call counts in this profile: order needs a build "
+                    "with -fmip-generate=counts (best counts,order,edges)");
+  if (!p->runs)
+    return mip_fail(err, path,
+                    "no runs merged yet: run the program and merge its raw "
+                    "profiles (mipdata merge) first");
+  return 0;
+}
+
+/* At most one line on what the profile lacks and what that changes. */
+static void note_fallbacks(const char *path, const struct order_result *r) {
+  const char *what = NULL, *effect = NULL;
+  if (!r->ranked && r->clustering == ORDER_NO_EDGES) {
+    what = "no first-call order and no call edges (build with "
+           "-fmip-generate=counts,order,edges)";
+    effect = "called functions are placed by calls";
+  } else if (!r->ranked) {
+    what = "no first-call order (build with -fmip-generate=counts,order,"
+           "edges)";
+    effect = "start-up functions cannot be told apart; called functions "
+             "are placed by calls";
+  } else if (r->clustering == ORDER_NO_EDGES) {
+    what = "no call edges (build with -fmip-generate=counts,order,edges)";
+    effect = "hot functions are placed by calls, not clustered";
+  } else if (r->clustering == ORDER_NO_SIZES) {
+    what = "no function sizes (it was created from a bare map section)";
+    effect = "hot functions are placed by calls, not clustered";
+  }
+  if (what)
+    fprintf(stderr, "mipdata: %s: note: %s; %s\n", path, what, effect);
+}
+
+/* ---- options --------------------------------------------------------- */
+
+static int parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  if (!*s || *s == '-' || *s == '+')
+    return -1;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_share(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || errno || *end || !isfinite(v) || v < 0 || v > 1)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_options(int argc, char **argv, struct order_cmd *o) {
+  static const struct option options[] = {
+      {"profile", required_argument, 0, 'p'},
+      {"output", required_argument, 0, 'o'},
+      {"format", required_argument, 0, 'f'},
+      {"startup", required_argument, 0, 's'},
+      {"hot-share", required_argument, 0, 'h'},
+      {"cluster-size", required_argument, 0, 'c'},
+      {"explain", optional_argument, 0, 'e'},
+      {0, 0, 0, 0}};
+  memset(o, 0, sizeof *o);
+  o->format = FORMAT_LLD;
+  o->explain_format = EMIT_TEXT;
+  o->layout.hot_share = ORDER_DEFAULT_HOT_SHARE;
+  o->layout.cluster_size = ORDER_DEFAULT_CLUSTER_SIZE;
+  o->layout.startup_limit = ORDER_NO_LIMIT;
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "p:o:", options, NULL)) != -1) {
+    switch (c) {
+    case 'p':
+      o->profile = optarg;
+      break;
+    case 'o':
+      o->output = optarg;
+      break;
+    case 'f':
+      if (!strcmp(optarg, "lld"))
+        o->format = FORMAT_LLD;
+      else if (!strcmp(optarg, "gold"))
+        o->format = FORMAT_GOLD;
+      else
+        return usage_error("order", "unknown format '%s' (lld or gold)",
+                           optarg);
+      break;
+    case 's':
+      if (parse_u64(optarg, &o->layout.startup_limit))
+        return usage_error("order", "--startup wants a count, not '%s'",
+                           optarg);
+      break;
+    case 'h':
+      if (parse_share(optarg, &o->layout.hot_share))
+        return usage_error("order",
+                           "--hot-share wants a number from 0 to 1, not '%s'",
+                           optarg);
+      break;
+    case 'c':
+      if (parse_u64(optarg, &o->layout.cluster_size) || !o->layout.cluster_size)
+        return usage_error(
+            "order", "--cluster-size wants a byte count, not '%s'", optarg);
+      break;
+    case 'e':
+      o->explain = 1;
+      if (optarg && emit_parse_format(optarg, &o->explain_format))
+        return usage_error("order", "unknown --explain format '%s'", optarg);
+      break;
+    default:
+      return usage_error("order", "bad option");
+    }
+  }
+  if (!o->profile)
+    return usage_error("order", "-p PROFILE is required");
+  if (!o->output && !o->explain)
+    return usage_error("order", "-o ORDER_FILE is required (or --explain)");
+  if (optind != argc)
+    return usage_error("order", "unexpected argument '%s'", argv[optind]);
+  return 0;
+}
+
+int cmd_order(int argc, char **argv) {
+  struct order_cmd o;
+  int rc = parse_options(argc, argv, &o);
+  if (rc)
+    return rc;
+  struct mip_error err;
+  struct mip_profile p;
+  if (mip_profile_read(o.profile, &p, &err) ||
+      check_profile(o.profile, &p, &err)) {
+    mip_profile_free(&p);
+    return report(&err);
+  }
+  struct order_result r;
+  order_functions(&p, &o.layout, &r);
+  if (o.output) {
+    struct mip_buf out = {0};
+    render(&p, &r, o.format, &out);
+    rc = mip_file_write_atomic(o.output, out.data, out.size, &err);
+    mip_buf_free(&out);
+    if (rc) {
+      order_result_free(&r);
+      mip_profile_free(&p);
+      return report(&err);
+    }
+  }
+  note_fallbacks(o.profile, &r);
+  if (!o.explain)
+    summary_line(&o, &r, stdout);
+  else if (o.explain_format == EMIT_TEXT)
+    explain_text(&o, &p, &r);
+  else
+    explain_structured(&o, &p, &r);
+  order_result_free(&r);
+  mip_profile_free(&p);
+  return 0;
+}
