@@ -47,7 +47,7 @@ mipcc_works() {
   mkdir -p "$d"
   printf 'int main(void) { return 0; }\n' >"$d/t.c"
   "$MIPCC" -fmip-generate -O2 "$d/t.c" -o "$d/t" >"$d/log" 2>&1 &&
-    "$READELF" -S "$d/t" | grep -q ' __mip_cov '
+    [ "$(mip_functions "$d/t")" -gt 0 ]
 }
 
 # Sets CC_CMD (compiler and flags before the sources) and LINK_EXTRA (after

@@ -94,3 +94,16 @@ int mip_check_header(const struct mip_file *file, const char *path,
     return mip_fail(err, path, "corrupt %s header", what);
   return 0;
 }
+
+const struct mip_symbol *mip_symbol_at_or_below(const struct mip_symbol *symbols,
+                                                size_t count, uint64_t addr) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (symbols[mid].addr <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo ? &symbols[lo - 1] : NULL;
+}

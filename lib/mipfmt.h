@@ -125,6 +125,10 @@ struct mip_symbol {
   uint64_t size;
 };
 
+/* In symbols sorted by address: the last one at or below addr, or NULL. */
+const struct mip_symbol *mip_symbol_at_or_below(const struct mip_symbol *symbols,
+                                                size_t count, uint64_t addr);
+
 struct mip_map {
   struct mip_build_id build_id;
   struct mip_extent extents[MIP_MAX_EXTENTS];

@@ -127,17 +127,11 @@ static uint32_t function_at(const struct mip_profile *p,
                             const struct by_addr *entries, uint64_t site) {
   uint64_t start = site;
   if (p->symbol_count) {
-    size_t lo = 0, hi = p->symbol_count;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (p->symbols[mid].addr <= site)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    if (!lo || site - p->symbols[lo - 1].addr >= p->symbols[lo - 1].size)
+    const struct mip_symbol *s =
+        mip_symbol_at_or_below(p->symbols, p->symbol_count, site);
+    if (!s || site - s->addr >= s->size)
       return MIP_NO_FUNCTION;
-    start = p->symbols[lo - 1].addr;
+    start = s->addr;
   }
   const struct by_addr *f = at_or_below(entries, p->function_count, start);
   if (!f || (p->symbol_count && f->addr != start))

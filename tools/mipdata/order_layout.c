@@ -32,17 +32,9 @@ const char *order_group_name(enum order_group group) {
 }
 
 uint64_t order_symbol_size(const struct mip_profile *p, uint64_t entry) {
-  size_t lo = 0, hi = p->symbol_count;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (p->symbols[mid].addr < entry)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < p->symbol_count && p->symbols[lo].addr == entry
-             ? p->symbols[lo].size
-             : 0;
+  const struct mip_symbol *s =
+      mip_symbol_at_or_below(p->symbols, p->symbol_count, entry);
+  return s && s->addr == entry ? s->size : 0;
 }
 
 /* ---- what the rules look at, per function ----------------------------- */
