@@ -12,7 +12,7 @@ $(RT_OBJ): SAN_FLAGS :=
 # every instrumented program. Optimized for size, without unwind tables
 # (no exception ever crosses it): it is part of what every image ships.
 $(RT_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4 -Os \
-  -fno-asynchronous-unwind-tables -fno-unwind-tables
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt
 
 $(RT_LIB): $(RT_OBJ)
 	@mkdir -p $(@D)

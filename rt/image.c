@@ -122,7 +122,10 @@ const struct mip_rt_image *mip_rt_self(void) { return &self; }
 
 void mip_rt_self_init(void) { mip_rt_image_init(&self); }
 
-static size_t add_counters(struct mip_rt_payload *out, size_t n, size_t max,
+/* Out of line: one copy for all kinds, since the runtime ships in every
+ * image. */
+__attribute__((noinline)) static size_t
+add_counters(struct mip_rt_payload *out, size_t n, size_t max,
                            uint32_t kind, uint32_t elem_size,
                            const uint8_t *start, const uint8_t *stop,
                            const struct mip_rt_image *image) {
