@@ -26,6 +26,7 @@
 #define MIP_MAP_UNIT_VERSION 1
 #define MIP_MAP_FUNCTION_VERSION 1
 #define MIP_MAP_BLOCKS_VERSION 1
+#define MIP_MAP_HEAP_SITE_VERSION 1
 
 /* The map section's name in object files and linked images. A .debug_
  * name makes linkers keep it under --gc-sections without keeping what it
@@ -44,14 +45,53 @@ enum mip_raw_kind {
 /* Raw profile payloads the runtime makes, beside the counter sections.
  * Their kinds start at 32, so they never meet a counter kind. */
 enum mip_raw_payload_kind {
-  MIP_RAW_EDGES = 32, /* raw_edge entries */
-  MIP_RAW_STATS = 33, /* raw_stat entries */
+  MIP_RAW_EDGES = 32,         /* raw_edge entries */
+  MIP_RAW_STATS = 33,         /* raw_stat entries */
+  MIP_RAW_HEAP_MIBS = 34,     /* raw_heap_mibs header, schema, contexts */
+  MIP_RAW_HEAP_STACKS = 35,   /* raw_heap_stack entries and their frames */
+  MIP_RAW_HEAP_SEGMENTS = 36, /* raw_heap_segment entries */
+};
+
+/* MemInfoBlock fields (mip/layout/mib.inc). */
+enum mip_mib_field {
+#define MIP_MIB_FIELD(id, Name, type) MIP_MIB_##Name = id,
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+};
+
+/* The allocation and deallocation functions MIP hooks (map_heap_site
+ * allocator). Variants taking std::nothrow_t or std::align_val_t share
+ * the kind of their plain form. */
+enum mip_allocator {
+  MIP_ALLOC_MALLOC = 1,
+  MIP_ALLOC_CALLOC = 2,
+  MIP_ALLOC_REALLOC = 3,
+  MIP_ALLOC_REALLOCARRAY = 4,
+  MIP_ALLOC_ALIGNED_ALLOC = 5,
+  MIP_ALLOC_POSIX_MEMALIGN = 6,
+  MIP_ALLOC_MEMALIGN = 7,
+  MIP_ALLOC_VALLOC = 8,
+  MIP_ALLOC_STRDUP = 9,
+  MIP_ALLOC_STRNDUP = 10,
+  MIP_ALLOC_NEW = 11,       /* operator new */
+  MIP_ALLOC_NEW_ARRAY = 12, /* operator new[] */
+  MIP_ALLOC_FREE = 32,
+  MIP_ALLOC_DELETE = 33,       /* operator delete */
+  MIP_ALLOC_DELETE_ARRAY = 34, /* operator delete[] */
 };
 
 /* Runtime statistics (raw_stat / profile_stat keys). */
 enum mip_stat {
   MIP_STAT_EDGE_SAMPLES_DROPPED = 1, /* edge table full */
   MIP_STAT_EDGE_PERIOD = 2,          /* calls per edge sample */
+  MIP_STAT_HEAP_UNSEEN_FREES = 3,    /* instrumented frees of pointers
+                                        never seen allocated */
+  MIP_STAT_HEAP_FREED_UNSEEN = 4,    /* live blocks closed because their
+                                        address was allocated again */
+  MIP_STAT_HEAP_TRUNCATED_STACKS = 5, /* stacks cut at the depth limit */
+  MIP_STAT_HEAP_DROPPED = 6,         /* allocations the tables had no
+                                        room for */
+  MIP_STAT_HEAP_STACK_DEPTH = 7,     /* the depth limit */
 };
 
 /* One edge sample is taken on a function's first call and then every
@@ -63,6 +103,7 @@ enum mip_map_kind {
   MIP_MAP_UNIT = 1,
   MIP_MAP_FUNCTION = 2,
   MIP_MAP_BLOCKS = 3,
+  MIP_MAP_HEAP_SITE = 4,
 };
 
 /* map_block probe values besides a BLK index. */
@@ -92,6 +133,11 @@ enum mip_profile_kind {
   MIP_PROF_EDGES = 9,       /* profile_edge entries */
   MIP_PROF_SYMBOLS = 10,    /* symbol entries: the image's functions */
   MIP_PROF_STATS = 11,      /* profile_stat entries */
+  MIP_PROF_HEAP_SITES = 12,  /* profile_heap_site entries */
+  MIP_PROF_HEAP_FRAMES = 13, /* profile_heap_frame entries */
+  MIP_PROF_HEAP_STACKS = 14, /* u32 frame indices, innermost first */
+  MIP_PROF_HEAP_SCHEMA = 15, /* u32 MemInfoBlock field ids */
+  MIP_PROF_HEAP_CONTEXTS = 16, /* profile_heap_context, then the fields */
   MIP_PROF_KIND_COUNT
 };
 

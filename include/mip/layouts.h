@@ -94,4 +94,36 @@
 #define MIP_LAYOUT_FILE "mip/layout/profile_stat.inc"
 #include "mip/layout.h"
 
+#define MIP_LAYOUT_NAME raw_heap_context
+#define MIP_LAYOUT_FILE "mip/layout/raw_heap_context.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_heap_mibs
+#define MIP_LAYOUT_FILE "mip/layout/raw_heap_mibs.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_heap_stack
+#define MIP_LAYOUT_FILE "mip/layout/raw_heap_stack.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_heap_segment
+#define MIP_LAYOUT_FILE "mip/layout/raw_heap_segment.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME map_heap_site
+#define MIP_LAYOUT_FILE "mip/layout/map_heap_site.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_heap_site
+#define MIP_LAYOUT_FILE "mip/layout/profile_heap_site.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_heap_frame
+#define MIP_LAYOUT_FILE "mip/layout/profile_heap_frame.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_heap_context
+#define MIP_LAYOUT_FILE "mip/layout/profile_heap_context.inc"
+#include "mip/layout.h"
+
 #endif
