@@ -65,6 +65,7 @@ test-san: all
 	$(BUILD)/san/test/unit-tests
 	test/bad-input/run.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/order.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/heap_merge.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip

@@ -2,8 +2,8 @@
  * The map: what the plugin wrote into the .debug_mip section of every
  * object file (mip/layout/map_*.inc), concatenated and relocated by the
  * linker. Records come in any order and may be separated by zero padding;
- * they are read in three passes: units (where the counters are), then
- * functions, then the blocks of each function.
+ * they are read in passes: units (where the counters are), then
+ * functions, then the blocks of each function and the heap sites.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -300,6 +300,67 @@ static int parse_blocks(struct mip_map *map, const struct record *rec,
   return 0;
 }
 
+/* ---- heap sites ----------------------------------------------------- */
+
+static int bad_site(const char *path, const struct record *rec,
+                    const char *why, struct mip_error *err) {
+  return mip_fail(err, path, "corrupt map: heap site record at %zu: %s",
+                  rec->offset, why);
+}
+
+static int parse_heap_site(struct mip_map *map, const struct record *rec,
+                           const char *path, struct mip_error *err) {
+  if (check_version(rec, MIP_MAP_HEAP_SITE_VERSION, path, err))
+    return -1;
+  if (rec->body_size < mip_rec_map_heap_site_size)
+    return bad_site(path, rec, "too short", err);
+  struct mip_rec_map_heap_site r;
+  mip_rec_map_heap_site_decode(&r, rec->body);
+  const uint8_t *p = rec->body + mip_rec_map_heap_site_size;
+  const uint8_t *end = rec->body + rec->body_size;
+  struct mip_map_heap_site site = {r.site,   r.function, r.line, r.column,
+                                   r.allocator, NULL,     NULL};
+  site.file = string_at(p, end, r.file_size);
+  if (site.file)
+    site.name = string_at(p + r.file_size + 1, end, r.name_size);
+  if (!site.file || !site.name)
+    return bad_site(path, rec, "bad file or function name", err);
+  /* The site's byte went with its function's code: a function the linker
+   * dropped leaves a record whose site resolves outside the section. */
+  const struct mip_extent *sites =
+      mip_extent_find(map->extents, map->extent_count, MIP_RAW_SITE);
+  if (!sites)
+    return bad_site(path, rec, "no unit has a site section", err);
+  if (!inside(sites, site.site, 1)) {
+    map->discarded_heap_sites++;
+    return 0;
+  }
+  if (!find_function(map, site.function))
+    return bad_site(path, rec, "its function is not in the map", err);
+  map->heap_sites = mip_xrealloc(map->heap_sites, map->heap_site_count + 1,
+                                 sizeof *map->heap_sites);
+  map->heap_sites[map->heap_site_count++] = site;
+  return 0;
+}
+
+static int by_site(const void *a, const void *b) {
+  const struct mip_map_heap_site *x = a, *y = b;
+  return (x->site > y->site) - (x->site < y->site);
+}
+
+static int sort_heap_sites(struct mip_map *map, const char *path,
+                           struct mip_error *err) {
+  if (map->heap_site_count)
+    qsort(map->heap_sites, map->heap_site_count, sizeof *map->heap_sites,
+          by_site);
+  for (size_t i = 1; i < map->heap_site_count; i++)
+    if (map->heap_sites[i].site == map->heap_sites[i - 1].site)
+      return mip_fail(err, path,
+                      "corrupt map: two heap sites share the byte at 0x%" PRIx64,
+                      map->heap_sites[i].site);
+  return 0;
+}
+
 /* ---- passes --------------------------------------------------------- */
 
 typedef int (*record_fn)(struct mip_map *map, const struct record *rec,
@@ -346,10 +407,12 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
   if (map->function_count)
     qsort(map->functions, map->function_count, sizeof *map->functions,
           by_cov_addr);
-  if (check_unique_counters(map, path, err))
+  if (check_unique_counters(map, path, err) ||
+      each_record(data, size, MIP_MAP_BLOCKS, parse_blocks, map, path, err) ||
+      each_record(data, size, MIP_MAP_HEAP_SITE, parse_heap_site, map, path,
+                  err))
     return -1;
-  return each_record(data, size, MIP_MAP_BLOCKS, parse_blocks, map, path,
-                     err);
+  return sort_heap_sites(map, path, err);
 }
 
 void mip_map_free(struct mip_map *map) {
@@ -357,6 +420,9 @@ void mip_map_free(struct mip_map *map) {
   free(map->blocks);
   free(map->deps);
   free(map->symbols);
+  free(map->heap_sites);
+  map->heap_sites = NULL;
+  map->heap_site_count = 0;
   map->functions = NULL;
   map->blocks = NULL;
   map->deps = NULL;

@@ -129,6 +129,16 @@ struct mip_symbol {
 const struct mip_symbol *mip_symbol_at_or_below(const struct mip_symbol *symbols,
                                                 size_t count, uint64_t addr);
 
+/* A call of an allocation or deallocation function in instrumented code
+ * (mip/layout/map_heap_site.inc). */
+struct mip_map_heap_site {
+  uint64_t site;     /* link-time address of its byte in __mip_site */
+  uint64_t function; /* link-time address of its function's coverage byte */
+  uint32_t line, column, allocator;
+  const char *file; /* "" when unknown */
+  const char *name; /* linkage name of the innermost (inlined) function */
+};
+
 struct mip_map {
   struct mip_build_id build_id;
   struct mip_extent extents[MIP_MAX_EXTENTS];
@@ -142,6 +152,9 @@ struct mip_map {
   size_t dep_count;
   struct mip_symbol *symbols; /* from the map file; sorted by addr */
   size_t symbol_count;
+  struct mip_map_heap_site *heap_sites; /* sorted by site */
+  size_t heap_site_count;
+  size_t discarded_heap_sites; /* in functions the linker dropped */
   struct mip_file file; /* backing store of the strings */
 };
 
@@ -160,11 +173,99 @@ int mip_mapfile_write(const char *path, const struct mip_build_id *id,
                       struct mip_error *err);
 void mip_map_free(struct mip_map *map);
 
+/* ---- MemInfoBlocks (mip/layout/mib.inc, docs/heap.md) --------------- */
+
+/* Dense indices of the MemInfoBlock fields this build knows, in mib.inc
+ * order; files name fields by their ids instead. */
+enum mip_mib_index {
+#define MIP_MIB_FIELD(id, Name, type) MIP_MIBI_##Name,
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+  MIP_MIB_COUNT
+};
+
+/* How two MemInfoBlocks of one context combine, per field. */
+enum mip_mib_rule {
+  MIP_MIB_SUM,  /* saturating at the field's width */
+  MIP_MIB_MIN,
+  MIP_MIB_MAX,
+  MIP_MIB_LAST, /* from the later block: see mip_mib_merge */
+};
+
+struct mip_mib_def {
+  uint32_t id;
+  const char *name; /* MemProf's name, or MIP's */
+  uint32_t width;   /* bytes in files: 4 or 8 */
+  enum mip_mib_rule rule;
+};
+
+extern const struct mip_mib_def mip_mib_defs[MIP_MIB_COUNT];
+
+/* The dense index of field id, or -1 for an id this build does not know.
+ * A field this build does not know is 8 bytes wide in files (fields added
+ * after the first schema are all u64). */
+int mip_mib_index(uint32_t id);
+uint32_t mip_mib_width(uint32_t id);
+
+struct mip_mib {
+  uint64_t v[MIP_MIB_COUNT]; /* by mip_mib_index */
+};
+
+/* Combines from into into. Sums saturate at the field's width, minima and
+ * maxima are taken, and the four "last block" fields (AllocTimestamp,
+ * DeallocTimestamp, AllocCpuId, DeallocCpuId) come together from the
+ * block whose (DeallocTimestamp, AllocTimestamp, AllocCpuId, DeallocCpuId)
+ * is the larger: commutative and associative, so any order of merging
+ * gives the same result. */
+void mip_mib_merge(struct mip_mib *into, const struct mip_mib *from);
+
 /* ---- raw profile ---------------------------------------------------- */
 
 struct mip_raw_payload {
   struct mip_extent extent;
   const uint8_t *data;
+};
+
+/* Heap payloads (docs/heap.md), checked when the raw profile is read. */
+struct mip_raw_heap_context {
+  uint64_t stack; /* id in stacks */
+  uint64_t site;  /* runtime address of the site's byte, 0: none */
+  struct mip_mib mib;
+};
+
+struct mip_raw_heap_stack {
+  uint64_t id;
+  uint32_t depth; /* return addresses at frames, innermost first */
+  uint32_t flags; /* bit 0: truncated */
+  const uint8_t *frames; /* depth little-endian u64 */
+};
+
+struct mip_raw_heap_segment {
+  uint64_t start, end, load_bias;
+  struct mip_build_id build_id;
+  const char *path; /* "" for the executable */
+};
+
+/* Heap statistics (MIP_STAT_HEAP_*): counts summed over runs, the stack
+ * depth limit the largest seen. */
+struct mip_heap_stats {
+  uint64_t unseen_frees;
+  uint64_t freed_unseen;
+  uint64_t truncated_stacks;
+  uint64_t dropped;
+  uint64_t stack_depth;
+};
+
+struct mip_raw_heap {
+  int present;   /* the raw profile has heap payloads */
+  int has_stats; /* the raw profile has MIP_STAT_HEAP_* statistics */
+  struct mip_raw_heap_context *contexts;
+  size_t context_count;
+  struct mip_raw_heap_stack *stacks; /* sorted by id */
+  size_t stack_count;
+  struct mip_raw_heap_segment *segments; /* sorted by start */
+  size_t segment_count;
+  struct mip_heap_stats stats;
 };
 
 struct mip_raw {
@@ -173,10 +274,18 @@ struct mip_raw {
   uint32_t pid;
   struct mip_raw_payload sections[MIP_MAX_EXTENTS];
   size_t section_count;
+  struct mip_raw_heap heap;
   struct mip_file file;
 };
 
 int mip_raw_read(const char *path, struct mip_raw *raw, struct mip_error *err);
+/* Reads and checks the heap payloads and statistics of a raw profile
+ * (mip_raw_read does it). */
+int mip_raw_heap_parse(struct mip_raw *raw, const char *path,
+                       struct mip_error *err);
+/* The stack with id, or NULL. */
+const struct mip_raw_heap_stack *mip_raw_heap_stack_find(
+    const struct mip_raw_heap *heap, uint64_t id);
 const struct mip_raw_payload *mip_raw_find(const struct mip_raw *raw,
                                            uint32_t kind);
 void mip_raw_free(struct mip_raw *raw);
@@ -214,6 +323,38 @@ struct mip_edge {
   uint64_t samples;
 };
 
+/* An allocation or deallocation call in instrumented code
+ * (mip/layout/profile_heap_site.inc); strings are profile string offsets. */
+struct mip_heap_site {
+  uint32_t function; /* index in functions */
+  uint32_t file;
+  uint32_t name;
+  uint32_t line, column, allocator;
+  uint64_t site_offset; /* of its byte in the SITE counters */
+};
+
+/* One symbolized frame (mip/layout/profile_heap_frame.inc). */
+#define MIP_FRAME_INLINED 1u /* inlined into the next frame */
+#define MIP_FRAME_OUTSIDE 2u /* outside the image: function names the object */
+
+struct mip_heap_frame {
+  uint32_t function; /* string offsets; 0: unknown */
+  uint32_t file;
+  uint32_t line, column, flags;
+};
+
+#define MIP_NO_SITE UINT32_MAX
+#define MIP_CONTEXT_TRUNCATED 1u
+
+/* An allocation context: its frames are frame_count entries of heap_stack
+ * from first_frame, innermost first. */
+struct mip_heap_context {
+  uint32_t first_frame, frame_count;
+  uint32_t site;  /* index in heap_sites, MIP_NO_SITE */
+  uint32_t flags; /* MIP_CONTEXT_* */
+  struct mip_mib mib;
+};
+
 struct mip_profile {
   struct mip_build_id build_id;
   uint64_t modes;
@@ -232,6 +373,21 @@ struct mip_profile {
   size_t symbol_count;
   uint64_t edge_period;          /* calls per sample; 0 without edges */
   uint64_t edge_samples_dropped; /* summed over runs */
+  /* Heap: sites come from the map; the rest from runs with heap data
+   * (has_heap). Frames are unique and sorted, contexts unique by (site,
+   * frames) and sorted by them; heap_strings_at is where the frames'
+   * strings start in strings (they follow everything else, sorted). */
+  struct mip_heap_site *heap_sites; /* sorted by site_offset */
+  size_t heap_site_count;
+  int has_heap;
+  struct mip_heap_frame *heap_frames;
+  size_t heap_frame_count;
+  uint32_t *heap_stack; /* frame indices */
+  size_t heap_stack_count;
+  struct mip_heap_context *heap_contexts;
+  size_t heap_context_count;
+  struct mip_heap_stats heap_stats;
+  size_t heap_strings_at;
   struct mip_buf strings; /* NUL-terminated; offset 0 is "" */
 };
 
@@ -262,7 +418,30 @@ int mip_profile_write(const char *path, const struct mip_profile *profile,
                       struct mip_error *err);
 void mip_profile_free(struct mip_profile *profile);
 
-/* Adds one run. Refuses a raw file from another build. */
+/* Source frames of code in the profiled image, for heap call stacks. */
+struct mip_frame_info {
+  const char *function; /* linkage name; "" when unknown */
+  const char *file;     /* "" when unknown */
+  uint32_t line, column;
+};
+
+struct mip_symbolizer {
+  /* The frames of the code at link-time address addr (an address inside
+   * the instruction, not a return address): the innermost function first,
+   * then each function it was inlined into. Sets *frames (valid until the
+   * next call) and returns how many; 0 when nothing is known. */
+  size_t (*frames)(void *ctx, uint64_t addr,
+                   const struct mip_frame_info **frames);
+  void *ctx;
+};
+
+/* Adds one run. Refuses a raw file from another build. A raw profile with
+ * heap payloads needs a symbolizer for the profile's image. */
+int mip_profile_add_run(struct mip_profile *profile, const char *profile_path,
+                        const struct mip_raw *raw, const char *raw_path,
+                        const struct mip_symbolizer *symbolizer,
+                        struct mip_error *err);
+/* mip_profile_add_run without a symbolizer. */
 int mip_profile_add_raw(struct mip_profile *profile, const char *profile_path,
                         const struct mip_raw *raw, const char *raw_path,
                         struct mip_error *err);

@@ -1,8 +1,9 @@
-/* A new indexed profile, with no runs yet, from a map. */
+/* A new indexed profile, with no runs yet, from a map: its functions, their
+ * blocks and symbols, and its heap sites. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "mipfmt.h"
+#include "heap.h"
 
 static uint32_t add_string(struct mip_buf *strings, const char *a,
                            const char *sep, const char *b) {
@@ -87,6 +88,7 @@ void mip_profile_from_map(const struct mip_map *map, struct mip_profile *p) {
   p->symbol_count = map->symbol_count;
   if (p->function_count)
     qsort_r(p->functions, p->function_count, sizeof *p->functions, by_key, p);
+  mip_heap_sites_from_map(map, p);
 }
 
 void mip_profile_free(struct mip_profile *p) {
@@ -95,6 +97,7 @@ void mip_profile_free(struct mip_profile *p) {
   free(p->deps);
   free(p->edges);
   free(p->symbols);
+  mip_heap_free(p);
   mip_buf_free(&p->strings);
   memset(p, 0, sizeof *p);
 }

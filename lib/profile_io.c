@@ -4,14 +4,15 @@
  * do not know and fields past the ones they know (entry_size), so later
  * versions can add data without breaking this reader. Sections a profile
  * has no data for are left out, so a coverage-only profile is what the
- * coverage-only build wrote.
+ * coverage-only build wrote. Heap contexts carry a schema of MemInfoBlock
+ * field ids, so fields can be added the same way.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mip/layouts.h"
-#include "mipfmt.h"
+#include "heap.h"
 
 /* ---- writing -------------------------------------------------------- */
 
@@ -27,6 +28,52 @@ struct section_out {
     mip_rec_##layout##_encode(&r_,                                             \
                               mip_buf_extend(out, mip_rec_##layout##_size));   \
   } while (0)
+
+/* Heap contexts: the head, then every field this build knows, in mib.inc
+ * order (the schema it writes), padded to 8. */
+static uint32_t heap_context_size(void) {
+  uint32_t size = mip_rec_profile_heap_context_size;
+  for (int i = 0; i < MIP_MIB_COUNT; i++)
+    size += mip_mib_defs[i].width;
+  return (size + 7) & ~7u;
+}
+
+static void encode_heap(const struct mip_profile *p, uint32_t kind,
+                        struct mip_buf *out) {
+  for (size_t i = 0; kind == MIP_PROF_HEAP_SITES && i < p->heap_site_count;
+       i++) {
+    const struct mip_heap_site *s = &p->heap_sites[i];
+    ENCODE(profile_heap_site, out, s->function, s->file, s->name, s->line,
+           s->column, s->allocator, s->site_offset);
+  }
+  for (size_t i = 0; kind == MIP_PROF_HEAP_FRAMES && i < p->heap_frame_count;
+       i++) {
+    const struct mip_heap_frame *f = &p->heap_frames[i];
+    ENCODE(profile_heap_frame, out, f->function, f->file, f->line, f->column,
+           f->flags, 0);
+  }
+  for (size_t i = 0; kind == MIP_PROF_HEAP_STACKS && i < p->heap_stack_count;
+       i++)
+    mip_put_le32(mip_buf_extend(out, 4), p->heap_stack[i]);
+  for (int i = 0; kind == MIP_PROF_HEAP_SCHEMA && i < MIP_MIB_COUNT; i++)
+    mip_put_le32(mip_buf_extend(out, 4), mip_mib_defs[i].id);
+  for (size_t i = 0;
+       kind == MIP_PROF_HEAP_CONTEXTS && i < p->heap_context_count; i++) {
+    const struct mip_heap_context *c = &p->heap_contexts[i];
+    uint8_t *at = mip_buf_extend(out, heap_context_size());
+    struct mip_rec_profile_heap_context head = {c->first_frame, c->frame_count,
+                                                c->site, c->flags};
+    mip_rec_profile_heap_context_encode(&head, at);
+    at += mip_rec_profile_heap_context_size;
+    for (int f = 0; f < MIP_MIB_COUNT; f++) {
+      if (mip_mib_defs[f].width == 4)
+        mip_put_le32(at, (uint32_t)c->mib.v[f]);
+      else
+        mip_put_le64(at, c->mib.v[f]);
+      at += mip_mib_defs[f].width;
+    }
+  }
+}
 
 static void encode_section(const struct mip_profile *p, uint32_t kind,
                            struct mip_buf *out) {
@@ -59,11 +106,21 @@ static void encode_section(const struct mip_profile *p, uint32_t kind,
            p->edges[i].samples);
   for (size_t i = 0; kind == MIP_PROF_SYMBOLS && i < p->symbol_count; i++)
     ENCODE(symbol, out, p->symbols[i].addr, p->symbols[i].size);
-  if (kind == MIP_PROF_STATS) {
+  if (kind == MIP_PROF_STATS && p->edge_period) {
     ENCODE(profile_stat, out, MIP_STAT_EDGE_PERIOD, 0, p->edge_period);
     ENCODE(profile_stat, out, MIP_STAT_EDGE_SAMPLES_DROPPED, 0,
            p->edge_samples_dropped);
   }
+  if (kind == MIP_PROF_STATS && p->has_heap) {
+    const struct mip_heap_stats *h = &p->heap_stats;
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_UNSEEN_FREES, 0, h->unseen_frees);
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_FREED_UNSEEN, 0, h->freed_unseen);
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_TRUNCATED_STACKS, 0,
+           h->truncated_stacks);
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_DROPPED, 0, h->dropped);
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_STACK_DEPTH, 0, h->stack_depth);
+  }
+  encode_heap(p, kind, out);
 }
 
 /* The sections this profile needs, in file order. */
@@ -87,14 +144,25 @@ static size_t plan_sections(const struct mip_profile *p,
                                     mip_rec_profile_block_size, {0}};
     out[n++] = (struct section_out){MIP_PROF_DEPS, 4, {0}};
   }
-  if (p->edge_period) {
+  if (p->edge_period)
     out[n++] = (struct section_out){MIP_PROF_EDGES,
                                     mip_rec_profile_edge_size, {0}};
+  if (p->edge_period || p->has_heap)
     out[n++] = (struct section_out){MIP_PROF_STATS,
                                     mip_rec_profile_stat_size, {0}};
-  }
   if (p->symbol_count)
     out[n++] = (struct section_out){MIP_PROF_SYMBOLS, mip_rec_symbol_size, {0}};
+  if (p->heap_site_count)
+    out[n++] = (struct section_out){MIP_PROF_HEAP_SITES,
+                                    mip_rec_profile_heap_site_size, {0}};
+  if (p->has_heap) {
+    out[n++] = (struct section_out){MIP_PROF_HEAP_FRAMES,
+                                    mip_rec_profile_heap_frame_size, {0}};
+    out[n++] = (struct section_out){MIP_PROF_HEAP_STACKS, 4, {0}};
+    out[n++] = (struct section_out){MIP_PROF_HEAP_SCHEMA, 4, {0}};
+    out[n++] = (struct section_out){MIP_PROF_HEAP_CONTEXTS,
+                                    heap_context_size(), {0}};
+  }
   return n;
 }
 
@@ -165,6 +233,11 @@ static const uint32_t min_entry[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_EDGES] = mip_rec_profile_edge_size,
     [MIP_PROF_SYMBOLS] = mip_rec_symbol_size,
     [MIP_PROF_STATS] = mip_rec_profile_stat_size,
+    [MIP_PROF_HEAP_SITES] = mip_rec_profile_heap_site_size,
+    [MIP_PROF_HEAP_FRAMES] = mip_rec_profile_heap_frame_size,
+    [MIP_PROF_HEAP_STACKS] = 4,
+    [MIP_PROF_HEAP_SCHEMA] = 4,
+    [MIP_PROF_HEAP_CONTEXTS] = mip_rec_profile_heap_context_size,
 };
 
 static int read_table(const struct mip_file *f,
@@ -373,11 +446,190 @@ static int read_edges(struct mip_profile *p, const struct section_in *known,
   for (size_t i = 0; i < entries(stats); i++) {
     struct mip_rec_profile_stat r;
     mip_rec_profile_stat_decode(&r, entry(stats, i));
+    struct mip_heap_stats *h = &p->heap_stats;
     if (r.key == MIP_STAT_EDGE_PERIOD)
       p->edge_period = r.value;
     else if (r.key == MIP_STAT_EDGE_SAMPLES_DROPPED)
       p->edge_samples_dropped = r.value;
+    else if (r.key == MIP_STAT_HEAP_UNSEEN_FREES)
+      h->unseen_frees = r.value;
+    else if (r.key == MIP_STAT_HEAP_FREED_UNSEEN)
+      h->freed_unseen = r.value;
+    else if (r.key == MIP_STAT_HEAP_TRUNCATED_STACKS)
+      h->truncated_stacks = r.value;
+    else if (r.key == MIP_STAT_HEAP_DROPPED)
+      h->dropped = r.value;
+    else if (r.key == MIP_STAT_HEAP_STACK_DEPTH)
+      h->stack_depth = r.value;
   }
+  return 0;
+}
+
+/* ---- heap ----------------------------------------------------------- */
+
+static int read_heap_sites(struct mip_profile *p,
+                           const struct section_in *s, const char *path,
+                           struct mip_error *err) {
+  size_t n = entries(s);
+  if (!n)
+    return 0;
+  const struct mip_extent *ext =
+      mip_extent_find(p->extents, p->extent_count, MIP_RAW_SITE);
+  if (!ext)
+    return corrupt(path, "heap sites without site counters", err);
+  p->heap_sites = mip_xcalloc(n, sizeof *p->heap_sites);
+  for (size_t i = 0; i < n; i++) {
+    struct mip_rec_profile_heap_site r;
+    mip_rec_profile_heap_site_decode(&r, entry(s, i));
+    if (r.function >= p->function_count)
+      return mip_fail(err, path,
+                      "corrupt profile: heap site %zu names function %" PRIu32
+                      " of %zu",
+                      i, r.function, p->function_count);
+    if (r.file >= p->strings.size || r.name >= p->strings.size)
+      return mip_fail(err, path,
+                      "corrupt profile: heap site %zu names a string out of "
+                      "range",
+                      i);
+    if (r.site_offset >= ext->size)
+      return mip_fail(err, path,
+                      "corrupt profile: heap site %zu lies outside the site "
+                      "counters",
+                      i);
+    if (i && r.site_offset <= p->heap_sites[i - 1].site_offset)
+      return corrupt(path, "heap sites out of order", err);
+    p->heap_sites[i] = (struct mip_heap_site){
+        r.function, r.file,      r.name,       r.line,
+        r.column,   r.allocator, r.site_offset};
+    p->heap_site_count = i + 1;
+  }
+  return 0;
+}
+
+static int read_heap_frames(struct mip_profile *p,
+                            const struct section_in *frames,
+                            const struct section_in *stack, const char *path,
+                            struct mip_error *err) {
+  p->heap_frame_count = entries(frames);
+  p->heap_frames = mip_xcalloc(p->heap_frame_count, sizeof *p->heap_frames);
+  for (size_t i = 0; i < p->heap_frame_count; i++) {
+    struct mip_rec_profile_heap_frame r;
+    mip_rec_profile_heap_frame_decode(&r, entry(frames, i));
+    if (r.function >= p->strings.size || r.file >= p->strings.size)
+      return mip_fail(err, path,
+                      "corrupt profile: heap frame %zu names a string out of "
+                      "range",
+                      i);
+    p->heap_frames[i] =
+        (struct mip_heap_frame){r.function, r.file, r.line, r.column, r.flags};
+  }
+  p->heap_stack_count = entries(stack);
+  p->heap_stack = mip_xcalloc(p->heap_stack_count, sizeof *p->heap_stack);
+  for (size_t i = 0; i < p->heap_stack_count; i++) {
+    p->heap_stack[i] = mip_get_le32(entry(stack, i));
+    if (p->heap_stack[i] >= p->heap_frame_count)
+      return mip_fail(err, path,
+                      "corrupt profile: heap stack entry %zu names frame "
+                      "%" PRIu32 " of %zu",
+                      i, p->heap_stack[i], p->heap_frame_count);
+  }
+  return 0;
+}
+
+/* Where each schema field lies in a context entry: its known index (-1:
+ * unknown, skipped; fields this build does not know are 8 bytes wide). */
+static int read_heap_schema(const struct section_in *s, int *index,
+                            uint32_t *offset, uint32_t *width, uint32_t *end,
+                            const char *path, struct mip_error *err) {
+  uint64_t at = mip_rec_profile_heap_context_size;
+  for (size_t i = 0; i < entries(s); i++) {
+    uint32_t id = mip_get_le32(entry(s, i));
+    if (id == 0)
+      return corrupt(path, "heap schema has field id 0", err);
+    for (size_t j = 0; j < i; j++)
+      if (mip_get_le32(entry(s, j)) == id)
+        return mip_fail(err, path,
+                        "corrupt profile: heap schema names field %" PRIu32
+                        " twice",
+                        id);
+    index[i] = mip_mib_index(id);
+    width[i] = mip_mib_width(id);
+    offset[i] = (uint32_t)at;
+    at += width[i];
+    if (at > UINT32_MAX)
+      return corrupt(path, "heap schema too long", err);
+  }
+  *end = (uint32_t)at;
+  return 0;
+}
+
+static int read_heap_contexts(struct mip_profile *p,
+                              const struct section_in *schema,
+                              const struct section_in *contexts,
+                              const char *path, struct mip_error *err) {
+  size_t fields = entries(schema);
+  int *index = mip_xcalloc(fields, sizeof *index);
+  uint32_t *offset = mip_xcalloc(fields, sizeof *offset);
+  uint32_t *width = mip_xcalloc(fields, sizeof *width);
+  uint32_t end = 0;
+  int rc = read_heap_schema(schema, index, offset, width, &end, path, err);
+  size_t n = entries(contexts);
+  if (rc == 0 && n && contexts->entry_size < end)
+    rc = mip_fail(err, path,
+                  "corrupt profile: heap contexts of %" PRIu32
+                  " bytes cannot hold their %" PRIu32 " bytes of fields",
+                  contexts->entry_size, end);
+  p->heap_contexts = mip_xcalloc(n, sizeof *p->heap_contexts);
+  for (size_t i = 0; rc == 0 && i < n; i++) {
+    const uint8_t *at = entry(contexts, i);
+    struct mip_rec_profile_heap_context r;
+    mip_rec_profile_heap_context_decode(&r, at);
+    struct mip_heap_context *c = &p->heap_contexts[i];
+    *c = (struct mip_heap_context){r.first_frame, r.frame_count, r.site,
+                                   r.flags, {{0}}};
+    if (r.first_frame > p->heap_stack_count ||
+        r.frame_count > p->heap_stack_count - r.first_frame)
+      rc = mip_fail(err, path,
+                    "corrupt profile: heap context %zu has frames out of "
+                    "range",
+                    i);
+    else if (r.site != MIP_NO_SITE && r.site >= p->heap_site_count)
+      rc = mip_fail(err, path,
+                    "corrupt profile: heap context %zu names site %" PRIu32
+                    " of %zu",
+                    i, r.site, p->heap_site_count);
+    for (size_t f = 0; rc == 0 && f < fields; f++)
+      if (index[f] >= 0)
+        c->mib.v[index[f]] = width[f] == 4 ? mip_get_le32(at + offset[f])
+                                           : mip_get_le64(at + offset[f]);
+    p->heap_context_count = i + 1;
+  }
+  free(index);
+  free(offset);
+  free(width);
+  return rc;
+}
+
+static int read_heap(struct mip_profile *p, const struct section_in *known,
+                     const char *path, struct mip_error *err) {
+  const struct section_in *schema = &known[MIP_PROF_HEAP_SCHEMA];
+  if (read_heap_sites(p, &known[MIP_PROF_HEAP_SITES], path, err))
+    return -1;
+  p->heap_strings_at = mip_heap_strings_start(p);
+  if (!schema->present) {
+    if (known[MIP_PROF_HEAP_FRAMES].present ||
+        known[MIP_PROF_HEAP_STACKS].present ||
+        known[MIP_PROF_HEAP_CONTEXTS].present)
+      return corrupt(path, "heap contexts without a heap schema", err);
+    return 0;
+  }
+  p->has_heap = 1;
+  if (read_heap_frames(p, &known[MIP_PROF_HEAP_FRAMES],
+                       &known[MIP_PROF_HEAP_STACKS], path, err) ||
+      read_heap_contexts(p, schema, &known[MIP_PROF_HEAP_CONTEXTS], path,
+                         err))
+    return -1;
+  mip_heap_normalize(p);
   return 0;
 }
 
@@ -441,7 +693,7 @@ static int parse(struct mip_profile *p, const struct mip_file *f,
       read_functions(p, &known[MIP_PROF_FUNCTIONS], path, err) ||
       read_per_function(p, known, path, err) ||
       read_blocks(p, known, path, err) || read_edges(p, known, path, err) ||
-      check_offsets(p, path, err))
+      check_offsets(p, path, err) || read_heap(p, known, path, err))
     return -1;
   read_symbols(p, &known[MIP_PROF_SYMBOLS]);
   return 0;

@@ -1,7 +1,8 @@
 /*
  * Adding runs to an indexed profile. Everything adds (saturating), edges
- * are kept sorted with duplicates summed, so the result does not depend on
- * the order of the inputs: any merge tree gives the same bytes.
+ * are kept sorted with duplicates summed, heap contexts are combined and
+ * kept in one canonical form (heap_profile.c), so the result does not
+ * depend on the order of the inputs: any merge tree gives the same bytes.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 
 #include "mip/layouts.h"
 #include "mip/le.h"
-#include "mipfmt.h"
+#include "heap.h"
 
 static uint64_t add_saturating(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -256,6 +257,13 @@ static void add_function_run(struct mip_profile *p,
 int mip_profile_add_raw(struct mip_profile *p, const char *p_path,
                         const struct mip_raw *raw, const char *raw_path,
                         struct mip_error *err) {
+  return mip_profile_add_run(p, p_path, raw, raw_path, NULL, err);
+}
+
+int mip_profile_add_run(struct mip_profile *p, const char *p_path,
+                        const struct mip_raw *raw, const char *raw_path,
+                        const struct mip_symbolizer *symbolizer,
+                        struct mip_error *err) {
   if (check_same_build(p, p_path, &raw->build_id, raw_path, err))
     return -1;
   for (size_t i = 0; i < p->extent_count; i++) {
@@ -269,6 +277,11 @@ int mip_profile_add_raw(struct mip_profile *p, const char *p_path,
   if (resolve_edges(p, mip_raw_find(raw, MIP_RAW_EDGES), &edges, &edge_count,
                     raw_path, err))
     return -1;
+  /* The heap part fails, if at all, before it changes anything. */
+  if (mip_heap_add_raw(p, raw, raw_path, symbolizer, err)) {
+    free(edges);
+    return -1;
+  }
   /* Checked: from here on nothing fails. */
   struct run run;
   run.cov = counters(raw, MIP_RAW_COV, NULL);
@@ -324,6 +337,10 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
     return mip_fail(err, other_path,
                     "from another build: its functions differ from %s",
                     p_path);
+  if (!mip_heap_same_sites(p, other))
+    return mip_fail(err, other_path,
+                    "from another build: its heap sites differ from %s",
+                    p_path);
   for (size_t i = 0; i < p->function_count; i++)
     add_function_totals(&p->functions[i], &other->functions[i]);
   for (size_t i = 0; i < p->block_count; i++)
@@ -334,6 +351,7 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
     p->edge_period = other->edge_period;
   p->edge_samples_dropped =
       add_saturating(p->edge_samples_dropped, other->edge_samples_dropped);
+  mip_heap_add_profile(p, other);
   p->runs = add_saturating(p->runs, other->runs);
   return 0;
 }

@@ -1,5 +1,6 @@
 /* Raw profiles, as the runtime writes them (mip/layout/raw_*.inc). */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mip/layouts.h"
@@ -64,7 +65,10 @@ int mip_raw_read(const char *path, struct mip_raw *raw,
   memcpy(raw->build_id.bytes, h.build_id, h.build_id_size);
   raw->modes = h.modes;
   raw->pid = h.pid;
-  return read_sections(raw, &h, path, err);
+  return read_sections(raw, &h, path, err) ||
+                 mip_raw_heap_parse(raw, path, err)
+             ? -1
+             : 0;
 }
 
 const struct mip_raw_payload *mip_raw_find(const struct mip_raw *raw,
@@ -75,4 +79,10 @@ const struct mip_raw_payload *mip_raw_find(const struct mip_raw *raw,
   return NULL;
 }
 
-void mip_raw_free(struct mip_raw *raw) { mip_file_free(&raw->file); }
+void mip_raw_free(struct mip_raw *raw) {
+  free(raw->heap.contexts);
+  free(raw->heap.stacks);
+  free(raw->heap.segments);
+  memset(&raw->heap, 0, sizeof raw->heap);
+  mip_file_free(&raw->file);
+}

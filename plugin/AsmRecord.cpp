@@ -49,7 +49,13 @@ std::string asmSymbolName(StringRef Name) {
 void AsmRecord::field(unsigned Bytes, const AsmValue &V) {
   Text += directiveFor(Bytes);
   Text += ' ';
-  Text += V.Symbol.empty() ? utostr(V.Number) : asmSymbolName(V.Symbol);
+  if (V.Symbol.empty()) {
+    Text += utostr(V.Number);
+  } else {
+    Text += asmSymbolName(V.Symbol);
+    if (V.Number)
+      Text += "+" + utostr(V.Number);
+  }
   Text += '\n';
   Size += Bytes;
 }

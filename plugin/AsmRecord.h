@@ -17,16 +17,18 @@
 
 namespace mip {
 
-// A field value: a number, or a link-time reference to a symbol.
+// A field value: a number, or a link-time reference to a symbol (plus
+// Number bytes, e.g. one element of a counter array).
 struct AsmValue {
   uint64_t Number = 0;
   std::string Symbol;
 
   AsmValue() = default;
   AsmValue(uint64_t N) : Number(N) {}
-  static AsmValue symbol(std::string Name) {
+  static AsmValue symbol(std::string Name, uint64_t Offset = 0) {
     AsmValue V;
     V.Symbol = std::move(Name);
+    V.Number = Offset;
     return V;
   }
 };

@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -35,11 +36,23 @@ struct BlockInfo {
   std::vector<uint32_t> Deps;
 };
 
+// One call of an allocation or deallocation function, as the map describes
+// it (mip/layout/map_heap_site.inc). Its index in the function's sites is
+// the index of its byte in the SITE counters.
+struct HeapSiteInfo {
+  uint32_t Allocator; // MIP_ALLOC_*
+  uint32_t Line;      // of the call, in the innermost (inlined) function
+  uint32_t Column;
+  std::string File;
+  std::string Name; // linkage name of the innermost function
+};
+
 struct InstrumentedFunction {
   llvm::Function *F;
   uint64_t CfgHash;
   llvm::SmallVector<CounterSlot, 4> Slots;
   std::vector<BlockInfo> Blocks; // empty unless block coverage is on
+  std::vector<HeapSiteInfo> HeapSites; // empty unless heap mode is on
 
   llvm::GlobalVariable *counters(unsigned Kind) const;
 };

@@ -7,6 +7,9 @@
 #include "BlockProbes.h"
 #include "EntryProbe.h"
 #include "FunctionFilter.h"
+#include "HeapAccesses.h"
+#include "HeapGlue.h"
+#include "HeapSites.h"
 #include "MapWriter.h"
 
 #include "llvm/IR/Constants.h"
@@ -37,14 +40,22 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     if (!shouldInstrument(F))
       continue;
     // Hash first: it describes the function as a rebuild will see it,
-    // without our probes. Blocks next, while they are the original ones;
-    // the entry probe may split the entry block.
-    InstrumentedFunction IF{&F, computeCfgHash(F), {}, {}};
+    // without our probes. Heap accesses next, before any of our own code
+    // is there to be counted (they add no blocks). Blocks then, while they
+    // are the original ones; heap sites may split invoke edges and the
+    // entry probe the entry block.
+    InstrumentedFunction IF{&F, computeCfgHash(F), {}, {}, {}};
+    if (Generated.Heap)
+      countHeapAccesses(F);
     if (Generated.Blocks)
       addBlockProbes(IF, Generated.AllBlocks);
+    if (Generated.Heap)
+      addHeapSites(IF);
     addEntryProbe(IF, Generated);
     Done.push_back(std::move(IF));
   }
+  if (Generated.Heap && !Done.empty())
+    addHeapGlue(M);
   writeMap(M, Done);
   M.addModuleFlag(Module::Max, InstrumentedFlag, 1);
   return Done.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();

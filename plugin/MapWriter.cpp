@@ -32,6 +32,9 @@
 #define MIP_ASM_LAYOUT_NAME MapBlockFields
 #define MIP_ASM_LAYOUT_FILE "mip/layout/map_block.inc"
 #include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapHeapSiteFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_heap_site.inc"
+#include "AsmLayout.h"
 
 using namespace llvm;
 
@@ -147,11 +150,35 @@ std::string blocksRecord(const InstrumentedFunction &IF) {
   return finishRecord(MIP_MAP_BLOCKS, MIP_MAP_BLOCKS_VERSION, Body);
 }
 
-// A function's records: itself, and its blocks when it has them.
+// One allocation or deallocation call: its byte, its function's coverage
+// byte, and where it is.
+std::string heapSiteRecord(const InstrumentedFunction &IF, size_t Index) {
+  const HeapSiteInfo &Site = IF.HeapSites[Index];
+  AsmRecord Body;
+  MapHeapSiteFields H;
+  H.site = AsmValue::symbol(symbolName(IF.counters(MIP_RAW_SITE)), Index);
+  H.function = AsmValue::symbol(symbolName(IF.counters(MIP_RAW_COV)));
+  H.line = Site.Line;
+  H.column = Site.Column;
+  H.allocator = Site.Allocator;
+  H.file_size = Site.File.size();
+  H.name_size = Site.Name.size();
+  H.reserved = 0;
+  appendFields(Body, H);
+  Body.cString(Site.File);
+  Body.cString(Site.Name);
+  Body.padTo8();
+  return finishRecord(MIP_MAP_HEAP_SITE, MIP_MAP_HEAP_SITE_VERSION, Body);
+}
+
+// A function's records: itself, its blocks when it has them, its heap
+// sites.
 std::string functionRecords(const Module &M, const InstrumentedFunction &IF) {
   std::string Records = functionRecord(M, IF);
   if (!IF.Blocks.empty())
     Records += blocksRecord(IF);
+  for (size_t I = 0; I < IF.HeapSites.size(); ++I)
+    Records += heapSiteRecord(IF, I);
   return Records;
 }
 

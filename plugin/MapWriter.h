@@ -13,7 +13,8 @@ class Module;
 namespace mip {
 
 // Appends to M's module assembly the map records of its instrumented
-// functions: one unit record, then one record per function. Records of
+// functions: one unit record, then per function its function record, its
+// blocks record (blocks mode) and one record per heap site. Records of
 // COMDAT functions go into the function's group, so a duplicate the linker
 // drops takes its record along. Layouts: mip/layout/map_*.inc.
 void writeMap(llvm::Module &M, llvm::ArrayRef<InstrumentedFunction> Functions);

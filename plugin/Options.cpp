@@ -14,8 +14,8 @@ Error unknownMode(StringRef Name) {
   return createStringError(
       inconvertibleErrorCode(),
       "unknown mode '" + Name +
-          "' (known: coverage, counts, order, blocks, edges, all, atomic, "
-          "all-blocks)");
+          "' (known: coverage, counts, order, blocks, edges, all, heap, "
+          "atomic, all-blocks)");
 }
 
 } // namespace
@@ -36,11 +36,13 @@ Expected<Modes> parseModes(StringRef List) {
       M.Blocks = true;
     else if (Name == "edges")
       M.Edges = true;
+    else if (Name == "heap")
+      M.Heap = true;
     else if (Name == "atomic")
       M.Atomic = true;
     else if (Name == "all-blocks")
       M.Blocks = M.AllBlocks = true;
-    else if (Name == "all")
+    else if (Name == "all") // not heap: see Modes::Heap
       M.Counts = M.Order = M.Blocks = M.Edges = true;
     else
       return unknownMode(Name);

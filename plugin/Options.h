@@ -23,6 +23,10 @@ struct Modes {
   bool Blocks = false; // basic-block coverage
   bool Edges = false;  // sampled call edges (implies Counts)
   bool Atomic = false; // exact counts under threads (atomic increments)
+  // Heap profiling: hooks at allocation and deallocation calls, and a
+  // shadow counter per 64 bytes that every heap access increments. Not
+  // part of "all": it costs far more than the other modes.
+  bool Heap = false;
   // Probe every block instead of only those whose coverage cannot be
   // inferred: to check the inference, at a higher cost.
   bool AllBlocks = false;
@@ -35,7 +39,8 @@ struct Options {
 };
 
 // Parses a comma-separated mode list: coverage, counts, order, blocks,
-// edges, all (all four), atomic, all-blocks ("" means coverage only).
+// edges, all (those four), heap, atomic, all-blocks ("" means coverage
+// only).
 llvm::Expected<Modes> parseModes(llvm::StringRef List);
 
 // Applies one plugin argument ("generate", "generate=counts", "use=FILE").

@@ -122,19 +122,25 @@ const struct mip_rt_image *mip_rt_self(void) { return &self; }
 
 void mip_rt_self_init(void) { mip_rt_image_init(&self); }
 
+/* Where the payloads go. */
+struct counter_list {
+  struct mip_rt_payload *out;
+  size_t max;
+  const struct mip_rt_image *image;
+};
+
 /* Out of line: one copy for all kinds, since the runtime ships in every
- * image. */
+ * image; five arguments, all in registers (kind in the low 16 bits of
+ * kind_size, the element size above). */
 __attribute__((noinline)) static size_t
-add_counters(struct mip_rt_payload *out, size_t n, size_t max,
-                           uint32_t kind, uint32_t elem_size,
-                           const uint8_t *start, const uint8_t *stop,
-                           const struct mip_rt_image *image) {
-  if (!start || stop <= start || n == max)
+add_counters(const struct counter_list *list, size_t n, uint32_t kind_size,
+             const uint8_t *start, const uint8_t *stop) {
+  if (!start || stop <= start || n == list->max)
     return n;
-  out[n] = (struct mip_rt_payload){
-      .kind = kind,
-      .elem_size = elem_size,
-      .link_addr = (uintptr_t)start - image->load_bias,
+  list->out[n] = (struct mip_rt_payload){
+      .kind = kind_size & 0xffff,
+      .elem_size = kind_size >> 16,
+      .link_addr = (uintptr_t)start - list->image->load_bias,
       .size = (uint64_t)(stop - start),
       .data = start,
   };
@@ -143,10 +149,11 @@ add_counters(struct mip_rt_payload *out, size_t n, size_t max,
 
 size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
                                struct mip_rt_payload *out, size_t max) {
+  const struct counter_list list = {out, max, image};
   size_t n = 0;
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  n = add_counters(out, n, max, id, elem_size, __start_##section,              \
-                   __stop_##section, image);
+  n = add_counters(&list, n, (id) | (elem_size) << 16, __start_##section,      \
+                   __stop_##section);
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
   return n;

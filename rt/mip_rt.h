@@ -6,7 +6,10 @@
  *
  * The runtime runs inside someone else's program, so it allocates nothing,
  * takes no locks, never exits, and sticks to async-signal-safe calls once
- * mip_rt_init() has run.
+ * mip_rt_init() has run. The heap runtime (heap.h, images built with heap
+ * mode) is the exception: it keeps its tables behind spin locks of its
+ * own (mmap'd, still no malloc), and stops the process when the address
+ * range of its shadow is taken.
  */
 #ifndef MIP_RT_H
 #define MIP_RT_H
@@ -63,12 +66,27 @@ MIP_RT_HIDDEN int mip_rt_object_has(const struct dl_phdr_info *info,
                                     uintptr_t addr, size_t size);
 
 /* order.c, edges.c: linked only into images whose code uses them (the
- * instrumentation refers to __mip_first_call or __mip_edge_sample), so
- * the rest of the runtime reaches them through weak references. */
-MIP_RT_HIDDEN void mip_rt_order_reset(void) __attribute__((weak));
-MIP_RT_HIDDEN void mip_rt_edges_reset(void) __attribute__((weak));
+ * instrumentation refers to __mip_first_call or __mip_edge_sample).
+ * Elsewhere weak definitions that do nothing stand in for these (fork.c,
+ * write.c). Not weak references: for an undefined hidden weak function
+ * gold emits a dynamic relocation that ld.so resolves to the image's load
+ * address, not to 0, and the call crashes. */
+MIP_RT_HIDDEN void mip_rt_order_reset(void);
+MIP_RT_HIDDEN void mip_rt_edges_reset(void);
 MIP_RT_HIDDEN size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
-                                          size_t max) __attribute__((weak));
+                                          size_t max);
+
+/* Payloads of the heap runtime (heap_*.c, images built with heap), which
+ * sets mip_rt_heap_payloads (write.c, NULL until then) when its image
+ * starts: add appends them to all[0..count) (room for max) and returns the
+ * new count; release frees what they hold once they are written (or not).
+ * Set at start-up rather than linked, so that only an image built with
+ * heap writes them (the unit tests link every runtime object). */
+struct mip_rt_payload_source {
+  size_t (*add)(struct mip_rt_payload *all, size_t count, size_t max);
+  void (*release)(struct mip_rt_payload *all, size_t count);
+};
+MIP_RT_HIDDEN extern const struct mip_rt_payload_source *mip_rt_heap_payloads;
 
 /* note.c: the rendezvous of the runtimes in one process. Each image has a
  * note (owner "MIP", type MIP_RT_NOTE_TYPE) whose descriptor is the

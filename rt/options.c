@@ -2,6 +2,7 @@
  * MIP_OPTIONS: colon-separated key=value settings, read once at start-up.
  *   dump_at_exit=0|1  write the profile at exit or dlclose (default 1)
  *   verbose=0|1       one stderr line per profile written (default 0)
+ *   heap_*            left to the heap runtime (heap_owner.c)
  * An unknown key or a bad value costs one stderr line and is ignored.
  */
 #include "mip_rt.h"
@@ -50,7 +51,9 @@ static void set(const char *item, size_t length, int quiet) {
                     "' (ignored)", NULL);
     return;
   }
-  if (!quiet)
+  /* heap_* settings belong to the heap runtime (heap_owner.c), which
+   * reads and checks them itself in the images built with heap mode. */
+  if (!quiet && __builtin_memcmp(key, "heap_", 5) != 0)
     mip_rt_report("MIP_OPTIONS: unknown option '", key, "' (ignored)", NULL);
 }
 

@@ -123,13 +123,9 @@ static uint64_t file_size(const struct mip_rt_payload *sections,
   return size;
 }
 
-static int write_raw(const char *path, const struct mip_rt_image *image,
-                     uint64_t *size, const char **why) {
-  struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
-  size_t count = mip_rt_counter_payloads(image, sections, MIP_RT_MAX_PAYLOADS);
-  if (mip_rt_edge_payloads)
-    count +=
-        mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
+static int write_file(const char *path, const struct mip_rt_image *image,
+                      const struct mip_rt_payload *sections, size_t count,
+                      const char **why) {
   char temp[MIP_RT_PATH_MAX + 48];
   int fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {
@@ -148,8 +144,33 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
     unlink(temp);
     return -1;
   }
-  *size = file_size(sections, count);
   return 0;
+}
+
+const struct mip_rt_payload_source *mip_rt_heap_payloads;
+
+/* A stand-in for edges.c, which replaces it when linked. */
+__attribute__((weak)) size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
+                                                  size_t max) {
+  (void)out;
+  (void)max;
+  return 0;
+}
+
+static int write_raw(const char *path, const struct mip_rt_image *image,
+                     uint64_t *size, const char **why) {
+  struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
+  size_t count = mip_rt_counter_payloads(image, sections, MIP_RT_MAX_PAYLOADS);
+  count += mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
+  /* The heap payloads come from a snapshot they release afterwards. */
+  const struct mip_rt_payload_source *heap = mip_rt_heap_payloads;
+  if (heap)
+    count = heap->add(sections, count, MIP_RT_MAX_PAYLOADS);
+  int rc = write_file(path, image, sections, count, why);
+  *size = file_size(sections, count);
+  if (heap)
+    heap->release(sections, count);
+  return rc;
 }
 
 int mip_rt_write_raw_size(const char *path, const struct mip_rt_image *image,

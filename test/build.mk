@@ -6,7 +6,9 @@
 #                   (coverage), exact counts, order, blocks and edges
 #                   (modes), the runtime inside programs (runtime), shared
 #                   libraries (images), threads, fork, mip_dump (dump),
-#                   function order files (order), the driver, and the above
+#                   function order files (order), the heap runtime
+#                   (heap_rt), heap merge and symbolization (heap_merge),
+#                   the driver, and the above
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
@@ -14,7 +16,8 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
-E2E_SCRIPTS := coverage modes runtime images threads fork dump order
+E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
+  heap_merge
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)

@@ -169,6 +169,29 @@ t_modes() {
 }
 check "-fmip-generate=LIST reaches the plugin verbatim" t_modes
 
+FP="-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+t_heap_frame_pointers() {
+  drive "$MIPCC" -fmip-generate=heap -O2 -fomit-frame-pointer -c a.c -o h.o
+  [ "$RC" = 0 ] && has -fplugin-arg-mip-generate=heap &&
+    ends_with "-fomit-frame-pointer -c a.c -o h.o $FP" && instrumented "$W/h.o" &&
+    "$(dirname "$CLANG")/llvm-objdump" -d "$W/h.o" | grep -A1 '<main>:' |
+    grep -q 'push.*%rbp' &&
+    drive "$MIPCC" '-fmip-generate=counts, heap' -c a.c -o h.o &&
+    [ "$RC" = 0 ] && ends_with "-o h.o $FP" &&
+    drive "$MIPCC" -fmip-generate=heap -o hd -c -- a.c &&
+    [ "$RC" = 0 ] && ends_with "$FP -- a.c" &&
+    drive "$MIPCC" -fmip-generate=all -c a.c -o h.o &&
+    [ "$RC" = 0 ] && lacks omit-frame-pointer &&
+    drive "$MIPCC" -fmip-generate=heap -fmip-generate -c a.c -o h.o &&
+    [ "$RC" = 0 ] && lacks omit-frame-pointer &&
+    drive "$MIPCC" -fmip-generate=heap -E a.c -o h.i &&
+    [ "$RC" = 0 ] && [ "$LINE" = "$CLANG -E a.c -o h.i" ] &&
+    drive "$MIPCC" -fmip-generate=heap a.o -o heaplink &&
+    [ "$RC" = 0 ] && lacks omit-frame-pointer && ends_with "$RT"
+}
+check "heap mode compiles with frame pointers, after the user's flags" \
+  t_heap_frame_pointers
+
 t_link_only() {
   drive "$MIPCC" -fmip-generate a.o -o a.out
   [ "$RC" = 0 ] && lacks -fplugin && has -Wl,--build-id &&

@@ -126,6 +126,92 @@ void build_raw(struct mip_buf *raw, const struct mip_build_id *id,
   build_raw_payloads(raw, id, &p, 1);
 }
 
+void build_heap_site(struct mip_buf *map, uint64_t site, uint64_t function,
+                     uint32_t line, uint32_t column, uint32_t allocator,
+                     const char *file, const char *name) {
+  size_t start = map->size;
+  mip_buf_extend(map, mip_rec_map_record_size);
+  struct mip_rec_map_heap_site r = {site,
+                                    function,
+                                    line,
+                                    column,
+                                    allocator,
+                                    (uint32_t)strlen(file),
+                                    (uint32_t)strlen(name),
+                                    0};
+  mip_rec_map_heap_site_encode(&r,
+                               mip_buf_extend(map, mip_rec_map_heap_site_size));
+  add_string(map, file);
+  add_string(map, name);
+  record_header(map, MIP_MAP_HEAP_SITE, start);
+}
+
+uint32_t full_schema(uint32_t *schema) {
+  for (int i = 0; i < MIP_MIB_COUNT; i++)
+    schema[i] = mip_mib_defs[i].id;
+  return MIP_MIB_COUNT;
+}
+
+void build_heap_mibs(struct mip_buf *out, const uint32_t *schema,
+                     uint32_t field_count,
+                     const struct heap_context_spec *contexts, size_t count) {
+  uint32_t size = mip_rec_raw_heap_context_size;
+  for (uint32_t i = 0; i < field_count; i++)
+    size += mip_mib_width(schema[i]);
+  size = (size + 7) & ~7u;
+  struct mip_rec_raw_heap_mibs h = {field_count, size, count};
+  mip_rec_raw_heap_mibs_encode(&h, mip_buf_extend(out, mip_rec_raw_heap_mibs_size));
+  for (uint32_t i = 0; i < field_count; i++)
+    mip_put_le32(mip_buf_extend(out, 4), schema[i]);
+  mip_buf_align(out, 8);
+  for (size_t c = 0; c < count; c++) {
+    uint8_t *at = mip_buf_extend(out, size);
+    struct mip_rec_raw_heap_context head = {contexts[c].stack,
+                                            contexts[c].site};
+    mip_rec_raw_heap_context_encode(&head, at);
+    at += mip_rec_raw_heap_context_size;
+    for (uint32_t i = 0; i < field_count; i++) {
+      int k = mip_mib_index(schema[i]);
+      uint64_t v = k < 0 ? 0xababababababababULL : contexts[c].mib.v[k];
+      if (mip_mib_width(schema[i]) == 4)
+        mip_put_le32(at, (uint32_t)v);
+      else
+        mip_put_le64(at, v);
+      at += mip_mib_width(schema[i]);
+    }
+  }
+}
+
+void build_heap_stacks(struct mip_buf *out, const struct heap_stack_spec *s,
+                       size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    struct mip_rec_raw_heap_stack r = {s[i].id, s[i].depth, s[i].flags};
+    mip_rec_raw_heap_stack_encode(
+        &r, mip_buf_extend(out, mip_rec_raw_heap_stack_size));
+    for (uint32_t d = 0; d < s[i].depth; d++)
+      mip_put_le64(mip_buf_extend(out, 8), s[i].frames[d]);
+  }
+}
+
+void build_heap_segments(struct mip_buf *out,
+                         const struct heap_segment_spec *s, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    struct mip_rec_raw_heap_segment r;
+    memset(&r, 0, sizeof r);
+    r.start = s[i].start;
+    r.end = s[i].end;
+    r.load_bias = s[i].load_bias;
+    r.build_id_size = s[i].id ? s[i].id->size : 0;
+    if (s[i].id)
+      memcpy(r.build_id, s[i].id->bytes, s[i].id->size);
+    r.name_size = (uint32_t)strlen(s[i].path);
+    mip_rec_raw_heap_segment_encode(
+        &r, mip_buf_extend(out, mip_rec_raw_heap_segment_size));
+    add_string(out, s[i].path);
+    mip_buf_align(out, 8);
+  }
+}
+
 static char dir[64];
 
 const char *test_dir(void) {

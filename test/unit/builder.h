@@ -43,6 +43,40 @@ void build_function(struct mip_buf *map, const char *name, const char *unit,
 void build_raw(struct mip_buf *raw, const struct mip_build_id *id,
                uint64_t cov_link_addr, const uint8_t *cov, size_t count);
 
+/* A heap site record of a map (map_heap_site.inc). */
+void build_heap_site(struct mip_buf *map, uint64_t site, uint64_t function,
+                     uint32_t line, uint32_t column, uint32_t allocator,
+                     const char *file, const char *name);
+
+/* Heap payloads of a raw profile, to pass as payload_spec data (element
+ * size 1). */
+struct heap_context_spec {
+  uint64_t stack, site;
+  struct mip_mib mib; /* fields the schema names; unknown ones get 0xab.. */
+};
+void build_heap_mibs(struct mip_buf *out, const uint32_t *schema,
+                     uint32_t field_count,
+                     const struct heap_context_spec *contexts, size_t count);
+/* The schema of every field this build knows, in mib.inc order. */
+uint32_t full_schema(uint32_t *schema);
+
+struct heap_stack_spec {
+  uint64_t id;
+  uint32_t flags;
+  uint32_t depth;
+  const uint64_t *frames;
+};
+void build_heap_stacks(struct mip_buf *out, const struct heap_stack_spec *s,
+                       size_t count);
+
+struct heap_segment_spec {
+  uint64_t start, end, load_bias;
+  const struct mip_build_id *id;
+  const char *path;
+};
+void build_heap_segments(struct mip_buf *out,
+                         const struct heap_segment_spec *s, size_t count);
+
 /* A fresh directory for one test's files, and a path inside it. */
 const char *test_dir(void);
 const char *test_path(const char *name);

@@ -22,6 +22,8 @@ int main(void) {
   srunner_add_suite(runner, emit_suite());
   srunner_add_suite(runner, runtime_suite());
   srunner_add_suite(runner, modes_suite());
+  srunner_add_suite(runner, heap_suite());
+  srunner_add_suite(runner, heap_runtime_suite());
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);
   srunner_free(runner);

@@ -10,5 +10,7 @@ Suite *profile_suite(void);
 Suite *emit_suite(void);
 Suite *runtime_suite(void);
 Suite *modes_suite(void);
+Suite *heap_suite(void);
+Suite *heap_runtime_suite(void);
 
 #endif

@@ -75,16 +75,38 @@ static bool is_own(const char *arg) {
   return has_prefix(arg, "-fmip-") || has_prefix(arg, "-fno-mip-");
 }
 
+/* Whether the comma-separated LIST names mode (blanks around a name are
+ * ignored, as the plugin ignores them). */
+static bool lists_mode(const char *list, const char *mode) {
+  size_t len = strlen(mode);
+  for (const char *at = list;; at++) {
+    while (*at == ' ' || *at == '\t')
+      at++;
+    const char *end = at + strcspn(at, ",");
+    const char *last = end;
+    while (last > at && (last[-1] == ' ' || last[-1] == '\t'))
+      last--;
+    if ((size_t)(last - at) == len && strncmp(at, mode, len) == 0)
+      return true;
+    if (!*end)
+      return false;
+    at = end;
+  }
+}
+
 static void apply_own(struct request *rq, const char *arg) {
   if (strcmp(arg, "-fmip-generate") == 0) {
     rq->generate = true;
     rq->modes = NULL;
+    rq->heap = false;
   } else if (has_prefix(arg, "-fmip-generate=")) {
     rq->generate = true;
     rq->modes = arg + strlen("-fmip-generate=");
+    rq->heap = lists_mode(rq->modes, "heap");
   } else if (strcmp(arg, "-fno-mip-generate") == 0) {
     rq->generate = false;
     rq->modes = NULL;
+    rq->heap = false;
   } else if (has_prefix(arg, "-fmip-use=")) {
     rq->use = arg + strlen("-fmip-use=");
   } else if (strcmp(arg, "-fno-mip-use") == 0) {

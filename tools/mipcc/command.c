@@ -2,12 +2,15 @@
  * The command that replaces mipcc:
  *
  *   COMPILER [plugin args] [-Wl,--build-id] USER ARGS...
- *            [-x none] [-Wl,-u,__mip_rt_anchor RUNTIME] [-- INPUTS...]
+ *            [frame-pointer flags] [-x none] [-Wl,-u,__mip_rt_anchor RUNTIME]
+ *            [-- INPUTS...]
  *
  * The user's arguments keep their order; only mipcc's own flags are taken
  * out (a response file holding some is replaced by its arguments, as clang
  * would have read them, minus those flags). The plugin and -Wl,--build-id come first, so that a user's own
- * -Wl,--build-id=STYLE (or =none) later on the line still wins. The
+ * -Wl,--build-id=STYLE (or =none) later on the line still wins. Heap
+ * mode's frame-pointer flags come after the user's, so that a build's own
+ * -fomit-frame-pointer cannot cut the heap profile's call stacks. The
  * runtime comes after the user's inputs, where clang itself puts its
  * runtimes, and before any "--" (after which it would be an input name).
  */
@@ -68,6 +71,10 @@ const char **build_command(const char *compiler, int argc, char **argv,
   if (add->runtime)
     strvec_push(&cmd, "-Wl,--build-id");
   add_user_args(&cmd, 1, rq->tail, argv, rq);
+  if (add->frame_pointers) {
+    strvec_push(&cmd, "-fno-omit-frame-pointer");
+    strvec_push(&cmd, "-mno-omit-leaf-frame-pointer");
+  }
   if (add->runtime)
     add_runtime(&cmd, rq, add->runtime);
   add_user_args(&cmd, rq->tail, argc, argv, rq);

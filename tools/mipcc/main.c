@@ -25,7 +25,7 @@ static bool verbose(void) {
 }
 
 static struct additions decide(const struct request *rq) {
-  struct additions add = {NULL, NULL};
+  struct additions add = {NULL, NULL, false};
   /* No inputs: --version, -dumpmachine, -print-*...; nothing to add. */
   if (!rq->inputs)
     return add;
@@ -38,6 +38,9 @@ static struct additions decide(const struct request *rq) {
    * -Werror builds. */
   if ((rq->generate || rq->use) && rq->sources && !rq->no_codegen)
     add.plugin = mip_file("libmip.so");
+  /* The heap runtime takes its call stacks by walking frame pointers, so
+   * the code it walks through must keep them. */
+  add.frame_pointers = add.plugin && rq->generate && rq->heap;
   /* A partial link (-r) is not an image yet: the runtime joins at the
    * final link, once. */
   if (rq->generate && !rq->no_link && !rq->relocatable)

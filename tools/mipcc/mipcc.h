@@ -80,6 +80,7 @@ enum action {
 struct request {
   bool generate;     /* -fmip-generate[=LIST], last one wins */
   const char *modes; /* LIST of -fmip-generate=LIST, or NULL */
+  bool heap;         /* "heap" is in that LIST */
   const char *use;   /* FILE of -fmip-use=FILE, or NULL */
   bool lto;          /* -flto[=...], unless a later -fno-lto */
   bool no_link;      /* -c, -S, -E, -fsyntax-only, -M, -MM, --precompile... */
@@ -112,10 +113,13 @@ void check_not_self(const char *compiler);
 struct additions {
   const char *plugin;  /* absolute path of libmip.so, NULL for none */
   const char *runtime; /* absolute path of libmip_rt.a, NULL for none */
+  bool frame_pointers; /* -fno-omit-frame-pointer
+                          -mno-omit-leaf-frame-pointer (heap mode) */
 };
 
 /* The argv to exec: the compiler, then argv[1..argc) without mipcc's own
- * flags (see enum action), with the plugin and runtime arguments added. */
+ * flags (see enum action), with the plugin, frame-pointer and runtime
+ * arguments added. */
 const char **build_command(const char *compiler, int argc, char **argv,
                            const struct request *rq,
                            const struct additions *add);

@@ -58,7 +58,11 @@ static int extract(const char *binary, const char *out,
     rc = mip_mapfile_write(out, &map.build_id, data->d_buf, data->d_size,
                            symbols, symbol_count, err);
     free(symbols);
-    if (rc == 0)
+    if (rc == 0 && map.heap_site_count)
+      printf("%s: %zu functions, %zu heap sites%s\n", out,
+             map.function_count, map.heap_site_count,
+             map.discarded ? " (and some the linker discarded)" : "");
+    else if (rc == 0)
       printf("%s: %zu functions%s\n", out, map.function_count,
              map.discarded ? " (and some the linker discarded)" : "");
   }

@@ -1,6 +1,6 @@
 /*
  * mipdata merge -p PROFILE.mip [-p PROFILE.mip...] [--skip-other-builds]
- *               INPUT...
+ *               [--debug BINARY...] INPUT...
  * Adds runs to indexed profiles: raw profiles written by instrumented
  * programs, or other indexed profiles of the same build. All inputs are
  * checked before anything is written; on any error every profile is left
@@ -16,6 +16,11 @@
  *
  * With one -p every input goes to that profile, as it always did, and an
  * input from another build is refused by the library's own checks.
+ *
+ * Raw profiles with heap data need the profiled binary (--debug BINARY,
+ * the unstripped binary or its debug file) to symbolize their call
+ * stacks: the one whose build-id is the profile's. Each binary is indexed
+ * once, when the first input that needs it comes.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -23,6 +28,20 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "elf_image.h"
+#include "symbolize.h"
+
+/* A binary given with --debug. */
+struct debug_binary {
+  const char *path;
+  struct mip_build_id build_id;
+  struct symbolizer *symbolizer; /* once needed */
+};
+
+struct debug_binaries {
+  struct debug_binary *list;
+  size_t count;
+};
 
 struct target {
   const char *path;
@@ -90,12 +109,82 @@ static int layout_matches(const struct mip_profile *p, const struct input *in) {
   return 1;
 }
 
+static int read_debug_binary(const char *path, struct debug_binary *d,
+                             struct mip_error *err) {
+  struct elf_image img;
+  memset(d, 0, sizeof *d);
+  d->path = path;
+  if (elf_image_open(path, &img, err))
+    return -1;
+  elf_image_build_id(&img, &d->build_id);
+  elf_image_close(&img);
+  return 0;
+}
+
+/* The --debug binary for a profile: the one with its build-id (or the
+ * only one, for a profile without a build-id), indexed on first use. */
+static struct symbolizer *symbolizer_for(struct debug_binaries *debug,
+                                         const struct target *t,
+                                         const struct input *in,
+                                         struct mip_error *err) {
+  const struct mip_build_id *want = &t->profile.build_id;
+  struct debug_binary *found = NULL;
+  char a[2 * MIP_BUILD_ID_MAX + 1], b[2 * MIP_BUILD_ID_MAX + 1];
+  if (!debug->count) {
+    mip_fail(err, in->path,
+             "has heap data: give the profiled binary with --debug BINARY "
+             "to symbolize its call stacks");
+    return NULL;
+  }
+  for (size_t i = 0; i < debug->count && !found; i++)
+    if (want->size ? mip_build_id_equal(&debug->list[i].build_id, want)
+                   : debug->count == 1)
+      found = &debug->list[i];
+  if (!found) {
+    if (debug->count == 1 && !debug->list[0].build_id.size)
+      mip_fail(err, debug->list[0].path,
+               "has no build-id, but %s is for build-id %s", t->path,
+               mip_build_id_hex(want, b, sizeof b));
+    else if (debug->count == 1)
+      mip_fail(err, debug->list[0].path,
+               "build-id %s does not match %s (build-id %s)",
+               mip_build_id_hex(&debug->list[0].build_id, a, sizeof a),
+               t->path, mip_build_id_hex(want, b, sizeof b));
+    else if (want->size)
+      mip_fail(err, in->path,
+               "has heap data for %s (build-id %s), but no --debug binary "
+               "has that build-id",
+               t->path, mip_build_id_hex(want, b, sizeof b));
+    else
+      mip_fail(err, in->path,
+               "has heap data for %s, which has no build-id: give only its "
+               "binary with --debug",
+               t->path);
+    return NULL;
+  }
+  if (!found->symbolizer)
+    found->symbolizer = symbolizer_open(found->path, err);
+  return found->symbolizer;
+}
+
 static int add_to(struct target *t, const struct input *in,
-                  struct mip_error *err) {
-  int rc = in->is_profile ? mip_profile_add_profile(&t->profile, t->path,
-                                                    &in->other, in->path, err)
-                          : mip_profile_add_raw(&t->profile, t->path,
-                                                &in->raw, in->path, err);
+                  struct debug_binaries *debug, struct mip_error *err) {
+  int rc;
+  if (in->is_profile) {
+    rc = mip_profile_add_profile(&t->profile, t->path, &in->other, in->path,
+                                 err);
+  } else if (in->raw.heap.present &&
+             (!in->build_id->size || !t->profile.build_id.size ||
+              mip_build_id_equal(in->build_id, &t->profile.build_id))) {
+    /* (a raw profile of another build is refused below, as any is) */
+    struct symbolizer *sym = symbolizer_for(debug, t, in, err);
+    struct mip_symbolizer callback = {symbolizer_frames, sym};
+    rc = sym ? mip_profile_add_run(&t->profile, t->path, &in->raw, in->path,
+                                   &callback, err)
+             : -1;
+  } else {
+    rc = mip_profile_add_raw(&t->profile, t->path, &in->raw, in->path, err);
+  }
   if (rc == 0)
     t->changed = 1;
   return rc;
@@ -151,7 +240,7 @@ static int no_profile_error(const struct target *targets, size_t count,
  * -1 on error. */
 static int merge_input(struct target *targets, size_t count,
                        const struct input *in, int skip_other_builds,
-                       struct mip_error *err) {
+                       struct debug_binaries *debug, struct mip_error *err) {
   size_t first = 0, second = 0;
   size_t n = route(targets, count, in, &first, &second);
   if (n == 0) {
@@ -163,23 +252,31 @@ static int merge_input(struct target *targets, size_t count,
     }
     /* One profile: its own checks say why, as they always did. */
     if (count == 1)
-      return add_to(&targets[0], in, err) ? -1 : 0;
+      return add_to(&targets[0], in, debug, err) ? -1 : 0;
     return no_profile_error(targets, count, in, err);
   }
   if (n > 1)
     return mip_fail(err, in->path, "matches several profiles: %s and %s",
                     targets[first].path, targets[second].path);
-  return add_to(&targets[first], in, err) ? -1 : 0;
+  return add_to(&targets[first], in, debug, err) ? -1 : 0;
+}
+
+static void free_debug(struct debug_binaries *debug) {
+  for (size_t i = 0; i < debug->count; i++)
+    symbolizer_close(debug->list[i].symbolizer);
+  free(debug->list);
 }
 
 int cmd_merge(int argc, char **argv) {
-  enum { SKIP_OTHER_BUILDS = 256 };
+  enum { SKIP_OTHER_BUILDS = 256, DEBUG };
   static const struct option options[] = {
       {"profile", required_argument, 0, 'p'},
       {"skip-other-builds", no_argument, 0, SKIP_OTHER_BUILDS},
+      {"debug", required_argument, 0, DEBUG},
       {0, 0, 0, 0}};
   struct target *targets = mip_xcalloc((size_t)argc, sizeof *targets);
-  size_t count = 0;
+  const char **debug_paths = mip_xcalloc((size_t)argc, sizeof *debug_paths);
+  size_t count = 0, debug_count = 0;
   int skip_other_builds = 0;
   int c;
   optind = 1;
@@ -188,29 +285,40 @@ int cmd_merge(int argc, char **argv) {
       targets[count++].path = optarg;
     } else if (c == SKIP_OTHER_BUILDS) {
       skip_other_builds = 1;
+    } else if (c == DEBUG) {
+      debug_paths[debug_count++] = optarg;
     } else {
       free(targets);
+      free(debug_paths);
       return usage_error("merge", "bad option");
     }
   }
+  const char *problem = NULL, *twice = NULL;
   for (size_t i = 0; i < count; i++)
     for (size_t j = 0; j < i; j++)
-      if (strcmp(targets[i].path, targets[j].path) == 0) {
-        const char *twice = targets[i].path;
-        free(targets);
-        return usage_error("merge", "-p %s is given twice", twice);
-      }
-  if (!count) {
+      if (strcmp(targets[i].path, targets[j].path) == 0)
+        twice = targets[i].path;
+  if (twice)
+    problem = "-p is given twice";
+  else if (!count)
+    problem = "-p PROFILE is required";
+  else if (optind >= argc)
+    problem = "expects at least one input";
+  if (problem) {
     free(targets);
-    return usage_error("merge", "-p PROFILE is required");
-  }
-  if (optind >= argc) {
-    free(targets);
-    return usage_error("merge", "expects at least one input");
+    free(debug_paths);
+    return twice ? usage_error("merge", "-p %s is given twice", twice)
+                 : usage_error("merge", "%s", problem);
   }
 
   struct mip_error err;
   int rc = 0;
+  struct debug_binaries debug = {
+      mip_xcalloc(debug_count, sizeof *debug.list), 0};
+  for (size_t i = 0; rc == 0 && i < debug_count; i++)
+    if ((rc = read_debug_binary(debug_paths[i], &debug.list[i], &err)) == 0)
+      debug.count++;
+  free(debug_paths);
   for (size_t i = 0; rc == 0 && i < count; i++)
     rc = mip_profile_read(targets[i].path, &targets[i].profile, &err);
   int merged = 0;
@@ -218,7 +326,8 @@ int cmd_merge(int argc, char **argv) {
     struct input in;
     rc = read_input(argv[i], &in, &err);
     if (rc == 0) {
-      int added = merge_input(targets, count, &in, skip_other_builds, &err);
+      int added =
+          merge_input(targets, count, &in, skip_other_builds, &debug, &err);
       rc = added < 0 ? -1 : 0;
       merged += added == 0;
     }
@@ -236,5 +345,6 @@ int cmd_merge(int argc, char **argv) {
   for (size_t i = 0; i < count; i++)
     mip_profile_free(&targets[i].profile); /* also after a failed read */
   free(targets);
+  free_debug(&debug);
   return rc ? report(&err) : 0;
 }

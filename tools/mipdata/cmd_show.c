@@ -1,10 +1,11 @@
 /*
  * mipdata show -p PROFILE [--debug BINARY] [--covered|--uncovered]
- *              [--format text|yaml|json]
+ *              [--heap [--sort size|count]] [--format text|yaml|json]
  * Per function: its name (mangled and demangled), whether any merged run
  * covered it and how many did, its calls and first-call order, its blocks
  * with their lines, and with --debug its source file and line; then the
- * sampled call edges.
+ * sampled call edges. With --heap, the allocation contexts instead
+ * (show_heap.c).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include "demangle.h"
 #include "elf_image.h"
 #include "emit.h"
+#include "show_heap.h"
 
 enum filter { SHOW_ALL, SHOW_COVERED, SHOW_UNCOVERED };
 
@@ -25,6 +27,9 @@ struct show_options {
   const char *debug;
   enum filter filter;
   enum emit_format format;
+  int heap;
+  int sort_given;
+  enum heap_order order;
 };
 
 /* One function as shown, whatever the format. */
@@ -325,6 +330,8 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
       {"covered", no_argument, 0, 'c'},
       {"uncovered", no_argument, 0, 'u'},
       {"format", required_argument, 0, 'f'},
+      {"heap", no_argument, 0, 'h'},
+      {"sort", required_argument, 0, 's'},
       {0, 0, 0, 0}};
   memset(o, 0, sizeof *o);
   o->format = EMIT_TEXT;
@@ -349,12 +356,25 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
       if (emit_parse_format(optarg, &o->format))
         return usage_error("show", "unknown format '%s'", optarg);
       break;
+    case 'h':
+      o->heap = 1;
+      break;
+    case 's':
+      if (strcmp(optarg, "size") && strcmp(optarg, "count"))
+        return usage_error("show", "unknown sort '%s'", optarg);
+      o->order = strcmp(optarg, "count") ? HEAP_BY_SIZE : HEAP_BY_COUNT;
+      o->sort_given = 1;
+      break;
     default:
       return usage_error("show", "bad option");
     }
   }
   if (!o->profile)
     return usage_error("show", "-p PROFILE is required");
+  if (o->heap && o->filter != SHOW_ALL)
+    return usage_error("show", "--heap takes no --covered or --uncovered");
+  if (o->sort_given && !o->heap)
+    return usage_error("show", "--sort goes with --heap");
   if (optind != argc)
     return usage_error("show", "unexpected argument '%s'", argv[optind]);
   return 0;
@@ -374,7 +394,9 @@ int cmd_show(int argc, char **argv) {
     mip_profile_free(&p);
     return report(&err);
   }
-  if (o.format == EMIT_TEXT)
+  if (o.heap)
+    show_heap(o.profile, &p, o.format, o.order);
+  else if (o.format == EMIT_TEXT)
     show_text(&o, &p, di);
   else
     show_structured(&o, &p, di);

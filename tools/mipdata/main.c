@@ -20,11 +20,12 @@ static const struct command commands[] = {
     {"create", cmd_create, "create -p OUT.mip MAP"},
     {"merge", cmd_merge,
      "merge -p PROFILE.mip [-p PROFILE.mip...] [--skip-other-builds]\n"
-     "                       INPUT.mipraw|INPUT.mip..."},
+     "                       [--debug BINARY...] INPUT.mipraw|INPUT.mip..."},
     {"show", cmd_show,
      "show -p PROFILE.mip [--debug BINARY] [--covered|--uncovered]\n"
-     "                       [--format text|yaml|json]"},
+     "                       [--heap [--sort size|count]] [--format text|yaml|json]"},
     {"order", cmd_order, "order -p PROFILE.mip [-o ORDER.txt] [--format lld|gold] [--startup N]\n                       [--hot-share F] [--cluster-size BYTES] [--explain[=text|yaml|json]]"},
+    {"symbolize", cmd_symbolize, "symbolize --debug BINARY [ADDRESS...]"},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

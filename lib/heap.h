@@ -1,0 +1,40 @@
+/* Heap profiles inside libmipfmt: what profile_build.c, profile_io.c and
+ * profile_merge.c ask of heap_profile.c. Not part of the library's
+ * interface (mipfmt.h). */
+#ifndef MIP_LIB_HEAP_H
+#define MIP_LIB_HEAP_H
+
+#include "mipfmt.h"
+
+/* The map's heap sites into a new profile, after its functions (sorted)
+ * and their strings; sets heap_strings_at. */
+void mip_heap_sites_from_map(const struct mip_map *map, struct mip_profile *p);
+
+/* The heap part of one run. Fails only before it changes anything: when
+ * the raw profile has heap data and no symbolizer is given, or when a
+ * context names a site of the profile's image that the map lacks. */
+int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
+                     const char *raw_path,
+                     const struct mip_symbolizer *symbolizer,
+                     struct mip_error *err);
+
+/* Whether two profiles of one build have the same heap sites. */
+int mip_heap_same_sites(const struct mip_profile *a,
+                        const struct mip_profile *b);
+/* The heap part of another profile of the same build (same sites). */
+void mip_heap_add_profile(struct mip_profile *p,
+                          const struct mip_profile *other);
+
+/* Puts frames, strings and contexts in their one canonical form: frames
+ * unique and sorted, their strings sorted after heap_strings_at, unused
+ * frames dropped, contexts unique by (site, frames) and sorted, stacks in
+ * context order. Does nothing without heap data. */
+void mip_heap_normalize(struct mip_profile *p);
+
+void mip_heap_free(struct mip_profile *p);
+
+/* Where the strings that are not the frames' end: after the last string a
+ * function or a site names. */
+size_t mip_heap_strings_start(const struct mip_profile *p);
+
+#endif

@@ -1,0 +1,379 @@
+/*
+ * Internal interface of the heap-profiling runtime (rt/heap_*.c, mode
+ * `heap`, docs/heap.md). These members are pulled from libmip_rt.a only
+ * by images whose code refers to a __mip_heap_* symbol, so a
+ * coverage-only image links none of them; the rest of the runtime reaches
+ * them through a pointer the heap runtime sets when it starts
+ * (mip_rt_heap_payloads, write.c).
+ *
+ * The pieces, one file each:
+ *   heap_shadow.c     the shadow counters and the process-wide rendezvous
+ *   heap_table.c      live blocks by address, in 256 locked shards
+ *   heap_depot.c      call stacks, deduplicated; one context per stack
+ *   heap_context.c    MemInfoBlocks: per block, merged per context
+ *   heap_unwind.c     frame-pointer walks within the thread's stack
+ *   heap_state.c      births and deaths against one heap state
+ *   heap_write.c      the raw payloads, from a snapshot of the tables
+ *   heap_owner.c      start-up, the owner of the process's heap state
+ *   heap_hooks.c      the __mip_heap_* entry points of instrumented code
+ *   heap_interpose.c  free, realloc and reallocarray of the whole process
+ *
+ * Nothing here calls malloc: tables live in mmap'd memory.
+ */
+#ifndef MIP_RT_HEAP_H
+#define MIP_RT_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mip_rt.h"
+
+/* ---- Shadow (heap_shadow.c) ----------------------------------------- */
+
+/* The counter of address a is the u64 at ((a >> 6) << 3) + offset, for
+ * every user-space address (below 2^47): AddressSanitizer's layout. */
+#define MIP_RT_HEAP_SHADOW_OFFSET 0x7fff8000ULL
+#define MIP_RT_HEAP_SHADOW_SIZE (1ULL << 44)
+#define MIP_RT_HEAP_ADDR_LIMIT (1ULL << 47)
+#define MIP_RT_HEAP_GRANULE_SHIFT 6
+
+/* Maps the process's shadow if no image has yet, and checks that a
+ * mapping already there is MIP's. Prints one line and aborts when the
+ * range is taken by something else or cannot be reserved. */
+MIP_RT_HIDDEN void mip_rt_heap_shadow_map(void);
+/* Whether the process's shadow is in place, without mapping it. */
+MIP_RT_HIDDEN int mip_rt_heap_shadow_present(void);
+/* On the shadow at base (0: none, nothing is counted): clears the
+ * counters of the granules that [p, p + size) overlaps (a block of size 0
+ * has the granule at p), sums them, or adds one to each. */
+MIP_RT_HIDDEN void mip_rt_heap_shadow_zero(uintptr_t base, uintptr_t p,
+                                           uint64_t size);
+MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p,
+                                              uint64_t size);
+MIP_RT_HIDDEN void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p,
+                                            uint64_t size);
+
+struct mip_rt_heap_ops;
+
+/* The rendezvous of the heap runtimes of one process: in the shadow of
+ * addresses no program can map (48 KiB, below mmap_min_addr), so it
+ * exists exactly when the shadow does, at the same place for every
+ * image. Its layout never changes; the ops it points to are versioned. */
+struct mip_rt_heap_header {
+  uint64_t magic;   /* MIP_RT_HEAP_MAGIC: the shadow is MIP's */
+  uint32_t version; /* MIP_RT_HEAP_HEADER_VERSION */
+  uint32_t reserved;
+  const struct mip_rt_heap_ops *owner; /* the owner's ops, or NULL */
+};
+#define MIP_RT_HEAP_MAGIC 0x574f444148504d49ULL /* "IMPHADOW" */
+#define MIP_RT_HEAP_HEADER_VERSION 1u
+#define MIP_RT_HEAP_HEADER                                                     \
+  ((struct mip_rt_heap_header *)(uintptr_t)(MIP_RT_HEAP_SHADOW_OFFSET +        \
+                                            0x1800))
+
+/* ---- MemInfoBlock (heap_context.c) ------------------------------------ */
+
+/* Every field of mip/layout/mib.inc, held as u64; the file widths apply
+ * (saturating) when it is encoded. */
+struct mip_rt_mib {
+#define MIP_MIB_FIELD(id, Name, type) uint64_t Name;
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+};
+
+/* One block's MemInfoBlock, as MemProf's constructor makes it: size in
+ * bytes, count accesses, times in ms, CPUs as sched_getcpu says. */
+MIP_RT_HIDDEN void mip_rt_heap_mib_block(struct mip_rt_mib *m, uint64_t size,
+                                         uint64_t count, uint32_t alloc_ms,
+                                         uint32_t dealloc_ms,
+                                         uint32_t alloc_cpu,
+                                         uint32_t dealloc_cpu);
+/* MemProf's Merge of a block that died after those already in into (an
+ * empty into, AllocCount 0, takes b as it is), plus MIP's fields. */
+MIP_RT_HIDDEN void mip_rt_heap_mib_merge(struct mip_rt_mib *into,
+                                         const struct mip_rt_mib *b);
+
+/* Field ids in record order, their number, and the encoded record size
+ * (raw_heap_context head and the fields, padded to 8). */
+MIP_RT_HIDDEN extern const uint32_t mip_rt_heap_mib_ids[];
+enum {
+  MIP_RT_HEAP_MIB_FIELDS = 0
+#define MIP_MIB_FIELD(id, Name, type) +1
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+};
+#define MIP_RT_HEAP_WIDTH_u32 4
+#define MIP_RT_HEAP_WIDTH_u64 8
+enum {
+  MIP_RT_HEAP_MIB_BYTES = 0
+#define MIP_MIB_FIELD(id, Name, type) +MIP_RT_HEAP_WIDTH_##type
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+};
+/* Encodes m's fields (not the head) at out; MIP_RT_HEAP_MIB_BYTES. */
+MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
+                                          uint8_t *out);
+
+/* ---- Live blocks (heap_table.c) --------------------------------------- */
+
+#define MIP_RT_HEAP_NO_CONTEXT UINT32_MAX
+#define MIP_RT_HEAP_NO_CPU 0xffffu /* sched_getcpu failed */
+/* Block flags. */
+#define MIP_RT_HEAP_REALLOC 1u /* born of a realloc */
+
+struct mip_rt_heap_block {
+  uint64_t addr; /* 0: a free slot */
+  uint64_t size;
+  uint32_t alloc_ms;
+  uint32_t context; /* MIP_RT_HEAP_NO_CONTEXT: tracked, never counted */
+  uint16_t cpu;
+  uint16_t flags;
+  uint32_t generation; /* the state's when born: older ones came through a
+                          fork and belong to the parent */
+};
+
+/* One shard's slots: open addressing, linear probing, at most half full.
+ * Replaced by one twice as large when it fills; the old one stays mapped
+ * (its pages returned to the system) so that a reader that did not take
+ * the lock (a dump that could not get it) never faults. */
+struct mip_rt_heap_slots {
+  uint64_t mask; /* slots - 1 */
+  uint64_t bytes;
+  struct mip_rt_heap_slots *replaced; /* the shard's previous table */
+  uint64_t reserved;
+  struct mip_rt_heap_block slot[];
+};
+
+struct mip_rt_heap_shard {
+  uint32_t lock;
+  uint32_t reserved;
+  uint64_t count;
+  struct mip_rt_heap_slots *slots; /* NULL until the first block */
+  uint64_t pad[5];
+} __attribute__((aligned(64)));
+
+#define MIP_RT_HEAP_SHARDS 256
+#define MIP_RT_HEAP_SHARD_MIN 128 /* slots of a shard's first table */
+
+/* ---- Contexts and the stack depot (heap_depot.c) ---------------------- */
+
+/* Stack flags (raw_heap_stack flags). */
+#define MIP_RT_HEAP_TRUNCATED 1u /* cut at the depth limit */
+
+#define MIP_RT_HEAP_DEPTH_DEFAULT 64u
+#define MIP_RT_HEAP_DEPTH_MAX 128u
+
+struct mip_rt_heap_context {
+  uint32_t lock;
+  uint32_t reserved;
+  uint64_t site;  /* runtime address of its site byte, 0: none */
+  uint64_t stack; /* its depot entry: word offset in the arena, 0: none */
+  uint64_t live;  /* bytes of its blocks live now */
+  uint64_t peak;  /* the most of them live at once */
+  struct mip_rt_mib mib; /* its dead blocks; AllocCount 0: none yet */
+};
+
+/* ---- A heap state (heap_state.c) ------------------------------------- */
+
+struct mip_rt_heap_config {
+  uintptr_t shadow;       /* shadow base, 0: no shadow (tests) */
+  uint32_t depth;         /* stack depth limit, 1..MIP_RT_HEAP_DEPTH_MAX */
+  uint32_t contexts;      /* context capacity */
+  uint32_t depot_slots;   /* a power of two, at least 2 * contexts */
+  uint64_t arena_words;   /* u64 words of stack storage, < 2^32 */
+};
+
+/* The defaults of the process's state. */
+#define MIP_RT_HEAP_CONTEXTS (1u << 17)
+#define MIP_RT_HEAP_DEPOT_SLOTS (1u << 18)
+#define MIP_RT_HEAP_ARENA_WORDS (8ull << 20) /* 64 MiB */
+
+enum mip_rt_heap_stat {
+  MIP_RT_HEAP_STAT_FREED_UNSEEN,
+  MIP_RT_HEAP_STAT_TRUNCATED,
+  MIP_RT_HEAP_STAT_DROPPED,
+  MIP_RT_HEAP_STAT_COUNT
+};
+
+struct mip_rt_heap {
+  uintptr_t shadow;
+  uint64_t start_ns; /* CLOCK_MONOTONIC when it started */
+  uint32_t depth;
+  uint32_t generation;
+  uint32_t context_cap;
+  uint32_t context_count; /* handed out; may run past context_cap */
+  struct mip_rt_heap_context *contexts;
+  uint64_t *depot;       /* slots: hash << 32 | arena offset, 0: free */
+  uint64_t depot_mask;
+  uint64_t *arena;       /* entries: hash, depth | flags << 32, context,
+                            then the frames */
+  uint64_t arena_words;
+  uint64_t arena_used;   /* words handed out; word 0 is never used */
+  uint64_t stats[MIP_RT_HEAP_STAT_COUNT];
+  struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
+};
+
+/* Maps h's tables; 0, or -1 when the memory cannot be had. */
+MIP_RT_HIDDEN int mip_rt_heap_init(struct mip_rt_heap *h,
+                                   const struct mip_rt_heap_config *config);
+/* Unmaps them (h must be idle). */
+MIP_RT_HIDDEN void mip_rt_heap_destroy(struct mip_rt_heap *h);
+/* In a forked child: blocks live now belong to the parent and are
+ * forgotten when they die; contexts and statistics start from zero. Every
+ * shard lock is held by the caller (taken before the fork) and released. */
+MIP_RT_HIDDEN void mip_rt_heap_forget(struct mip_rt_heap *h);
+MIP_RT_HIDDEN void mip_rt_heap_lock_all(struct mip_rt_heap *h);
+MIP_RT_HIDDEN void mip_rt_heap_unlock_all(struct mip_rt_heap *h);
+
+/* Milliseconds since h started, and the current CPU (MIP_RT_HEAP_NO_CPU
+ * when unknown). */
+MIP_RT_HIDDEN uint32_t mip_rt_heap_now(const struct mip_rt_heap *h);
+MIP_RT_HIDDEN uint32_t mip_rt_heap_cpu(void);
+
+/* The context of a call stack (frames[0..depth), innermost first; flags
+ * MIP_RT_HEAP_TRUNCATED), made the first time the stack is seen, with
+ * site; MIP_RT_HEAP_NO_CONTEXT when the depot or the context table is
+ * full. */
+MIP_RT_HIDDEN uint32_t mip_rt_heap_context_of(struct mip_rt_heap *h,
+                                              const uintptr_t *frames,
+                                              uint32_t depth, uint32_t flags,
+                                              uintptr_t site);
+/* The depot entry of a context (NULL: none), its depth and flags. */
+MIP_RT_HIDDEN const uint64_t *
+mip_rt_heap_stack_of(const struct mip_rt_heap *h, uint32_t context,
+                     uint32_t *depth, uint32_t *flags);
+
+/* Table operations, under the shard's lock. put: 1 when a block at that
+ * address was live (copied to *old and replaced), 0 when not, -1 when
+ * there was no memory for it (not inserted). take: 1 and the block, or 0
+ * when none is live at addr. */
+MIP_RT_HIDDEN int mip_rt_heap_table_put(struct mip_rt_heap *h,
+                                        const struct mip_rt_heap_block *b,
+                                        struct mip_rt_heap_block *old);
+MIP_RT_HIDDEN int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
+                                         struct mip_rt_heap_block *out);
+/* Calls fn on every live block, shard by shard, each under its lock when
+ * the lock can be had (a dump in a signal handler may interrupt its own
+ * thread's holder: then the shard is read as it is). */
+typedef void (*mip_rt_heap_block_fn)(const struct mip_rt_heap_block *b,
+                                     void *arg);
+MIP_RT_HIDDEN void mip_rt_heap_table_walk(struct mip_rt_heap *h,
+                                          mip_rt_heap_block_fn fn, void *arg);
+MIP_RT_HIDDEN uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h);
+
+/* Spin locks: lock waits; try waits a bounded time and says whether it
+ * got the lock. */
+MIP_RT_HIDDEN void mip_rt_heap_lock(uint32_t *lock);
+MIP_RT_HIDDEN int mip_rt_heap_try_lock(uint32_t *lock);
+static inline void mip_rt_heap_unlock(uint32_t *lock) {
+  __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A block taken out of the table, its counters summed, not yet settled.
+ * Part of the ops interface between images: change it with the version. */
+struct mip_rt_heap_taken {
+  struct mip_rt_heap_block block;
+  uint64_t count;
+  uint32_t dealloc_ms;
+  uint32_t dealloc_cpu;
+};
+
+/* A block of size bytes at p is born now in context (flags:
+ * MIP_RT_HEAP_REALLOC). A block the table still held at p dies first, as
+ * freed unseen. */
+MIP_RT_HIDDEN void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p,
+                                    uint64_t size, uint32_t context,
+                                    uint32_t flags, uint32_t now,
+                                    uint32_t cpu);
+/* Takes the block at p out of the table and sums its counters (1), or
+ * finds none (0). */
+MIP_RT_HIDDEN int mip_rt_heap_take(struct mip_rt_heap *h, uintptr_t p,
+                                   struct mip_rt_heap_taken *t, uint32_t now,
+                                   uint32_t cpu);
+/* The second half of take, for a block already out of the table: the
+ * clock and the CPU are read only when a block was found. */
+MIP_RT_HIDDEN void mip_rt_heap_taken_at(struct mip_rt_heap *h,
+                                        struct mip_rt_heap_taken *t,
+                                        uint32_t now, uint32_t cpu);
+/* A taken block died (its MemInfoBlock goes to its context), or lives on
+ * (it goes back into the table). */
+MIP_RT_HIDDEN void mip_rt_heap_settle(struct mip_rt_heap *h,
+                                      const struct mip_rt_heap_taken *t,
+                                      int died);
+/* take and settle(died) at once; 1 when a block was live at p. */
+MIP_RT_HIDDEN int mip_rt_heap_free(struct mip_rt_heap *h, uintptr_t p,
+                                   uint32_t now, uint32_t cpu);
+/* The MemInfoBlock of block b dying with count accesses at now on cpu. */
+MIP_RT_HIDDEN void mip_rt_heap_block_mib(struct mip_rt_mib *m,
+                                         const struct mip_rt_heap_block *b,
+                                         uint64_t count, uint32_t now,
+                                         uint32_t cpu);
+
+/* ---- Unwinding (heap_unwind.c) ---------------------------------------- */
+
+/* Walks the frame-pointer chain from fp, the frame of a runtime entry
+ * point called by the code whose stack is wanted: frames[0] is the
+ * return address of that call, then one per caller while the chain stays
+ * within the thread's stack, 8-byte aligned and rising, up to limit
+ * frames (then *flags gets MIP_RT_HEAP_TRUNCATED if more were there).
+ * Returns the number of frames, at least 1. */
+MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp, uintptr_t *frames,
+                                          uint32_t limit, uint32_t *flags);
+
+/* ---- Payloads (heap_write.c) ------------------------------------------ */
+
+/* Adds the heap payloads to all[0..count) (room for max) and returns the
+ * new count: when h is given (the owner's state), MIBS, STACKS and
+ * SEGMENTS from a snapshot taken now (live blocks count as dying at now on
+ * cpu, without being closed); always a STATS payload with unseen_frees
+ * (and h's statistics), into which a STATS payload already in all (call
+ * edges) is merged. The snapshot is mmap'd: mip_rt_heap_payloads_release
+ * unmaps it once the payloads are written (or not). Without memory for
+ * it, adds nothing. */
+MIP_RT_HIDDEN size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h,
+                                             uint64_t unseen_frees,
+                                             uint32_t now, uint32_t cpu,
+                                             struct mip_rt_payload *all,
+                                             size_t count, size_t max);
+MIP_RT_HIDDEN void mip_rt_heap_payloads_release(struct mip_rt_payload *all,
+                                                size_t count);
+
+/* ---- Between images (heap_owner.c) ------------------------------------ */
+
+/* What an image's runtime offers the others once it owns the process's
+ * heap state. Appended to, never reordered; version bumps when a change
+ * would mislead an older caller. */
+#define MIP_RT_HEAP_OPS_VERSION 1u
+struct mip_rt_heap_ops {
+  uint32_t version; /* MIP_RT_HEAP_OPS_VERSION */
+  uint32_t size;    /* sizeof(struct mip_rt_heap_ops) */
+  /* A block was allocated at p by the call whose stack this is. */
+  void (*alloc)(void *p, uint64_t size, uintptr_t site,
+                const uintptr_t *frames, uint32_t depth, uint32_t flags,
+                uint32_t block_flags);
+  /* mip_rt_heap_take and mip_rt_heap_settle on the owner's state. */
+  int (*take)(const void *p, struct mip_rt_heap_taken *t);
+  void (*settle)(const struct mip_rt_heap_taken *t, int died);
+};
+
+/* The ops of the owner of the process's heap state, starting this
+ * image's heap runtime (and taking ownership if nobody has it) first if
+ * need be; NULL when heap profiling is off (an owner of another,
+ * incompatible version). */
+MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner(void);
+/* The same for the interposed functions, which see every free of the
+ * process from its start: the owner if there is one, starting nothing. */
+MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner_if_any(void);
+/* Starts this image's heap runtime: maps the shadow, reads MIP_OPTIONS
+ * from envp (NULL: environ) and takes ownership if nobody has it.
+ * Idempotent. */
+MIP_RT_HIDDEN void mip_rt_heap_start(char **envp);
+/* This image's stack depth limit (MIP_OPTIONS heap_stack_depth). */
+MIP_RT_HIDDEN extern uint32_t mip_rt_heap_depth;
+/* Instrumented frees in this image of pointers never seen allocated. */
+MIP_RT_HIDDEN extern uint64_t mip_rt_heap_unseen_frees;
+
+/* heap_interpose.c: finds the next free, realloc and reallocarray. */
+MIP_RT_HIDDEN void mip_rt_heap_interpose_init(void);
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * free, realloc and reallocarray for the whole process, so that a block
+ * allocated in instrumented code and freed or reallocated by code MIP did
+ * not instrument (a library, the C++ runtime's operator delete) dies when
+ * it really does.
+ *
+ * The public symbols are not defined here: a member of libmip_rt.a that
+ * defined `free` would be pulled into every program that calls free,
+ * coverage-only ones included, since the linker takes an archive member
+ * for any undefined symbol it defines. Instead every object built with
+ * heap mode carries, in one COMDAT group, weak definitions of free,
+ * realloc and reallocarray that jump here, and the group's own symbol,
+ * __mip_heap_interpose, which tells the runtime the image is a heap image
+ * (docs/heap.md has the assembly). Weak: a program that defines its own
+ * free keeps it (and the hooks alone see its instrumented frees).
+ *
+ * Each forwards to the next definition in the lookup order
+ * (dlsym(RTLD_NEXT)), looked up from the image's constructor or at the
+ * first call. dlsym may itself free (or realloc) while it looks: a free
+ * arriving then, on the looking thread, is kept and done once the real
+ * one is known; a realloc then goes to glibc's __libc_realloc.
+ *
+ * free: the block leaves the table before the real free, so that no other
+ * thread can be handed the same address first. An instrumented free has
+ * closed its block already (its hook runs before the call); this one then
+ * finds nothing and says nothing: it sees every free of the process,
+ * libc's own included, so a pointer it never saw is no news. realloc: the
+ * old block is taken out (its counters summed) before the real realloc,
+ * and dies only if that succeeded (or the size was 0, which frees it);
+ * otherwise it goes back. The new block is born only in the hook, where
+ * instrumented code reallocated (its site and stack are known).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+
+#include "heap.h"
+
+typedef void (*free_fn)(void *);
+typedef void *(*realloc_fn)(void *, size_t);
+typedef void *(*reallocarray_fn)(void *, size_t, size_t);
+
+/* glibc's own entry points, for the bootstrap only. */
+extern void __libc_free(void *) __attribute__((weak));
+extern void *__libc_realloc(void *, size_t) __attribute__((weak));
+
+static free_fn real_free;
+static realloc_fn real_realloc;
+static reallocarray_fn real_reallocarray;
+static uint32_t resolved;
+static pthread_t resolver;
+
+#define PARKED 64
+static void *parked[PARKED];
+static uint32_t parked_count;
+
+/* 1 once the real functions are known; 0 when called back from dlsym on
+ * the thread that is looking them up. */
+static int resolve(void) {
+  if (__atomic_load_n(&resolved, __ATOMIC_ACQUIRE))
+    return 1;
+  pthread_t self = pthread_self(), none = 0;
+  if (!__atomic_compare_exchange_n(&resolver, &none, self, 0,
+                                   __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+    if (pthread_equal(none, self))
+      return 0;
+    while (!__atomic_load_n(&resolved, __ATOMIC_ACQUIRE))
+      sched_yield();
+    return 1;
+  }
+  free_fn f = (free_fn)dlsym(RTLD_NEXT, "free");
+  realloc_fn r = (realloc_fn)dlsym(RTLD_NEXT, "realloc");
+  reallocarray_fn ra = (reallocarray_fn)dlsym(RTLD_NEXT, "reallocarray");
+  if (!f)
+    f = __libc_free;
+  if (!r)
+    r = __libc_realloc;
+  if (!f || !r) {
+    mip_rt_report("heap profiling cannot find the C library's free and "
+                  "realloc",
+                  NULL);
+    abort();
+  }
+  real_free = f;
+  real_realloc = r;
+  real_reallocarray = ra;
+  __atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
+  uint32_t n = parked_count < PARKED ? parked_count : PARKED;
+  for (uint32_t i = 0; i < n; i++)
+    f(parked[i]);
+  return 1;
+}
+
+void mip_rt_heap_interpose_init(void) {
+  int saved = errno;
+  resolve();
+  errno = saved;
+}
+
+/* Takes the block at p out of the table, if the owner has it. */
+static int take(const struct mip_rt_heap_ops *o, void *p,
+                struct mip_rt_heap_taken *t) {
+  return o && o->take(p, t);
+}
+
+MIP_RT_HIDDEN void __mip_heap_interposed_free(void *p);
+MIP_RT_HIDDEN void *__mip_heap_interposed_realloc(void *old, size_t size);
+MIP_RT_HIDDEN void *__mip_heap_interposed_reallocarray(void *old, size_t n,
+                                                       size_t m);
+
+void __mip_heap_interposed_free(void *p) {
+  if (!p)
+    return;
+  int saved = errno;
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
+  struct mip_rt_heap_taken t;
+  if (take(o, p, &t))
+    o->settle(&t, 1);
+  if (resolve()) {
+    errno = saved;
+    real_free(p);
+  } else {
+    /* Kept until dlsym is done: a leak if more come than there is room. */
+    uint32_t i = __atomic_fetch_add(&parked_count, 1, __ATOMIC_RELAXED);
+    if (i < PARKED)
+      parked[i] = p;
+  }
+  errno = saved;
+}
+
+/* The real call, with the old block taken out first and settled after. */
+static void *reallocate(void *old, size_t size, size_t n, int array) {
+  int saved = errno;
+  const struct mip_rt_heap_ops *o = old ? mip_rt_heap_owner_if_any() : NULL;
+  struct mip_rt_heap_taken t;
+  int taken = take(o, old, &t);
+  size_t total = 0;
+  int overflow = array && __builtin_mul_overflow(size, n, &total);
+  errno = saved;
+  void *q;
+  if (!array)
+    q = real_realloc(old, total = size);
+  else if (real_reallocarray)
+    q = real_reallocarray(old, size, n);
+  else if (overflow)
+    q = NULL, errno = ENOMEM;
+  else
+    q = real_realloc(old, total);
+  if (taken) {
+    saved = errno;
+    o->settle(&t, q != NULL || (!overflow && total == 0));
+    errno = saved;
+  }
+  return q;
+}
+
+void *__mip_heap_interposed_realloc(void *old, size_t size) {
+  if (!resolve()) {
+    if (__libc_realloc)
+      return __libc_realloc(old, size);
+    errno = ENOMEM;
+    return NULL;
+  }
+  return reallocate(old, size, 1, 0);
+}
+
+void *__mip_heap_interposed_reallocarray(void *old, size_t n, size_t m) {
+  if (!resolve()) {
+    size_t total;
+    if (__libc_realloc && !__builtin_mul_overflow(n, m, &total))
+      return __libc_realloc(old, total);
+    errno = ENOMEM;
+    return NULL;
+  }
+  return reallocate(old, n, m, 1);
+}

@@ -1,0 +1,326 @@
+/*
+ * One heap state per process. Every image built with heap mode carries
+ * the heap runtime; the first whose runtime starts owns the state, and
+ * the others forward every birth and death to it, so a block allocated in
+ * one image and freed in another is one block. The rendezvous is the
+ * shadow's header (heap.h): it sits at the same address in every image,
+ * exists exactly when the shadow does, and holds the owner's ops, claimed
+ * with one compare-and-swap, so two images starting at once cannot both
+ * own it. The ops are versioned: an image meeting an owner of another
+ * version says so once and does not profile.
+ *
+ * Start-up: an executable's first instrumented code can run before any
+ * constructor of its own (shared libraries' constructors run first and
+ * may call it), so the shadow is mapped from a .preinit_array entry the
+ * instrumentation adds beside main (__mip_heap_preinit), and in every
+ * image from a constructor of priority 1; a hook that runs before either
+ * starts the runtime itself. In an executable built with heap mode the
+ * preinit entry makes the executable the owner.
+ *
+ * The owner writes the heap payloads in its own raw profile (write.c,
+ * mip_dump included). A shared library that owns the state gives it up
+ * when it is unloaded, after its profile is written; the next image to
+ * allocate then starts a new state, and blocks of the old one that die
+ * later are unseen frees.
+ *
+ * fork: the child keeps the state's tables but starts with empty contexts
+ * and statistics; blocks live at the fork belong to the parent and are
+ * forgotten when they die in the child (docs/runtime.md: a child's
+ * profile holds what the child did).
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "heap.h"
+
+uint32_t mip_rt_heap_depth = MIP_RT_HEAP_DEPTH_DEFAULT;
+uint64_t mip_rt_heap_unseen_frees;
+
+/* Defined (weak, hidden) with the interposed free by every object built
+ * with heap mode (docs/heap.md): whether this image is one. */
+extern const char __mip_heap_interpose[] __attribute__((weak)) MIP_RT_HIDDEN;
+
+static struct mip_rt_heap state;
+static uint32_t phase; /* 0: not started, 1: starting, 2: started */
+static pthread_t starter;
+
+/* ---- The owner's side ------------------------------------------------- */
+
+static void op_alloc(void *p, uint64_t size, uintptr_t site,
+                     const uintptr_t *frames, uint32_t depth, uint32_t flags,
+                     uint32_t block_flags) {
+  struct mip_rt_heap *h = &state;
+  uint32_t context = mip_rt_heap_context_of(h, frames, depth, flags, site);
+  if (flags & MIP_RT_HEAP_TRUNCATED)
+    __atomic_fetch_add(&h->stats[MIP_RT_HEAP_STAT_TRUNCATED], 1,
+                       __ATOMIC_RELAXED);
+  mip_rt_heap_born(h, (uintptr_t)p, size, context, block_flags,
+                   mip_rt_heap_now(h), mip_rt_heap_cpu());
+}
+
+/* Most frees the interposed free sees are of blocks nobody tracks: the
+ * table first, the clock and the CPU only for a block found there. */
+static int op_take(const void *p, struct mip_rt_heap_taken *t) {
+  if (!mip_rt_heap_table_take(&state, (uintptr_t)p, &t->block))
+    return 0;
+  mip_rt_heap_taken_at(&state, t, mip_rt_heap_now(&state), mip_rt_heap_cpu());
+  return 1;
+}
+
+static void op_settle(const struct mip_rt_heap_taken *t, int died) {
+  mip_rt_heap_settle(&state, t, died);
+}
+
+static const struct mip_rt_heap_ops ops = {
+    .version = MIP_RT_HEAP_OPS_VERSION,
+    .size = sizeof(struct mip_rt_heap_ops),
+    .alloc = op_alloc,
+    .take = op_take,
+    .settle = op_settle,
+};
+
+static int owner_here(void) {
+  return __atomic_load_n(&phase, __ATOMIC_ACQUIRE) == 2 &&
+         __atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE) ==
+             &ops;
+}
+
+/* Takes ownership if nobody has it (the tables made first, under a lock
+ * of this image's: two of its threads may find the state without owner
+ * at once, when an owning library has been unloaded). */
+static void claim(void) {
+  struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
+  static uint32_t failed, lock;
+  if (__atomic_load_n(&hd->owner, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&failed, __ATOMIC_RELAXED))
+    return;
+  mip_rt_heap_lock(&lock);
+  if (!state.contexts) {
+    struct mip_rt_heap_config config = {
+        .shadow = MIP_RT_HEAP_SHADOW_OFFSET,
+        .depth = mip_rt_heap_depth,
+        .contexts = MIP_RT_HEAP_CONTEXTS,
+        .depot_slots = MIP_RT_HEAP_DEPOT_SLOTS,
+        .arena_words = MIP_RT_HEAP_ARENA_WORDS,
+    };
+    if (mip_rt_heap_init(&state, &config) != 0) {
+      __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
+      mip_rt_report("heap profiling off: no memory for its tables", NULL);
+    }
+  }
+  const struct mip_rt_heap_ops *none = NULL;
+  if (state.contexts)
+    __atomic_compare_exchange_n(&hd->owner, &none, &ops, 0, __ATOMIC_ACQ_REL,
+                                __ATOMIC_ACQUIRE);
+  mip_rt_heap_unlock(&lock);
+}
+
+/* ---- Options ---------------------------------------------------------- */
+
+static const char *options_in(char **envp) {
+  if (!envp)
+    envp = environ;
+  for (; envp && *envp; envp++) {
+    const char *e = *envp, *want = "MIP_OPTIONS=";
+    while (*want && *e == *want)
+      e++, want++;
+    if (!*want)
+      return e;
+  }
+  return NULL;
+}
+
+/* The heap_* settings of MIP_OPTIONS, "key=value:key=value" (options.c
+ * leaves them to us): heap_stack_depth=N, 1 to MIP_RT_HEAP_DEPTH_MAX. */
+static void read_options(const char *text, int quiet) {
+  while (text && *text) {
+    char key[64], value[64];
+    size_t k = 0, v = 0;
+    for (; *text && *text != ':' && *text != '='; text++)
+      if (k + 1 < sizeof key)
+        key[k++] = *text;
+    key[k] = '\0';
+    int has_value = *text == '=';
+    for (text += has_value; *text && *text != ':'; text++)
+      if (v + 1 < sizeof value)
+        value[v++] = *text;
+    value[v] = '\0';
+    if (*text == ':')
+      text++;
+    if (mip_rt_streq(key, "heap_stack_depth")) {
+      uint32_t n = 0;
+      size_t i = 0;
+      for (; value[i] >= '0' && value[i] <= '9' && n <= MIP_RT_HEAP_DEPTH_MAX;
+           i++)
+        n = n * 10 + (uint32_t)(value[i] - '0');
+      if (has_value && i && !value[i] && n >= 1 &&
+          n <= MIP_RT_HEAP_DEPTH_MAX)
+        mip_rt_heap_depth = n;
+      else if (!quiet)
+        mip_rt_report("MIP_OPTIONS: heap_stack_depth wants a number from 1 "
+                      "to 128, not '",
+                      value, "' (ignored)", NULL);
+    } else if (!quiet && key[0] == 'h' && key[1] == 'e' && key[2] == 'a' &&
+               key[3] == 'p' && key[4] == '_') {
+      mip_rt_report("MIP_OPTIONS: unknown option '", key, "' (ignored)",
+                    NULL);
+    }
+  }
+}
+
+/* ---- Payloads (write.c) ------------------------------------------------ */
+
+static size_t add_payloads(struct mip_rt_payload *all, size_t count,
+                           size_t max) {
+  if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)
+    return count;
+  int owner = owner_here();
+  return mip_rt_heap_payloads_of(
+      owner ? &state : NULL,
+      __atomic_load_n(&mip_rt_heap_unseen_frees, __ATOMIC_RELAXED),
+      owner ? mip_rt_heap_now(&state) : 0, mip_rt_heap_cpu(), all, count,
+      max);
+}
+
+static const struct mip_rt_payload_source payloads = {
+    .add = add_payloads,
+    .release = mip_rt_heap_payloads_release,
+};
+
+/* ---- Start-up --------------------------------------------------------- */
+
+void mip_rt_heap_start(char **envp) {
+  if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) == 2)
+    return;
+  uint32_t idle = 0;
+  if (!__atomic_compare_exchange_n(&phase, &idle, 1, 0, __ATOMIC_ACQUIRE,
+                                   __ATOMIC_ACQUIRE)) {
+    if (pthread_equal(__atomic_load_n(&starter, __ATOMIC_RELAXED),
+                      pthread_self()))
+      return; /* called back while starting: not yet */
+    while (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)
+      sched_yield();
+    return;
+  }
+  __atomic_store_n(&starter, pthread_self(), __ATOMIC_RELAXED);
+  mip_rt_heap_shadow_map();
+  mip_rt_heap_payloads = &payloads;
+  /* Every image reads the same MIP_OPTIONS: only the first to start
+   * reports what is wrong with the heap settings. */
+  int first = !__atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE);
+  read_options(options_in(envp), !first);
+  claim();
+  __atomic_store_n(&phase, 2, __ATOMIC_RELEASE);
+}
+
+/* An owner this image can talk to, or NULL. */
+static const struct mip_rt_heap_ops *usable(const struct mip_rt_heap_ops *o) {
+  static const struct mip_rt_heap_ops *checked;
+  static uint32_t warned;
+  if (!o || o == &ops || o == __atomic_load_n(&checked, __ATOMIC_RELAXED))
+    return o;
+  if (o->version != MIP_RT_HEAP_OPS_VERSION ||
+      o->size < sizeof(struct mip_rt_heap_ops)) {
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+      mip_rt_report("heap profiling off in an image whose MIP runtime "
+                    "differs from the one that owns the heap state",
+                    NULL);
+    return NULL;
+  }
+  __atomic_store_n(&checked, o, __ATOMIC_RELAXED);
+  return o;
+}
+
+const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
+  if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2) {
+    mip_rt_heap_start(NULL);
+    if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)
+      return NULL;
+  }
+  struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
+  const struct mip_rt_heap_ops *o = __atomic_load_n(&hd->owner,
+                                                    __ATOMIC_ACQUIRE);
+  if (!o) {
+    claim();
+    o = __atomic_load_n(&hd->owner, __ATOMIC_ACQUIRE);
+  }
+  return usable(o);
+}
+
+const struct mip_rt_heap_ops *mip_rt_heap_owner_if_any(void) {
+  if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2 &&
+      !mip_rt_heap_shadow_present())
+    return NULL;
+  return usable(__atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE));
+}
+
+/* fork: the owner's shard locks are taken before the fork, so that no
+ * table is caught half changed, and released on both sides. */
+static uint32_t locked_for_fork;
+
+static void before_fork(void) {
+  locked_for_fork = owner_here();
+  if (locked_for_fork)
+    mip_rt_heap_lock_all(&state);
+}
+
+static void after_fork_in_parent(void) {
+  if (locked_for_fork)
+    mip_rt_heap_unlock_all(&state);
+}
+
+static void after_fork_in_child(void) {
+  if (locked_for_fork)
+    mip_rt_heap_forget(&state);
+  __atomic_store_n(&mip_rt_heap_unseen_frees, 0, __ATOMIC_RELAXED);
+}
+
+/* Executables: from the .preinit_array entry the instrumentation puts
+ * beside main, before any shared library's constructor. getenv does not
+ * work yet there (environ is set later), hence envp. */
+MIP_RT_HIDDEN void __mip_heap_preinit(int argc, char **argv, char **envp);
+
+void __mip_heap_preinit(int argc, char **argv, char **envp) {
+  (void)argc;
+  (void)argv;
+  mip_rt_heap_start(envp);
+}
+
+static void heap_init(int argc, char **argv, char **envp) {
+  (void)argc;
+  (void)argv;
+  /* The runtime objects are linked into the unit tests too, which are no
+   * heap image and must not map the shadow. */
+  if (!__mip_heap_interpose)
+    return;
+  mip_rt_heap_start(envp);
+  mip_rt_heap_interpose_init();
+  if (pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child))
+    mip_rt_report("cannot register a fork handler: a forked child's heap "
+                  "profile will repeat its parent's",
+                  NULL);
+}
+
+/* A library that owns the state gives it up when it is unloaded (its
+ * profile written by then: this runs after the destructor of priority 101
+ * in exit.c), and returns the tables' memory, so that loading and
+ * unloading it again and again does not pile them up. The executable
+ * keeps it until the process ends. */
+static void heap_fini(void) {
+  if (!owner_here() || mip_rt_self()->is_main)
+    return;
+  const struct mip_rt_heap_ops *mine = &ops;
+  if (__atomic_compare_exchange_n(&MIP_RT_HEAP_HEADER->owner, &mine, NULL, 0,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    mip_rt_heap_destroy(&state);
+}
+
+/* Priority 1: before the image's other constructors (C++ static
+ * initializers included) can run instrumented code; glibc passes
+ * argc, argv and envp to init_array functions. */
+__attribute__((section(".init_array.00001"), used)) static void (
+    *heap_init_entry)(int, char **, char **) = heap_init;
+__attribute__((section(".fini_array.00100"), used)) static void (
+    *heap_fini_entry)(void) = heap_fini;

@@ -1,0 +1,148 @@
+/*
+ * The shadow: one u64 counter per 64-byte granule of the address space,
+ * at ((a >> 6) << 3) + 0x7fff8000, which instrumented code increments on
+ * every access (a plain incq, no call). It is one reservation of 16 TiB
+ * (MAP_NORESERVE: only the pages counters land on take memory), made once
+ * per process by the first image whose heap runtime starts; the others
+ * find it there. A range already mapped is accepted only if it is MIP's
+ * (its header says so), since counting into someone else's memory (an
+ * AddressSanitizer or MemProf shadow at the same place) would corrupt it
+ * silently: then the process stops with one line saying why.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "heap.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+static uint32_t mapped; /* this image has seen the shadow in place */
+
+static _Noreturn void give_up(const char *why) {
+  mip_rt_report("heap profiling needs the address range 0x7fff8000-"
+                "0x10007fff8000 for its shadow memory, ",
+                why, NULL);
+  abort();
+}
+
+/* Whether the header page is mapped (mincore fails on unmapped pages). */
+static int header_mapped(void) {
+  unsigned char vec;
+  uintptr_t page = (uintptr_t)MIP_RT_HEAP_HEADER & ~(uintptr_t)4095;
+  return mincore((void *)page, 4096, &vec) == 0;
+}
+
+/* Another image mapped it: its header must say MIP. The image that maps
+ * writes the magic right after mmap returns, so a zero may be a moment
+ * old; anything else is not ours. */
+static int ours(void) {
+  if (!header_mapped())
+    return 0;
+  struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
+  for (int i = 0; i < 10000; i++) {
+    uint64_t magic = __atomic_load_n(&hd->magic, __ATOMIC_ACQUIRE);
+    if (magic == MIP_RT_HEAP_MAGIC)
+      return 1;
+    if (magic != 0)
+      return 0;
+    sched_yield();
+  }
+  return 0;
+}
+
+int mip_rt_heap_shadow_present(void) {
+  if (__atomic_load_n(&mapped, __ATOMIC_ACQUIRE))
+    return 1;
+  if (!header_mapped() || __atomic_load_n(&MIP_RT_HEAP_HEADER->magic,
+                                          __ATOMIC_ACQUIRE) !=
+                              MIP_RT_HEAP_MAGIC)
+    return 0;
+  __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
+  return 1;
+}
+
+void mip_rt_heap_shadow_map(void) {
+  if (__atomic_load_n(&mapped, __ATOMIC_ACQUIRE))
+    return;
+  void *want = (void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET;
+  void *got = mmap(want, MIP_RT_HEAP_SHADOW_SIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                       MAP_FIXED_NOREPLACE,
+                   -1, 0);
+  if (got == want) {
+    struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
+    hd->version = MIP_RT_HEAP_HEADER_VERSION;
+    __atomic_store_n(&hd->magic, MIP_RT_HEAP_MAGIC, __ATOMIC_RELEASE);
+  } else if (got != MAP_FAILED) {
+    /* A kernel without MAP_FIXED_NOREPLACE (before 4.17) took it as a
+     * hint: the range was taken. */
+    munmap(got, MIP_RT_HEAP_SHADOW_SIZE);
+    if (!ours())
+      give_up("which something else holds (AddressSanitizer or MemProf?)");
+  } else if (errno == EEXIST) {
+    if (!ours())
+      give_up("which something else holds (AddressSanitizer or MemProf?)");
+  } else {
+    give_up(errno == ENOMEM ? "which cannot be reserved (overcommit or "
+                              "ulimit -v?)"
+                            : "which cannot be reserved");
+  }
+  __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
+}
+
+/* The counters of the granules [p, p + size) overlaps, as [*first,
+ * *last]; 0 when the range lies outside user space. */
+static int granules(uintptr_t base, uintptr_t p, uint64_t size,
+                    uint64_t **first, uint64_t **last) {
+  if (!base || p >= MIP_RT_HEAP_ADDR_LIMIT)
+    return 0;
+  uint64_t end = size ? size : 1;
+  end = end > MIP_RT_HEAP_ADDR_LIMIT - p ? MIP_RT_HEAP_ADDR_LIMIT : p + end;
+  *first = (uint64_t *)(base + ((p >> MIP_RT_HEAP_GRANULE_SHIFT) << 3));
+  *last =
+      (uint64_t *)(base + (((end - 1) >> MIP_RT_HEAP_GRANULE_SHIFT) << 3));
+  return 1;
+}
+
+/* Counters of blocks beyond 512 KiB: whole pages of them are dropped
+ * (they read as zero again) rather than written over. */
+#define BIG_BYTES (64u << 10)
+
+void mip_rt_heap_shadow_zero(uintptr_t base, uintptr_t p, uint64_t size) {
+  uint64_t *c, *last;
+  if (!granules(base, p, size, &c, &last))
+    return;
+  uintptr_t from = (uintptr_t)c, to = (uintptr_t)(last + 1);
+  if (to - from >= BIG_BYTES) {
+    uintptr_t in = (from + 4095) & ~(uintptr_t)4095;
+    uintptr_t out = to & ~(uintptr_t)4095;
+    if (madvise((void *)in, out - in, MADV_DONTNEED) == 0) {
+      memset((void *)from, 0, in - from);
+      memset((void *)out, 0, to - out);
+      return;
+    }
+  }
+  memset((void *)from, 0, to - from);
+}
+
+uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p, uint64_t size) {
+  uint64_t *c, *last, sum = 0;
+  if (!granules(base, p, size, &c, &last))
+    return 0;
+  for (; c <= last; c++)
+    sum += *c;
+  return sum;
+}
+
+void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p, uint64_t size) {
+  uint64_t *c, *last;
+  if (!size || !granules(base, p, size, &c, &last))
+    return;
+  for (; c <= last; c++)
+    ++*c;
+}

@@ -1,0 +1,199 @@
+/*
+ * A heap state: its tables, and what happens to them when a block is born
+ * and when it dies. The process has one, kept by the owner (heap_owner.c);
+ * the unit tests make their own.
+ *
+ * Born: the block goes into the table (a block the table still held at
+ * that address died where MIP could not see, and is closed first, as
+ * freed unseen), its granules' counters are cleared, and its context's
+ * live bytes grow (and with them, perhaps, its peak). Dies: it leaves the
+ * table, its counters are summed, and its MemInfoBlock is merged into its
+ * context's, under the context's lock.
+ */
+#include <sched.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "heap.h"
+
+static void *map(uint64_t bytes) {
+  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return m == MAP_FAILED ? NULL : m;
+}
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+    return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t mip_rt_heap_now(const struct mip_rt_heap *h) {
+  return (uint32_t)((now_ns() - h->start_ns) / 1000000u);
+}
+
+uint32_t mip_rt_heap_cpu(void) {
+  int cpu = sched_getcpu();
+  return cpu < 0 || (uint32_t)cpu >= MIP_RT_HEAP_NO_CPU ? MIP_RT_HEAP_NO_CPU
+                                              : (uint32_t)cpu;
+}
+
+int mip_rt_heap_init(struct mip_rt_heap *h,
+                     const struct mip_rt_heap_config *c) {
+  memset(h, 0, sizeof *h);
+  if (!c->depot_slots || (c->depot_slots & (c->depot_slots - 1)) ||
+      !c->depth || c->depth > MIP_RT_HEAP_DEPTH_MAX ||
+      c->arena_words >> 32)
+    return -1;
+  h->shadow = c->shadow;
+  h->start_ns = now_ns();
+  h->depth = c->depth;
+  h->context_cap = c->contexts;
+  h->depot_mask = c->depot_slots - 1;
+  h->arena_words = c->arena_words;
+  h->arena_used = 1; /* offset 0 means "no entry" */
+  h->contexts = map((uint64_t)c->contexts * sizeof *h->contexts);
+  h->depot = map((uint64_t)c->depot_slots * sizeof *h->depot);
+  h->arena = map(c->arena_words * sizeof *h->arena);
+  if (!h->contexts || !h->depot || !h->arena) {
+    mip_rt_heap_destroy(h);
+    return -1;
+  }
+  return 0;
+}
+
+void mip_rt_heap_destroy(struct mip_rt_heap *h) {
+  if (h->contexts)
+    munmap(h->contexts, (uint64_t)h->context_cap * sizeof *h->contexts);
+  if (h->depot)
+    munmap(h->depot, (h->depot_mask + 1) * sizeof *h->depot);
+  if (h->arena)
+    munmap(h->arena, h->arena_words * sizeof *h->arena);
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
+    struct mip_rt_heap_slots *s = h->shards[i].slots;
+    while (s) {
+      struct mip_rt_heap_slots *replaced = s->replaced;
+      munmap(s, s->bytes);
+      s = replaced;
+    }
+  }
+  memset(h, 0, sizeof *h);
+}
+
+void mip_rt_heap_forget(struct mip_rt_heap *h) {
+  h->generation++;
+  uint32_t n = h->context_count < h->context_cap ? h->context_count
+                                                 : h->context_cap;
+  for (uint32_t i = 0; i < n; i++) {
+    struct mip_rt_heap_context *c = &h->contexts[i];
+    c->lock = 0;
+    c->live = c->peak = 0;
+    c->mib = (struct mip_rt_mib){0};
+  }
+  for (int i = 0; i < MIP_RT_HEAP_STAT_COUNT; i++)
+    h->stats[i] = 0;
+  mip_rt_heap_unlock_all(h);
+}
+
+static void stat(struct mip_rt_heap *h, enum mip_rt_heap_stat s) {
+  __atomic_fetch_add(&h->stats[s], 1, __ATOMIC_RELAXED);
+}
+
+void mip_rt_heap_block_mib(struct mip_rt_mib *m,
+                           const struct mip_rt_heap_block *b, uint64_t count,
+                           uint32_t now, uint32_t cpu) {
+  uint32_t alloc_cpu = b->cpu == MIP_RT_HEAP_NO_CPU ? UINT32_MAX : b->cpu;
+  mip_rt_heap_mib_block(m, b->size, count, b->alloc_ms, now, alloc_cpu,
+                        cpu == MIP_RT_HEAP_NO_CPU ? UINT32_MAX : cpu);
+  m->ReallocCount = (b->flags & MIP_RT_HEAP_REALLOC) != 0;
+}
+
+/* A block died with count accesses at now on cpu. */
+static void died(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
+                 uint64_t count, uint32_t now, uint32_t cpu) {
+  if (b->context >= h->context_cap || b->generation != h->generation)
+    return; /* never counted, or the parent's (fork) */
+  struct mip_rt_mib m;
+  mip_rt_heap_block_mib(&m, b, count, now, cpu);
+  struct mip_rt_heap_context *c = &h->contexts[b->context];
+  mip_rt_heap_lock(&c->lock);
+  mip_rt_heap_mib_merge(&c->mib, &m);
+  mip_rt_heap_unlock(&c->lock);
+  __atomic_fetch_sub(&c->live, b->size, __ATOMIC_RELAXED);
+}
+
+void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
+                      uint32_t context, uint32_t flags, uint32_t now,
+                      uint32_t cpu) {
+  struct mip_rt_heap_block b = {
+      .addr = p,
+      .size = size,
+      .alloc_ms = now,
+      .context = context,
+      .cpu = (uint16_t)cpu,
+      .flags = (uint16_t)flags,
+      .generation = h->generation,
+  };
+  struct mip_rt_heap_block old;
+  int rc = mip_rt_heap_table_put(h, &b, &old);
+  if (rc < 0) {
+    stat(h, MIP_RT_HEAP_STAT_DROPPED);
+    return;
+  }
+  if (rc > 0) {
+    /* Its counters are still the old block's: the new one has not been
+     * touched by instrumented code yet. */
+    if (old.generation == h->generation)
+      stat(h, MIP_RT_HEAP_STAT_FREED_UNSEEN);
+    died(h, &old, mip_rt_heap_shadow_sum(h->shadow, old.addr, old.size), now,
+         cpu);
+  }
+  mip_rt_heap_shadow_zero(h->shadow, p, size);
+  if (context < h->context_cap) {
+    struct mip_rt_heap_context *c = &h->contexts[context];
+    uint64_t live = __atomic_add_fetch(&c->live, size, __ATOMIC_RELAXED);
+    uint64_t peak = __atomic_load_n(&c->peak, __ATOMIC_RELAXED);
+    while (live > peak &&
+           !__atomic_compare_exchange_n(&c->peak, &peak, live, 1,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      ;
+  } else {
+    stat(h, MIP_RT_HEAP_STAT_DROPPED);
+  }
+}
+
+void mip_rt_heap_taken_at(struct mip_rt_heap *h, struct mip_rt_heap_taken *t,
+                          uint32_t now, uint32_t cpu) {
+  t->count = mip_rt_heap_shadow_sum(h->shadow, t->block.addr, t->block.size);
+  t->dealloc_ms = now;
+  t->dealloc_cpu = cpu;
+}
+
+int mip_rt_heap_take(struct mip_rt_heap *h, uintptr_t p,
+                     struct mip_rt_heap_taken *t, uint32_t now, uint32_t cpu) {
+  if (!mip_rt_heap_table_take(h, p, &t->block))
+    return 0;
+  mip_rt_heap_taken_at(h, t, now, cpu);
+  return 1;
+}
+
+void mip_rt_heap_settle(struct mip_rt_heap *h,
+                        const struct mip_rt_heap_taken *t, int dies) {
+  if (dies) {
+    died(h, &t->block, t->count, t->dealloc_ms, t->dealloc_cpu);
+  } else {
+    struct mip_rt_heap_block old;
+    mip_rt_heap_table_put(h, &t->block, &old);
+  }
+}
+
+int mip_rt_heap_free(struct mip_rt_heap *h, uintptr_t p, uint32_t now,
+                     uint32_t cpu) {
+  struct mip_rt_heap_taken t;
+  if (!mip_rt_heap_take(h, p, &t, now, cpu))
+    return 0;
+  mip_rt_heap_settle(h, &t, 1);
+  return 1;
+}

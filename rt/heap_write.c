@@ -1,0 +1,358 @@
+/*
+ * The heap payloads of a raw profile (formats: include/mip/layout/
+ * raw_heap_*.inc):
+ *
+ *   MIBS      header, schema (every field id of mib.inc, in order), one
+ *             record per context with blocks: its stack id and site, then
+ *             its MemInfoBlock
+ *   STACKS    each of those contexts' call stack (id = context index)
+ *   SEGMENTS  every executable segment of every object loaded now, with
+ *             its build-id and path, to turn addresses into images
+ *   STATS     the MIP_STAT_HEAP_* statistics, after any the image already
+ *             had (call edges), since a profile has one STATS payload
+ *
+ * MIBS, STACKS and SEGMENTS have entries of varying size, each padded to
+ * 8 bytes: their elem_size is 8.
+ *
+ * The raw writer needs every payload's size before it writes, while other
+ * threads keep allocating, so the payloads come from a snapshot taken
+ * first: a copy of every context's MemInfoBlock with each live block
+ * merged in as if it died now (MemProf's view at exit: the blocks are not
+ * closed, and LiveAtExitCount/Size say how many were still live), the
+ * segments, and the statistics, in one mmap'd region that the writer
+ * releases afterwards (mip_rt_heap_payloads_release). Stacks and records
+ * are then streamed from the snapshot and the depot, whose entries never
+ * change once written. No malloc anywhere, so a dump may come from a
+ * signal handler.
+ */
+#include <elf.h>
+#include <link.h>
+#include <sys/mman.h>
+
+#include "heap.h"
+#include "mip/io.h"
+#include "mip/layouts.h"
+
+#define MAX_STATS 16
+#define SEGMENT_SLACK 8192 /* for objects loaded between the two passes */
+
+struct snapshot {
+  uint64_t bytes; /* of the mapping */
+  struct mip_rt_heap *h;
+  uint32_t n; /* contexts [0, n) were looked at */
+  uint32_t reserved;
+  uint64_t records;
+  uint64_t stack_bytes;
+  uint8_t *segments;
+  uint64_t segments_cap, segments_size;
+  uint64_t stats_size;
+  uint8_t stats[MAX_STATS * mip_rec_raw_stat_size];
+  struct mip_rt_mib mibs[]; /* n */
+};
+
+static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
+
+enum {
+  RECORD_SIZE = (mip_rec_raw_heap_context_size + MIP_RT_HEAP_MIB_BYTES + 7) &
+                ~7,
+  SCHEMA_SIZE = (4 * MIP_RT_HEAP_MIB_FIELDS + 7) & ~7,
+  SEGMENT_SIZE = mip_rec_raw_heap_segment_size,
+};
+
+/* ---- Segments --------------------------------------------------------- */
+
+struct segments {
+  uint8_t *out; /* NULL: only measure */
+  uint64_t cap, used;
+};
+
+static int build_id_note(const struct dl_phdr_info *info, uint32_t type,
+                         const char *name, uint32_t name_size,
+                         const uint8_t *desc, uint32_t desc_size, void *arg) {
+  (void)info;
+  struct mip_rec_raw_heap_segment *s = arg;
+  if (type != NT_GNU_BUILD_ID || name_size != 4 || !mip_rt_streq(name, "GNU") ||
+      desc_size > MIP_BUILD_ID_MAX)
+    return 0;
+  s->build_id_size = desc_size;
+  mip_copy_bytes(s->build_id, desc, desc_size);
+  return 1;
+}
+
+static int each_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  struct segments *sg = arg;
+  const char *name = info->dlpi_name ? info->dlpi_name : "";
+  uint32_t name_size = (uint32_t)mip_rt_strlen(name);
+  uint64_t entry = align8(SEGMENT_SIZE + name_size + 1);
+  struct mip_rec_raw_heap_segment s = {0};
+  int noted = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+      continue;
+    if (sg->out) {
+      if (sg->used + entry > sg->cap)
+        return 1; /* loaded since the first pass: no room left */
+      if (!noted++)
+        mip_rt_each_note(info, build_id_note, &s);
+      s.start = info->dlpi_addr + ph->p_vaddr;
+      s.end = s.start + ph->p_memsz;
+      s.load_bias = info->dlpi_addr;
+      s.name_size = name_size;
+      uint8_t *at = sg->out + sg->used;
+      mip_rec_raw_heap_segment_encode(&s, at);
+      mip_copy_bytes(at + SEGMENT_SIZE, (const uint8_t *)name, name_size);
+      for (uint64_t j = SEGMENT_SIZE + name_size; j < entry; j++)
+        at[j] = 0;
+    }
+    sg->used += entry;
+  }
+  return 0;
+}
+
+/* ---- Contexts --------------------------------------------------------- */
+
+struct live_walk {
+  struct snapshot *s;
+  uint32_t now, cpu;
+};
+
+static void add_live(const struct mip_rt_heap_block *b, void *arg) {
+  struct live_walk *w = arg;
+  struct snapshot *s = w->s;
+  const struct mip_rt_heap *h = s->h;
+  if (b->context >= s->n || b->generation != h->generation)
+    return;
+  struct mip_rt_mib m;
+  mip_rt_heap_block_mib(&m, b, mip_rt_heap_shadow_sum(h->shadow, b->addr,
+                                                      b->size),
+                        w->now, w->cpu);
+  m.LiveAtExitCount = 1;
+  m.LiveAtExitSize = b->size;
+  mip_rt_heap_mib_merge(&s->mibs[b->context], &m);
+}
+
+static void take_contexts(struct snapshot *s, uint32_t now, uint32_t cpu) {
+  struct mip_rt_heap *h = s->h;
+  for (uint32_t i = 0; i < s->n; i++) {
+    struct mip_rt_heap_context *c = &h->contexts[i];
+    int locked = mip_rt_heap_try_lock(&c->lock);
+    s->mibs[i] = c->mib;
+    if (locked)
+      mip_rt_heap_unlock(&c->lock);
+  }
+  struct live_walk w = {s, now, cpu};
+  mip_rt_heap_table_walk(h, add_live, &w);
+  for (uint32_t i = 0; i < s->n; i++) {
+    struct mip_rt_mib *m = &s->mibs[i];
+    uint32_t depth, flags;
+    if (!m->AllocCount)
+      continue;
+    if (!mip_rt_heap_stack_of(h, i, &depth, &flags)) {
+      m->AllocCount = 0; /* cannot happen: a block has a published stack */
+      continue;
+    }
+    uint64_t peak = __atomic_load_n(&h->contexts[i].peak, __ATOMIC_RELAXED);
+    if (peak > m->PeakLiveSize)
+      m->PeakLiveSize = peak;
+    s->records++;
+    s->stack_bytes += mip_rec_raw_heap_stack_size + 8 * (uint64_t)depth;
+  }
+}
+
+/* ---- Writers ---------------------------------------------------------- */
+
+struct out {
+  int fd;
+  size_t n;
+  uint8_t buf[4096];
+};
+
+/* Room for size more bytes in the buffer (flushing it); -1 on error. */
+static int need(struct out *o, size_t size) {
+  if (o->n + size <= sizeof o->buf)
+    return 0;
+  int rc = mip_write_all(o->fd, o->buf, o->n);
+  o->n = 0;
+  return rc;
+}
+
+static int write_mibs(int fd, const struct mip_rt_payload *p) {
+  const struct snapshot *s = (const void *)p->data;
+  struct out o;
+  o.fd = fd;
+  o.n = 0;
+  struct mip_rec_raw_heap_mibs head = {
+      .field_count = MIP_RT_HEAP_MIB_FIELDS,
+      .record_size = RECORD_SIZE,
+      .record_count = s->records,
+  };
+  mip_rec_raw_heap_mibs_encode(&head, o.buf);
+  o.n = mip_rec_raw_heap_mibs_size;
+  for (int i = 0; i < SCHEMA_SIZE / 4; i++, o.n += 4)
+    mip_put_le32(o.buf + o.n,
+                 i < MIP_RT_HEAP_MIB_FIELDS ? mip_rt_heap_mib_ids[i] : 0);
+  for (uint32_t i = 0; i < s->n; i++) {
+    if (!s->mibs[i].AllocCount)
+      continue;
+    if (need(&o, RECORD_SIZE))
+      return -1;
+    struct mip_rec_raw_heap_context c = {i, s->h->contexts[i].site};
+    uint8_t *at = o.buf + o.n;
+    mip_rec_raw_heap_context_encode(&c, at);
+    mip_rt_heap_mib_encode(&s->mibs[i], at + mip_rec_raw_heap_context_size);
+    for (int j = mip_rec_raw_heap_context_size + MIP_RT_HEAP_MIB_BYTES;
+         j < RECORD_SIZE; j++)
+      at[j] = 0;
+    o.n += RECORD_SIZE;
+  }
+  return mip_write_all(fd, o.buf, o.n);
+}
+
+static int write_stacks(int fd, const struct mip_rt_payload *p) {
+  const struct snapshot *s = (const void *)p->data;
+  struct out o;
+  o.fd = fd;
+  o.n = 0;
+  for (uint32_t i = 0; i < s->n; i++) {
+    uint32_t depth, flags;
+    const uint64_t *frames;
+    if (!s->mibs[i].AllocCount ||
+        !(frames = mip_rt_heap_stack_of(s->h, i, &depth, &flags)))
+      continue;
+    if (need(&o, mip_rec_raw_heap_stack_size + 8 * (size_t)depth))
+      return -1;
+    struct mip_rec_raw_heap_stack e = {i, depth, flags};
+    mip_rec_raw_heap_stack_encode(&e, o.buf + o.n);
+    o.n += mip_rec_raw_heap_stack_size;
+    for (uint32_t j = 0; j < depth; j++, o.n += 8)
+      mip_put_le64(o.buf + o.n, frames[j]);
+  }
+  return mip_write_all(fd, o.buf, o.n);
+}
+
+static int write_segments(int fd, const struct mip_rt_payload *p) {
+  const struct snapshot *s = (const void *)p->data;
+  return mip_write_all(fd, s->segments, s->segments_size);
+}
+
+static int write_stats(int fd, const struct mip_rt_payload *p) {
+  const struct snapshot *s = (const void *)p->data;
+  return mip_write_all(fd, s->stats, s->stats_size);
+}
+
+/* ---- Payloads --------------------------------------------------------- */
+
+static void add_stat(struct snapshot *s, uint32_t key, uint64_t value) {
+  if (s->stats_size + mip_rec_raw_stat_size > sizeof s->stats)
+    return;
+  struct mip_rec_raw_stat e = {key, 0, value};
+  mip_rec_raw_stat_encode(&e, s->stats + s->stats_size);
+  s->stats_size += mip_rec_raw_stat_size;
+}
+
+static size_t add(struct mip_rt_payload *all, size_t count, size_t max,
+                  uint32_t kind, uint32_t elem_size, uint64_t size,
+                  const struct snapshot *s,
+                  int (*write)(int, const struct mip_rt_payload *)) {
+  if (count == max)
+    return count;
+  all[count] = (struct mip_rt_payload){
+      .kind = kind,
+      .elem_size = elem_size,
+      .size = size,
+      .data = (const uint8_t *)s,
+      .write = write,
+  };
+  return count + 1;
+}
+
+size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
+                               uint32_t now, uint32_t cpu,
+                               struct mip_rt_payload *all, size_t count,
+                               size_t max) {
+  struct segments sg = {NULL, 0, 0};
+  uint32_t n = 0;
+  if (h) {
+    dl_iterate_phdr(each_object, &sg);
+    n = __atomic_load_n(&h->context_count, __ATOMIC_ACQUIRE);
+    n = n < h->context_cap ? n : h->context_cap;
+  }
+  uint64_t cap = h ? sg.used + SEGMENT_SLACK : 0;
+  uint64_t bytes = sizeof(struct snapshot) + n * sizeof(struct mip_rt_mib);
+  bytes = (bytes + cap + 4095) & ~(uint64_t)4095;
+  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) {
+    mip_rt_report("heap profile left out: no memory for its snapshot", NULL);
+    return count;
+  }
+  struct snapshot *s = m;
+  s->bytes = bytes;
+  s->h = h;
+  s->n = n;
+
+  /* One STATS payload: the one already there (edges) goes first. */
+  size_t stats_at = count;
+  for (size_t i = 0; i < count; i++) {
+    if (all[i].kind != MIP_RAW_STATS || all[i].write || !all[i].data)
+      continue;
+    uint64_t size = all[i].size < sizeof s->stats / 2 ? all[i].size : 0;
+    mip_copy_bytes(s->stats, all[i].data, size);
+    s->stats_size = size;
+    stats_at = i;
+    break;
+  }
+  add_stat(s, MIP_STAT_HEAP_UNSEEN_FREES, unseen_frees);
+  if (h) {
+    add_stat(s, MIP_STAT_HEAP_FREED_UNSEEN,
+             h->stats[MIP_RT_HEAP_STAT_FREED_UNSEEN]);
+    add_stat(s, MIP_STAT_HEAP_TRUNCATED_STACKS,
+             h->stats[MIP_RT_HEAP_STAT_TRUNCATED]);
+    add_stat(s, MIP_STAT_HEAP_DROPPED, h->stats[MIP_RT_HEAP_STAT_DROPPED]);
+    add_stat(s, MIP_STAT_HEAP_STACK_DEPTH, h->depth);
+  }
+  if (stats_at < count) {
+    all[stats_at].elem_size = mip_rec_raw_stat_size;
+    all[stats_at].size = s->stats_size;
+    all[stats_at].data = m;
+    all[stats_at].write = write_stats;
+  } else {
+    count = add(all, count, max, MIP_RAW_STATS, mip_rec_raw_stat_size,
+                s->stats_size, s, write_stats);
+    if (count == stats_at) { /* no room even for that */
+      munmap(m, bytes);
+      return count;
+    }
+  }
+  if (!h)
+    return count;
+
+  take_contexts(s, now, cpu);
+  s->segments = (uint8_t *)&s->mibs[n];
+  s->segments_cap = cap;
+  sg = (struct segments){s->segments, cap, 0};
+  dl_iterate_phdr(each_object, &sg);
+  s->segments_size = sg.used;
+
+  count = add(all, count, max, MIP_RAW_HEAP_MIBS, 8,
+              mip_rec_raw_heap_mibs_size + SCHEMA_SIZE +
+                  s->records * RECORD_SIZE,
+              s, write_mibs);
+  count = add(all, count, max, MIP_RAW_HEAP_STACKS, 8, s->stack_bytes, s,
+              write_stacks);
+  count = add(all, count, max, MIP_RAW_HEAP_SEGMENTS, 8, s->segments_size, s,
+              write_segments);
+  return count;
+}
+
+void mip_rt_heap_payloads_release(struct mip_rt_payload *all, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    if (all[i].write == write_stats) {
+      const struct snapshot *s = (const void *)all[i].data;
+      munmap((void *)s, s->bytes);
+      return;
+    }
+  }
+}

@@ -1,0 +1,32 @@
+/*
+ * host [dlopen]: a program built without heap mode using the heap
+ * library: linked (its free, ahead of libc's, is the process's), or
+ * loaded and unloaded twice with dlopen (its free is not in effect, and
+ * each load starts a new heap state, owned by the library).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *lib_alloc(size_t n) __attribute__((weak));
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "dlopen") == 0) {
+    for (int round = 0; round < 2; round++) {
+      void *h = dlopen(argv[2], RTLD_NOW);
+      if (!h) {
+        fprintf(stderr, "%s\n", dlerror());
+        return 1;
+      }
+      void *(*alloc)(size_t) = (void *(*)(size_t))dlsym(h, "lib_alloc");
+      free(alloc(100)); /* libc's free: the block stays live */
+      alloc(200);
+      dlclose(h);
+    }
+    return 0;
+  }
+  free(lib_alloc(100)); /* the library's free closes it */
+  lib_alloc(300);
+  return 0;
+}

@@ -1,0 +1,26 @@
+/* A shared library built "with heap mode" (glue.h): its allocations go to
+ * the owner of the process's heap state, the executable. */
+#include <stdlib.h>
+
+#include "glue.h"
+
+__attribute__((used, section("__mip_site"))) static uint8_t sites[2];
+
+__attribute__((visibility("default"))) uint8_t *lib_site(void) {
+  return &sites[0];
+}
+
+/* A block the caller frees. */
+__attribute__((visibility("default"), noinline)) void *lib_alloc(size_t n) {
+  void *p = malloc(n);
+  __mip_heap_alloc(p, n, &sites[0]);
+  TOUCH(p);
+  return p;
+}
+
+/* A free in this image of a pointer it never saw allocated. */
+__attribute__((visibility("default"), noinline)) void lib_free_unseen(void) {
+  void *p = malloc(8); /* not instrumented */
+  __mip_heap_free(p, &sites[1]);
+  free(p);
+}

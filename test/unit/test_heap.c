@@ -1,0 +1,695 @@
+/* The heap runtime's pieces, each on a heap state of the test's own: the
+ * live-block table (alone and under 8 threads), the stack depot, the
+ * frame-pointer walk, MemInfoBlock arithmetic, and the raw payloads,
+ * decoded again with the layout decoders. No test maps the process's
+ * shadow (it would clash with AddressSanitizer in the sanitizer pass):
+ * states count into a small shadow of their own, for addresses near 0. */
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../rt/heap.h"
+#include "builder.h"
+#include "mip/layouts.h"
+#include "suites.h"
+
+/* A shadow for addresses [0, 64 * SHADOW_GRANULES). */
+#define SHADOW_GRANULES (1u << 16)
+
+static uint64_t *new_shadow(void) {
+  void *m = mmap(NULL, SHADOW_GRANULES * 8, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_ptr_ne(m, MAP_FAILED);
+  return m;
+}
+
+static struct mip_rt_heap *new_heap(uint64_t *shadow, uint32_t contexts) {
+  struct mip_rt_heap *h = malloc(sizeof *h);
+  struct mip_rt_heap_config c = {
+      .shadow = (uintptr_t)shadow,
+      .depth = 8,
+      .contexts = contexts,
+      .depot_slots = 4 * contexts,
+      .arena_words = 1u << 16,
+  };
+  ck_assert_int_eq(mip_rt_heap_init(h, &c), 0);
+  return h;
+}
+
+static void free_heap(struct mip_rt_heap *h) {
+  mip_rt_heap_destroy(h);
+  free(h);
+}
+
+/* ---- table ------------------------------------------------------------ */
+
+static struct mip_rt_heap_block block(uint64_t addr, uint64_t size) {
+  return (struct mip_rt_heap_block){.addr = addr, .size = size, .context = 7};
+}
+
+START_TEST(table_puts_takes_and_replaces) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  struct mip_rt_heap_block b = block(0x1000, 24), old, out;
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 0x1000, &out), 0);
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  b.size = 48;
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 1);
+  ck_assert_uint_eq(old.size, 24);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 1);
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 0x1000, &out), 1);
+  ck_assert_uint_eq(out.size, 48);
+  ck_assert_uint_eq(out.context, 7);
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 0x1000, &out), 0);
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 0, &out), 0);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+  free_heap(h);
+}
+END_TEST
+
+static void count_block(const struct mip_rt_heap_block *b, void *arg) {
+  uint64_t *sum = arg;
+  sum[0]++;
+  sum[1] += b->addr;
+}
+
+/* Many blocks (every shard grows several times), then every other one
+ * out: the rest must all still be found (backward-shift deletion). */
+START_TEST(table_grows_and_deletes) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  const uint64_t n = 200000;
+  struct mip_rt_heap_block old, out;
+  for (uint64_t i = 1; i <= n; i++) {
+    struct mip_rt_heap_block b = block(i * 16, i);
+    ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), n);
+  for (uint64_t i = 2; i <= n; i += 2)
+    ck_assert_int_eq(mip_rt_heap_table_take(h, i * 16, &out), 1);
+  uint64_t sum[2] = {0, 0}, want = 0;
+  mip_rt_heap_table_walk(h, count_block, sum);
+  for (uint64_t i = 1; i <= n; i += 2)
+    want += i * 16;
+  ck_assert_uint_eq(sum[0], n / 2);
+  ck_assert_uint_eq(sum[1], want);
+  for (uint64_t i = 1; i <= n; i += 2) {
+    ck_assert_int_eq(mip_rt_heap_table_take(h, i * 16, &out), 1);
+    ck_assert_uint_eq(out.size, i);
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+  free_heap(h);
+}
+END_TEST
+
+/* 8 threads allocate and free their own blocks in 4 shared contexts at
+ * once; every count and byte must arrive, and every block be gone. */
+#define THREADS 8
+#define PER_THREAD 20000
+
+struct worker {
+  struct mip_rt_heap *h;
+  uint32_t contexts[4];
+  int id;
+};
+
+static void *work(void *arg) {
+  struct worker *w = arg;
+  for (uint64_t i = 0; i < PER_THREAD; i++) {
+    uint64_t addr = ((uint64_t)w->id << 32) + 16 * (i + 1);
+    uint32_t c = w->contexts[i % 4];
+    mip_rt_heap_born(w->h, addr, 1 + i % 4, c, 0, 0, 0);
+    if (i % 2)
+      mip_rt_heap_free(w->h, addr - 16, 1, 0);
+    if (i % 2)
+      mip_rt_heap_free(w->h, addr, 1, 0);
+  }
+  return NULL;
+}
+
+START_TEST(table_counts_exactly_under_threads) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  uint32_t contexts[4];
+  for (uintptr_t k = 0; k < 4; k++) {
+    uintptr_t frames[2] = {0x400000 + k, 0x500000};
+    contexts[k] = mip_rt_heap_context_of(h, frames, 2, 0, 0x1000 + k);
+    ck_assert_uint_eq(contexts[k], k);
+  }
+  pthread_t t[THREADS];
+  struct worker w[THREADS];
+  for (int i = 0; i < THREADS; i++) {
+    w[i] = (struct worker){h, {contexts[0], contexts[1], contexts[2],
+                               contexts[3]},
+                           i + 1};
+    ck_assert_int_eq(pthread_create(&t[i], NULL, work, &w[i]), 0);
+  }
+  for (int i = 0; i < THREADS; i++)
+    pthread_join(t[i], NULL);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+  for (int k = 0; k < 4; k++) {
+    const struct mip_rt_heap_context *c = &h->contexts[k];
+    /* Blocks i with i % 4 == k: PER_THREAD / 4 per thread, size 1 + k. */
+    ck_assert_uint_eq(c->mib.AllocCount, THREADS * PER_THREAD / 4);
+    ck_assert_uint_eq(c->mib.TotalSize,
+                      (uint64_t)THREADS * PER_THREAD / 4 * (1 + k));
+    ck_assert_uint_eq(c->live, 0);
+    ck_assert_uint_ge(c->peak, 1 + k);
+  }
+  ck_assert_uint_eq(h->stats[MIP_RT_HEAP_STAT_FREED_UNSEEN], 0);
+  free_heap(h);
+}
+END_TEST
+
+/* ---- depot ------------------------------------------------------------ */
+
+START_TEST(depot_deduplicates_stacks) {
+  struct mip_rt_heap *h = new_heap(NULL, 4);
+  uintptr_t a[3] = {0x401000, 0x402000, 0x403000};
+  uintptr_t b[3] = {0x401000, 0x402000, 0x403001};
+  uint32_t ca = mip_rt_heap_context_of(h, a, 3, 0, 0x10);
+  ck_assert_uint_eq(ca, 0);
+  ck_assert_uint_eq(mip_rt_heap_context_of(h, a, 3, 0, 0x10), ca);
+  uint32_t cb = mip_rt_heap_context_of(h, b, 3, 0, 0x20);
+  ck_assert_uint_eq(cb, 1);
+  /* A prefix, and the same frames cut at the limit, are other stacks. */
+  ck_assert_uint_eq(mip_rt_heap_context_of(h, a, 2, 0, 0x10), 2);
+  ck_assert_uint_eq(
+      mip_rt_heap_context_of(h, a, 3, MIP_RT_HEAP_TRUNCATED, 0x10), 3);
+  ck_assert_uint_eq(
+      mip_rt_heap_context_of(h, a, 3, MIP_RT_HEAP_TRUNCATED, 0x10), 3);
+  /* Full: 4 contexts. */
+  uintptr_t c[1] = {0x9999};
+  ck_assert_uint_eq(mip_rt_heap_context_of(h, c, 1, 0, 0),
+                    MIP_RT_HEAP_NO_CONTEXT);
+  ck_assert_uint_eq(mip_rt_heap_context_of(h, a, 3, 0, 0x10), ca);
+  uint32_t depth, flags;
+  const uint64_t *frames = mip_rt_heap_stack_of(h, 3, &depth, &flags);
+  ck_assert_ptr_nonnull(frames);
+  ck_assert_uint_eq(depth, 3);
+  ck_assert_uint_eq(flags, MIP_RT_HEAP_TRUNCATED);
+  ck_assert_uint_eq(frames[2], 0x403000);
+  ck_assert_uint_eq(h->contexts[1].site, 0x20);
+  free_heap(h);
+}
+END_TEST
+
+/* 8 threads insert the same 1000 stacks at once: each stack gets one
+ * context, whichever thread publishes it first. */
+#define STACKS 1000
+
+struct inserter {
+  struct mip_rt_heap *h;
+  uint32_t got[STACKS];
+};
+
+static void *insert_stacks(void *arg) {
+  struct inserter *in = arg;
+  for (uintptr_t i = 0; i < STACKS; i++) {
+    uintptr_t frames[3] = {0x400000 + i, 0x500000 + i % 7, 0x600000};
+    in->got[i] = mip_rt_heap_context_of(in->h, frames, 3, 0, 0x100 + i);
+  }
+  return NULL;
+}
+
+START_TEST(depot_agrees_under_threads) {
+  struct mip_rt_heap *h = new_heap(NULL, 4096);
+  static struct inserter in[THREADS];
+  pthread_t t[THREADS];
+  for (int i = 0; i < THREADS; i++) {
+    in[i].h = h;
+    ck_assert_int_eq(pthread_create(&t[i], NULL, insert_stacks, &in[i]), 0);
+  }
+  for (int i = 0; i < THREADS; i++)
+    pthread_join(t[i], NULL);
+  for (uintptr_t s = 0; s < STACKS; s++) {
+    ck_assert_uint_ne(in[0].got[s], MIP_RT_HEAP_NO_CONTEXT);
+    for (int i = 1; i < THREADS; i++)
+      ck_assert_uint_eq(in[i].got[s], in[0].got[s]);
+    uint32_t depth, flags;
+    const uint64_t *f = mip_rt_heap_stack_of(h, in[0].got[s], &depth, &flags);
+    ck_assert_uint_eq(depth, 3);
+    ck_assert_uint_eq(f[0], 0x400000 + s);
+    ck_assert_uint_eq(h->contexts[in[0].got[s]].site, 0x100 + s);
+  }
+  free_heap(h);
+}
+END_TEST
+
+/* ---- unwinding -------------------------------------------------------- */
+
+/* Frames laid out by hand on this thread's stack: [next fp, return].
+ * Not under AddressSanitizer, which would move the array to a stack of its
+ * own (detect_stack_use_after_return). */
+__attribute__((no_sanitize("address"), noinline)) static void unwind_test(void) {
+  uintptr_t s[16] __attribute__((aligned(16)));
+  memset(s, 0, sizeof s);
+  /* s[0..1] is the runtime's own frame, then three more. */
+  s[0] = (uintptr_t)&s[4], s[1] = 0x1001;
+  s[4] = (uintptr_t)&s[8], s[5] = 0x2002;
+  s[8] = (uintptr_t)&s[12], s[9] = 0x3003;
+  s[12] = 0, s[13] = 0x4004; /* next frame 0: the end */
+  uintptr_t frames[8];
+  uint32_t flags;
+  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 4);
+  ck_assert_uint_eq(frames[0], 0x1001);
+  ck_assert_uint_eq(frames[3], 0x4004);
+  ck_assert_uint_eq(flags, 0);
+  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 2, &flags), 2);
+  ck_assert_uint_eq(frames[1], 0x2002);
+  ck_assert_uint_eq(flags, MIP_RT_HEAP_TRUNCATED);
+  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 4, &flags), 4);
+  ck_assert_uint_eq(flags, 0);
+  /* Going down, misaligned, or off the stack: the walk stops there. */
+  s[8] = (uintptr_t)&s[2];
+  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 3);
+  s[8] = (uintptr_t)&s[12] + 4;
+  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 3);
+  static uintptr_t elsewhere[4];
+  s[8] = (uintptr_t)elsewhere;
+  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 3);
+  /* A frame not on this thread's stack: only its return address. */
+  elsewhere[0] = (uintptr_t)&s[4], elsewhere[1] = 0x5005;
+  ck_assert_uint_eq(mip_rt_heap_unwind(elsewhere, frames, 8, &flags), 1);
+  ck_assert_uint_eq(frames[0], 0x5005);
+}
+
+START_TEST(unwind_follows_checks_and_truncates) { unwind_test(); }
+END_TEST
+
+/* ---- MemInfoBlocks ---------------------------------------------------- */
+
+START_TEST(mib_follows_memprof) {
+  struct mip_rt_mib a, b, c, m = {0};
+  /* 100 bytes, 50 accesses, 10 → 30 ms, CPU 1 → 1: density 50 * 100 / 100
+   * = 50, lifetime 20, per second 50 * 1000 / 20 = 2500. */
+  mip_rt_heap_mib_block(&a, 100, 50, 10, 30, 1, 1);
+  ck_assert_uint_eq(a.TotalAccessDensity, 50);
+  ck_assert_uint_eq(a.TotalLifetimeAccessDensity, 2500);
+  ck_assert_uint_eq(a.NumMigratedCpu, 0);
+  /* 300 bytes, 9 accesses, 25 → 26 on CPU 2 → 3: density 3, lifetime 1,
+   * per second 3000; allocated before a died: an overlap. */
+  mip_rt_heap_mib_block(&b, 300, 9, 25, 26, 2, 3);
+  /* 0 bytes (divides by 1), 4 accesses, 40 → 40 (lifetime counts as 1 ms)
+   * on CPU 3: density 400, per second 400000. */
+  mip_rt_heap_mib_block(&c, 0, 4, 40, 40, 3, 3);
+  ck_assert_uint_eq(c.TotalAccessDensity, 400);
+  ck_assert_uint_eq(c.TotalLifetimeAccessDensity, 400000);
+  mip_rt_heap_mib_merge(&m, &a);
+  ck_assert_mem_eq(&m, &a, sizeof m);
+  mip_rt_heap_mib_merge(&m, &b);
+  mip_rt_heap_mib_merge(&m, &c);
+  ck_assert_uint_eq(m.AllocCount, 3);
+  ck_assert_uint_eq(m.TotalAccessCount, 63);
+  ck_assert_uint_eq(m.MinAccessCount, 4);
+  ck_assert_uint_eq(m.MaxAccessCount, 50);
+  ck_assert_uint_eq(m.TotalSize, 400);
+  ck_assert_uint_eq(m.MinSize, 0);
+  ck_assert_uint_eq(m.MaxSize, 300);
+  ck_assert_uint_eq(m.AllocTimestamp, 40);
+  ck_assert_uint_eq(m.DeallocTimestamp, 40);
+  ck_assert_uint_eq(m.TotalLifetime, 21);
+  ck_assert_uint_eq(m.MinLifetime, 0);
+  ck_assert_uint_eq(m.MaxLifetime, 20);
+  ck_assert_uint_eq(m.AllocCpuId, 3);
+  ck_assert_uint_eq(m.DeallocCpuId, 3);
+  ck_assert_uint_eq(m.NumMigratedCpu, 1);
+  ck_assert_uint_eq(m.NumLifetimeOverlaps, 1); /* b: 25 < 30; c: 40 >= 26 */
+  ck_assert_uint_eq(m.NumSameAllocCpu, 0);     /* 1→2, 2→3 */
+  ck_assert_uint_eq(m.NumSameDeallocCpu, 1);   /* 1→3, 3→3 */
+  ck_assert_uint_eq(m.TotalAccessDensity, 453);
+  ck_assert_uint_eq(m.MinAccessDensity, 3);
+  ck_assert_uint_eq(m.MaxAccessDensity, 400);
+  ck_assert_uint_eq(m.TotalLifetimeAccessDensity, 405500);
+  ck_assert_uint_eq(m.MinLifetimeAccessDensity, 2500);
+  ck_assert_uint_eq(m.MaxLifetimeAccessDensity, 400000);
+  ck_assert_uint_eq(m.LiveAtExitCount, 0);
+  ck_assert_uint_eq(m.PeakLiveSize, 0);
+
+  /* Encoded at the widths of mib.inc, u32 fields saturating. */
+  uint8_t out[MIP_RT_HEAP_MIB_BYTES];
+  m.AllocCount = 1ull << 40;
+  mip_rt_heap_mib_encode(&m, out);
+  ck_assert_uint_eq(mip_get_le32(out), UINT32_MAX);
+  ck_assert_uint_eq(mip_get_le64(out + 4), 63);
+  ck_assert_uint_eq(MIP_RT_HEAP_MIB_FIELDS, 28);
+  ck_assert_uint_eq(MIP_RT_HEAP_MIB_BYTES, 148);
+}
+END_TEST
+
+/* Blocks against a state: births clear their granules, deaths sum them,
+ * a block whose address comes back is closed as freed unseen. */
+START_TEST(state_counts_accesses_and_lifetimes) {
+  uint64_t *shadow = new_shadow();
+  struct mip_rt_heap *h = new_heap(shadow, 16);
+  uintptr_t frames[1] = {0x400100};
+  uint32_t c = mip_rt_heap_context_of(h, frames, 1, 0, 0x77);
+  shadow[2] = shadow[3] = shadow[4] = 99; /* stale counts */
+  /* 130 bytes at 128: granules 2, 3 and 4 (bytes 128..257). */
+  mip_rt_heap_born(h, 128, 130, c, 0, 5, 1);
+  ck_assert_uint_eq(shadow[2] + shadow[3] + shadow[4], 0);
+  shadow[2] += 3, shadow[4] += 7, shadow[5] += 100;
+  ck_assert_int_eq(mip_rt_heap_free(h, 128, 25, 2), 1);
+  ck_assert_int_eq(mip_rt_heap_free(h, 128, 25, 2), 0);
+  const struct mip_rt_mib *m = &h->contexts[c].mib;
+  ck_assert_uint_eq(m->AllocCount, 1);
+  ck_assert_uint_eq(m->TotalAccessCount, 10);
+  ck_assert_uint_eq(m->TotalLifetime, 20);
+  ck_assert_uint_eq(m->TotalAccessDensity, 10 * 100 / 130);
+  ck_assert_uint_eq(m->NumMigratedCpu, 1);
+  ck_assert_uint_eq(h->contexts[c].peak, 130);
+  ck_assert_uint_eq(h->contexts[c].live, 0);
+
+  /* Born twice at 1024 without a free between: the first dies unseen. */
+  mip_rt_heap_born(h, 1024, 8, c, 0, 30, 1);
+  shadow[16] = 4;
+  mip_rt_heap_born(h, 1024, 16, c, MIP_RT_HEAP_REALLOC, 40, 1);
+  ck_assert_uint_eq(h->stats[MIP_RT_HEAP_STAT_FREED_UNSEEN], 1);
+  ck_assert_uint_eq(m->AllocCount, 2);
+  ck_assert_uint_eq(m->TotalAccessCount, 14);
+  ck_assert_uint_eq(shadow[16], 0);
+  ck_assert_uint_eq(h->contexts[c].live, 16);
+  ck_assert_uint_eq(h->contexts[c].peak, 130);
+  ck_assert_int_eq(mip_rt_heap_free(h, 1024, 50, 1), 1);
+  ck_assert_uint_eq(m->ReallocCount, 1);
+  ck_assert_uint_eq(m->AllocCount, 3);
+
+  /* A realloc that fails puts its block back as it was. */
+  mip_rt_heap_born(h, 2048, 8, c, 0, 60, 1);
+  struct mip_rt_heap_taken t;
+  ck_assert_int_eq(mip_rt_heap_take(h, 2048, &t, 61, 1), 1);
+  mip_rt_heap_settle(h, &t, 0);
+  ck_assert_uint_eq(m->AllocCount, 3);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 1);
+
+  /* After a fork, the parent's live blocks die silently in the child. */
+  mip_rt_heap_lock_all(h);
+  mip_rt_heap_forget(h);
+  ck_assert_uint_eq(m->AllocCount, 0);
+  ck_assert_int_eq(mip_rt_heap_free(h, 2048, 70, 1), 1);
+  ck_assert_uint_eq(m->AllocCount, 0);
+  mip_rt_heap_born(h, 2048, 8, c, 0, 80, 1);
+  ck_assert_int_eq(mip_rt_heap_free(h, 2048, 90, 1), 1);
+  ck_assert_uint_eq(m->AllocCount, 1);
+  ck_assert_uint_eq(h->stats[MIP_RT_HEAP_STAT_FREED_UNSEEN], 0);
+  free_heap(h);
+  munmap(shadow, SHADOW_GRANULES * 8);
+}
+END_TEST
+
+START_TEST(shadow_clears_sums_and_touches) {
+  uint64_t *shadow = new_shadow();
+  uintptr_t base = (uintptr_t)shadow;
+  mip_rt_heap_shadow_touch(base, 60, 10); /* granules 0 and 1 */
+  mip_rt_heap_shadow_touch(base, 64, 64); /* granule 1 */
+  mip_rt_heap_shadow_touch(base, 64, 0);  /* nothing */
+  ck_assert_uint_eq(shadow[0], 1);
+  ck_assert_uint_eq(shadow[1], 2);
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(base, 0, 128), 3);
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(base, 64, 0), 2); /* size 0 */
+  /* Large: whole pages of counters are dropped, the ends written. */
+  uint64_t from = 100, to = SHADOW_GRANULES - 100;
+  for (uint64_t i = 0; i < SHADOW_GRANULES; i++)
+    shadow[i] = 1;
+  mip_rt_heap_shadow_zero(base, from * 64, (to - from) * 64);
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(base, 0, SHADOW_GRANULES * 64ull),
+                    200);
+  ck_assert_uint_eq(shadow[from - 1], 1);
+  ck_assert_uint_eq(shadow[from], 0);
+  ck_assert_uint_eq(shadow[to - 1], 0);
+  ck_assert_uint_eq(shadow[to], 1);
+  /* Addresses outside user space count nowhere. */
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(base, 1ull << 47, 64), 0);
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(0, 0, 64), 0);
+  munmap(shadow, SHADOW_GRANULES * 8);
+}
+END_TEST
+
+/* ---- payloads --------------------------------------------------------- */
+
+struct decoded {
+  uint8_t *data[8];
+  uint64_t size[8];
+  uint32_t kind[8];
+  size_t count;
+};
+
+/* Writes each payload to a file through its writer and reads it back. */
+static void write_and_read(const struct mip_rt_payload *all, size_t count,
+                           struct decoded *d) {
+  const char *path = test_path("payload");
+  d->count = count;
+  for (size_t i = 0; i < count; i++) {
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    if (all[i].write)
+      ck_assert_int_eq(all[i].write(fd, &all[i]), 0);
+    else
+      ck_assert_int_eq(write(fd, all[i].data, all[i].size),
+                       (ssize_t)all[i].size);
+    struct stat st;
+    fstat(fd, &st);
+    ck_assert_uint_eq((uint64_t)st.st_size, all[i].size);
+    ck_assert_uint_eq(all[i].size % all[i].elem_size, 0);
+    d->data[i] = malloc(all[i].size + 1);
+    ck_assert_int_eq(pread(fd, d->data[i], all[i].size, 0),
+                     (ssize_t)all[i].size);
+    d->size[i] = all[i].size;
+    d->kind[i] = all[i].kind;
+    close(fd);
+  }
+}
+
+static const uint8_t *find(const struct decoded *d, uint32_t kind,
+                           uint64_t *size) {
+  for (size_t i = 0; i < d->count; i++)
+    if (d->kind[i] == kind) {
+      *size = d->size[i];
+      return d->data[i];
+    }
+  return NULL;
+}
+
+static uint64_t stat_of(const uint8_t *p, uint64_t size, uint32_t key,
+                        int *at) {
+  for (uint64_t i = 0; i < size / mip_rec_raw_stat_size; i++) {
+    struct mip_rec_raw_stat s;
+    mip_rec_raw_stat_decode(&s, p + i * mip_rec_raw_stat_size);
+    if (s.key == key) {
+      *at = (int)i;
+      return s.value;
+    }
+  }
+  *at = -1;
+  return 0;
+}
+
+/* A field of an encoded MemInfoBlock, found by name through mib.inc. */
+static uint64_t field(const uint8_t *f, const char *name) {
+  size_t at = 0;
+#define MIP_MIB_FIELD(id, Name, type)                                          \
+  if (strcmp(name, #Name) == 0)                                                \
+    return MIP_RT_HEAP_WIDTH_##type == 4 ? mip_get_le32(f + at)                \
+                                         : mip_get_le64(f + at);               \
+  at += MIP_RT_HEAP_WIDTH_##type;
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+  ck_abort_msg("no MemInfoBlock field %s", name);
+  return 0;
+}
+
+static int first_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  *(uintptr_t *)arg = info->dlpi_addr;
+  return 1;
+}
+
+START_TEST(payloads_decode) {
+  uint64_t *shadow = new_shadow();
+  struct mip_rt_heap *h = new_heap(shadow, 16);
+  uintptr_t fa[3] = {0x401234, 0x402345, 0x403456};
+  uintptr_t fb[1] = {0x409999};
+  uint32_t ca = mip_rt_heap_context_of(h, fa, 3, 0, 0x5000);
+  uint32_t cb = mip_rt_heap_context_of(h, fb, 1, MIP_RT_HEAP_TRUNCATED, 0);
+  uintptr_t unused[1] = {0x40aaaa};
+  mip_rt_heap_context_of(h, unused, 1, 0, 0x6000); /* no blocks: no record */
+  /* a: one block dead (10 accesses), one live (64 bytes, 6 accesses). */
+  mip_rt_heap_born(h, 64, 32, ca, 0, 10, 0);
+  shadow[1] = 10;
+  mip_rt_heap_free(h, 64, 20, 0);
+  mip_rt_heap_born(h, 640, 64, ca, 0, 30, 0);
+  shadow[10] = 6;
+  /* b: one live block born of a realloc. */
+  mip_rt_heap_born(h, 6400, 100, cb, MIP_RT_HEAP_REALLOC, 35, 1);
+  h->stats[MIP_RT_HEAP_STAT_TRUNCATED] = 1;
+
+  /* An image with call edges has a STATS payload already. */
+  uint8_t edge_stats[2 * mip_rec_raw_stat_size];
+  struct mip_rec_raw_stat es = {MIP_STAT_EDGE_PERIOD, 0, MIP_EDGE_PERIOD};
+  mip_rec_raw_stat_encode(&es, edge_stats);
+  es = (struct mip_rec_raw_stat){MIP_STAT_EDGE_SAMPLES_DROPPED, 0, 5};
+  mip_rec_raw_stat_encode(&es, edge_stats + mip_rec_raw_stat_size);
+  struct mip_rt_payload all[8] = {
+      {.kind = MIP_RAW_STATS, .elem_size = mip_rec_raw_stat_size,
+       .size = sizeof edge_stats, .data = edge_stats},
+  };
+  size_t count = mip_rt_heap_payloads_of(h, 7, 50, 2, all, 1, 8);
+  ck_assert_uint_eq(count, 4);
+  struct decoded d;
+  write_and_read(all, count, &d);
+  mip_rt_heap_payloads_release(all, count);
+  /* The blocks are still live: a dump closes nothing. */
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 2);
+  ck_assert_uint_eq(h->contexts[ca].mib.AllocCount, 1);
+
+  uint64_t size;
+  const uint8_t *p = find(&d, MIP_RAW_STATS, &size);
+  ck_assert_ptr_nonnull(p);
+  int at;
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_EDGE_PERIOD, &at),
+                    MIP_EDGE_PERIOD);
+  ck_assert_int_eq(at, 0);
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_EDGE_SAMPLES_DROPPED, &at), 5);
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_UNSEEN_FREES, &at), 7);
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_TRUNCATED_STACKS, &at), 1);
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_FREED_UNSEEN, &at), 0);
+  ck_assert_int_ge(at, 0);
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_STACK_DEPTH, &at), 8);
+
+  /* MIBS: header, schema, two records. */
+  p = find(&d, MIP_RAW_HEAP_MIBS, &size);
+  ck_assert_ptr_nonnull(p);
+  struct mip_rec_raw_heap_mibs head;
+  mip_rec_raw_heap_mibs_decode(&head, p);
+  ck_assert_uint_eq(head.field_count, MIP_RT_HEAP_MIB_FIELDS);
+  ck_assert_uint_eq(head.record_count, 2);
+  ck_assert_uint_eq(head.record_size, 168);
+  uint32_t i = 0;
+#define MIP_MIB_FIELD(id, Name, type)                                          \
+  ck_assert_uint_eq(mip_get_le32(p + mip_rec_raw_heap_mibs_size + 4 * i++), id);
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+  uint64_t schema = (4 * head.field_count + 7) & ~7u;
+  ck_assert_uint_eq(size, mip_rec_raw_heap_mibs_size + schema +
+                              head.record_count * head.record_size);
+  const uint8_t *r = p + mip_rec_raw_heap_mibs_size + schema;
+  struct mip_rec_raw_heap_context rc;
+  mip_rec_raw_heap_context_decode(&rc, r);
+  ck_assert_uint_eq(rc.stack, ca);
+  ck_assert_uint_eq(rc.site, 0x5000);
+  /* Fields at their schema offsets: a's dead block then its live one,
+   * dying "now" (50 ms) on CPU 2. */
+  const uint8_t *f = r + mip_rec_raw_heap_context_size;
+  ck_assert_uint_eq(field(f, "AllocCount"), 2);
+  ck_assert_uint_eq(field(f, "TotalAccessCount"), 10 + 6);
+  ck_assert_uint_eq(field(f, "TotalSize"), 32 + 64);
+  ck_assert_uint_eq(field(f, "MinSize"), 32);
+  ck_assert_uint_eq(field(f, "AllocTimestamp"), 30);
+  ck_assert_uint_eq(field(f, "DeallocTimestamp"), 50);
+  ck_assert_uint_eq(field(f, "TotalLifetime"), 10 + 20);
+  ck_assert_uint_eq(field(f, "AllocCpuId"), 0);
+  ck_assert_uint_eq(field(f, "DeallocCpuId"), 2);
+  ck_assert_uint_eq(field(f, "NumMigratedCpu"), 1);
+  ck_assert_uint_eq(field(f, "NumLifetimeOverlaps"), 0); /* 30 >= 20 */
+  ck_assert_uint_eq(field(f, "NumSameAllocCpu"), 1);
+  /* 10 * 100 / 32 = 31 and 6 * 100 / 64 = 9; per second 31 * 1000 / 10
+   * and 9 * 1000 / 20. */
+  ck_assert_uint_eq(field(f, "TotalAccessDensity"), 31 + 9);
+  ck_assert_uint_eq(field(f, "TotalLifetimeAccessDensity"), 3100 + 450);
+  ck_assert_uint_eq(field(f, "LiveAtExitCount"), 1);
+  ck_assert_uint_eq(field(f, "LiveAtExitSize"), 64);
+  ck_assert_uint_eq(field(f, "PeakLiveSize"), 64);
+  ck_assert_uint_eq(field(f, "ReallocCount"), 0);
+  ck_assert_uint_eq(mip_get_le32(f + MIP_RT_HEAP_MIB_BYTES), 0); /* pad */
+  r += head.record_size;
+  mip_rec_raw_heap_context_decode(&rc, r);
+  ck_assert_uint_eq(rc.stack, cb);
+  ck_assert_uint_eq(rc.site, 0);
+  f = r + mip_rec_raw_heap_context_size;
+  ck_assert_uint_eq(field(f, "AllocCount"), 1);
+  ck_assert_uint_eq(field(f, "LiveAtExitCount"), 1);
+  ck_assert_uint_eq(field(f, "LiveAtExitSize"), 100);
+  ck_assert_uint_eq(field(f, "ReallocCount"), 1);
+  ck_assert_uint_eq(field(f, "AllocCpuId"), 1);
+
+  /* STACKS: the two contexts' stacks, by id. */
+  p = find(&d, MIP_RAW_HEAP_STACKS, &size);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_uint_eq(size, 2 * mip_rec_raw_heap_stack_size + 4 * 8);
+  struct mip_rec_raw_heap_stack st;
+  mip_rec_raw_heap_stack_decode(&st, p);
+  ck_assert_uint_eq(st.id, ca);
+  ck_assert_uint_eq(st.depth, 3);
+  ck_assert_uint_eq(st.flags, 0);
+  ck_assert_uint_eq(mip_get_le64(p + mip_rec_raw_heap_stack_size + 16),
+                    0x403456);
+  mip_rec_raw_heap_stack_decode(&st, p + mip_rec_raw_heap_stack_size + 24);
+  ck_assert_uint_eq(st.id, cb);
+  ck_assert_uint_eq(st.flags, MIP_RT_HEAP_TRUNCATED);
+
+  /* SEGMENTS: the executable's first, named "", with its build-id. */
+  p = find(&d, MIP_RAW_HEAP_SEGMENTS, &size);
+  ck_assert_ptr_nonnull(p);
+  struct mip_rec_raw_heap_segment sg;
+  mip_rec_raw_heap_segment_decode(&sg, p);
+  uintptr_t bias = 1;
+  dl_iterate_phdr(first_object, &bias);
+  struct mip_rt_image image;
+  mip_rt_image_init(&image);
+  ck_assert_uint_eq(sg.load_bias, bias);
+  ck_assert_uint_lt(sg.start, sg.end);
+  ck_assert_uint_le(sg.start, (uintptr_t)&free_heap);
+  ck_assert_uint_eq(sg.name_size, 0);
+  ck_assert_uint_eq(sg.build_id_size, image.build_id_size);
+  ck_assert_mem_eq(sg.build_id, image.build_id, image.build_id_size);
+  ck_assert_uint_eq(p[mip_rec_raw_heap_segment_size], 0);
+  /* Then every other object, each entry padded to 8. */
+  uint64_t off = 0, segments = 0;
+  while (off < size) {
+    mip_rec_raw_heap_segment_decode(&sg, p + off);
+    ck_assert_uint_eq(p[off + mip_rec_raw_heap_segment_size + sg.name_size],
+                      0);
+    off += (mip_rec_raw_heap_segment_size + sg.name_size + 1 + 7) & ~7u;
+    segments++;
+  }
+  ck_assert_uint_eq(off, size);
+  ck_assert_uint_ge(segments, 3); /* the test, libc, ld.so at least */
+  for (size_t k = 0; k < d.count; k++)
+    free(d.data[k]);
+
+  /* Not the owner: STATS alone. */
+  all[0] = (struct mip_rt_payload){0};
+  count = mip_rt_heap_payloads_of(NULL, 3, 0, 0, all, 0, 8);
+  ck_assert_uint_eq(count, 1);
+  write_and_read(all, count, &d);
+  mip_rt_heap_payloads_release(all, count);
+  ck_assert_uint_eq(d.kind[0], MIP_RAW_STATS);
+  ck_assert_uint_eq(d.size[0], mip_rec_raw_stat_size);
+  ck_assert_uint_eq(stat_of(d.data[0], d.size[0], MIP_STAT_HEAP_UNSEEN_FREES,
+                            &at),
+                    3);
+  free(d.data[0]);
+  free_heap(h);
+  munmap(shadow, SHADOW_GRANULES * 8);
+}
+END_TEST
+
+Suite *heap_runtime_suite(void) {
+  Suite *s = suite_create("heap-runtime");
+  TCase *tc = tcase_create("heap-runtime");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, table_puts_takes_and_replaces);
+  tcase_add_test(tc, table_grows_and_deletes);
+  tcase_add_test(tc, table_counts_exactly_under_threads);
+  tcase_add_test(tc, depot_deduplicates_stacks);
+  tcase_add_test(tc, depot_agrees_under_threads);
+  tcase_add_test(tc, unwind_follows_checks_and_truncates);
+  tcase_add_test(tc, mib_follows_memprof);
+  tcase_add_test(tc, state_counts_accesses_and_lifetimes);
+  tcase_add_test(tc, shadow_clears_sums_and_touches);
+  tcase_add_test(tc, payloads_decode);
+  suite_add_tcase(s, tc);
+  return s;
+}
