@@ -343,7 +343,7 @@ MIP_RT_HIDDEN void mip_rt_heap_payloads_release(struct mip_rt_payload *all,
 /* What an image's runtime offers the others once it owns the process's
  * heap state. Appended to, never reordered; version bumps when a change
  * would mislead an older caller. */
-#define MIP_RT_HEAP_OPS_VERSION 1u
+#define MIP_RT_HEAP_OPS_VERSION 2u
 struct mip_rt_heap_ops {
   uint32_t version; /* MIP_RT_HEAP_OPS_VERSION */
   uint32_t size;    /* sizeof(struct mip_rt_heap_ops) */
@@ -354,6 +354,15 @@ struct mip_rt_heap_ops {
   /* mip_rt_heap_take and mip_rt_heap_settle on the owner's state. */
   int (*take)(const void *p, struct mip_rt_heap_taken *t);
   void (*settle)(const struct mip_rt_heap_taken *t, int died);
+  /* settle for a block a realloc moved: when it died, the block the
+   * realloc returns joins its context (see realloc below). */
+  void (*settle_moved)(const struct mip_rt_heap_taken *t, int died);
+  /* A realloc of old returned p: p joins the context of the block it
+   * came from, the one at old (DHAT's attribution), and old dies if it
+   * is still live; a block MIP never saw at old (or old NULL) makes p a
+   * block of the realloc call's own context, this stack's. */
+  void (*realloc)(void *old, void *p, uint64_t size, uintptr_t site,
+                  const uintptr_t *frames, uint32_t depth, uint32_t flags);
 };
 
 /* The ops of the owner of the process's heap state, starting this

@@ -65,8 +65,10 @@ HOOK void __mip_heap_alloc_at(void **out, int result, uint64_t size,
 }
 
 /* After realloc or reallocarray: when p is not NULL, old dies (unless the
- * interposed realloc closed it already) and p is born; p NULL with size 0
- * freed old; p NULL otherwise changed nothing. */
+ * interposed realloc closed it already) and p is born in the context of
+ * the block it came from (as DHAT counts it), or in this call's when MIP
+ * never saw old; p NULL with size 0 freed old; p NULL otherwise changed
+ * nothing. */
 HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
                              uint8_t *site) {
   *site = 1;
@@ -74,10 +76,15 @@ HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
     return;
   int saved = errno;
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
-  if (o && old)
+  if (o && !p) {
     dies(o, old);
-  if (o && p)
-    born(p, size, site, __builtin_frame_address(0), MIP_RT_HEAP_REALLOC);
+  } else if (o) {
+    uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
+    uint32_t flags;
+    uint32_t depth = mip_rt_heap_unwind(__builtin_frame_address(0), frames,
+                                        mip_rt_heap_depth, &flags);
+    o->realloc(old, p, size, (uintptr_t)site, frames, depth, flags);
+  }
   errno = saved;
 }
 

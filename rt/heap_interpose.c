@@ -28,7 +28,9 @@
  * old block is taken out (its counters summed) before the real realloc,
  * and dies only if that succeeded (or the size was 0, which frees it);
  * otherwise it goes back. The new block is born only in the hook, where
- * instrumented code reallocated (its site and stack are known).
+ * instrumented code reallocated, into the context of the block it moved
+ * from (the owner remembers it for the thread); a realloc by code MIP did
+ * not instrument returns a block MIP does not follow.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -150,7 +152,7 @@ static void *reallocate(void *old, size_t size, size_t n, int array) {
     q = real_realloc(old, total);
   if (taken) {
     saved = errno;
-    o->settle(&t, q != NULL || (!overflow && total == 0));
+    o->settle_moved(&t, q != NULL || (!overflow && total == 0));
     errno = saved;
   }
   return q;

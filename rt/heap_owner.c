@@ -73,12 +73,66 @@ static void op_settle(const struct mip_rt_heap_taken *t, int died) {
   mip_rt_heap_settle(&state, t, died);
 }
 
+/* The last block a realloc moved on this thread, for the hook that comes
+ * right after it in instrumented code. */
+static __thread uintptr_t moved_from;
+static __thread uint32_t moved_context;
+
+static void op_settle_moved(const struct mip_rt_heap_taken *t, int died) {
+  mip_rt_heap_settle(&state, t, died);
+  if (died) {
+    moved_from = t->block.addr;
+    moved_context = t->block.generation == state.generation
+                        ? t->block.context
+                        : MIP_RT_HEAP_NO_CONTEXT;
+  }
+}
+
+/* The context the block a realloc of old returns belongs to: old's, if
+ * the interposed realloc just moved it or it is still live (then it dies
+ * now); 0 when MIP never saw a block at old. */
+static int context_moved_from(struct mip_rt_heap *h, uintptr_t old,
+                              uint32_t *context) {
+  if (old && moved_from == old) {
+    moved_from = 0;
+    *context = moved_context;
+    return 1;
+  }
+  struct mip_rt_heap_taken t;
+  if (!old || !mip_rt_heap_take(h, old, &t, mip_rt_heap_now(h),
+                                mip_rt_heap_cpu()))
+    return 0;
+  mip_rt_heap_settle(h, &t, 1);
+  if (t.block.generation != h->generation)
+    return 0; /* the parent's, before a fork */
+  *context = t.block.context;
+  return 1;
+}
+
+static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
+                       const uintptr_t *frames, uint32_t depth,
+                       uint32_t flags) {
+  struct mip_rt_heap *h = &state;
+  uint32_t context;
+  if (!context_moved_from(h, (uintptr_t)old, &context)) {
+    context = mip_rt_heap_context_of(h, frames, depth, flags, site);
+    if (flags & MIP_RT_HEAP_TRUNCATED)
+      __atomic_fetch_add(&h->stats[MIP_RT_HEAP_STAT_TRUNCATED], 1,
+                         __ATOMIC_RELAXED);
+  }
+  mip_rt_heap_born(h, (uintptr_t)p, size, context,
+                   old ? MIP_RT_HEAP_REALLOC : 0, mip_rt_heap_now(h),
+                   mip_rt_heap_cpu());
+}
+
 static const struct mip_rt_heap_ops ops = {
     .version = MIP_RT_HEAP_OPS_VERSION,
     .size = sizeof(struct mip_rt_heap_ops),
     .alloc = op_alloc,
     .take = op_take,
     .settle = op_settle,
+    .settle_moved = op_settle_moved,
+    .realloc = op_realloc,
 };
 
 static int owner_here(void) {

@@ -8,6 +8,7 @@
 #                   libraries (images), threads, fork, mip_dump (dump),
 #                   function order files (order), the heap runtime
 #                   (heap_rt), heap merge and symbolization (heap_merge),
+#                   heap profiles against DHAT and known patterns (heap),
 #                   the driver, and the above
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
@@ -17,7 +18,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
 E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_merge
+  heap_merge heap
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)

@@ -1,0 +1,130 @@
+#!/bin/sh
+# Heap profiles against independent truths: valgrind's DHAT for blocks
+# and bytes per allocation site, a known access pattern for access
+# counts, 8 threads for exact totals, and a library free for lifetimes.
+#   test/e2e/heap.sh BUILD_DIR
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+make_tmp
+cd "$TMP"
+SRC=$HERE/progs/heap_truth
+# DHAT reads DWARF 4 only; no tail calls, so both builds keep every frame
+# (mipcc adds frame pointers to heap builds itself).
+FLAGS="-O2 -gdwarf-4 -fno-optimize-sibling-calls"
+
+# heap_profile NAME ARGS...: runs NAME, writes NAME.json (show --heap)
+heap_profile() {
+  name=$1
+  shift
+  MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >"$name.out"
+  "$MIPDATA" extract "$name" -o "$name.mipmap" >/dev/null
+  "$MIPDATA" create -p "$name.mip" "$name.mipmap"
+  "$MIPDATA" merge -p "$name.mip" --debug "$name" "$name.mipraw"
+  "$MIPDATA" show -p "$name.mip" --heap --format json >"$name.json"
+}
+
+# Per allocation site "file:line blocks bytes", from MIP's contexts.
+mip_sites() {
+  jq -r '.heap[] | select(.site != null)
+         | "\(.site.file | split("/") | last):\(.site.line) \(.AllocCount) \(.TotalSize)"' "$1" |
+    awk '{ n[$1] += $2; b[$1] += $3 } END { for (s in n) print s, n[s], b[s] }' | sort
+}
+
+# The same from DHAT: each program point under the first frame in one of
+# our sources ("0x...: function (file.c:12)"), keeping the lines that call
+# an allocator (DHAT also sees libc's own allocations, under the lines
+# that call printf and the like).
+dhat_sites() {
+  ours=$(cd "$SRC" && ls | tr '\n' '|' | sed 's/|$//; s/\./\\./g')
+  jq -r --arg ours "($ours):[0-9]+\\)$" '.ftbl as $f | .pps[]
+         | "\(.tbk) \(.tb) " + ([.fs[] | $f[.] | select(test($ours))] | first // "-")' "$1" |
+    sed -n 's/^\([0-9]*\) \([0-9]*\) .*(\([^()]*:[0-9]*\))$/\3 \1 \2/p' |
+    awk '{ n[$1] += $2; b[$1] += $3 } END { for (s in n) print s, n[s], b[s] }' |
+    sort >"$1.all"
+  while read -r site blocks bytes; do
+    file=${site%:*} line=${site#*:}
+    if sed -n "${line}p" "$SRC/$file" | grep -Eq 'alloc|strn?dup|new |new\(|memalign'; then
+      echo "$site $blocks $bytes"
+    fi
+  done <"$1.all"
+}
+
+compare_with_dhat() { # NAME BUILD-COMMAND SOURCES... (run with ARGS)
+  name=$1 driver=$2 plain=$3 args=$4
+  shift 4
+  "$driver" -fmip-generate=heap $FLAGS "$@" -o "$name"
+  "$plain" $FLAGS "$@" -o "$name.dhat"
+  heap_profile "$name" $args
+  valgrind --tool=dhat --dhat-out-file="$name.dhat.json" "./$name.dhat" $args \
+    >"$name.dhat.out" 2>"$name.dhat.log"
+  if ! cmp -s "$name.out" "$name.dhat.out"; then
+    fail "$name: the two builds print different output"
+  fi
+  mip_sites "$name.json" >"$name.mip-sites"
+  dhat_sites "$name.dhat.json" >"$name.dhat-sites"
+  n=$(wc -l <"$name.mip-sites")
+  if [ "$n" -ge 3 ] && cmp -s "$name.mip-sites" "$name.dhat-sites"; then
+    pass "$name: blocks and bytes equal DHAT's at all $n sites"
+  else
+    fail "$name: sites differ from DHAT's (site blocks bytes; < DHAT, > MIP):"
+    diff "$name.dhat-sites" "$name.mip-sites" | sed 's/^/     /'
+  fi
+}
+
+compare_with_dhat truth "$MIPCC" "$CLANG" 6 "$SRC/main.c" "$SRC/store.c"
+compare_with_dhat objects "$MIPCXX" "$CLANGXX" "" "$SRC/objects.cpp"
+
+# The comparison can fail: one block more at one site is caught.
+awk 'NR == 1 { $2++ } { print }' truth.mip-sites >broken-sites
+if cmp -s broken-sites truth.dhat-sites; then
+  fail "a changed count still matched DHAT"
+else
+  pass "a changed count is caught by the comparison"
+fi
+
+# Live at exit (rounds = 6): the posix_memalign blocks of the even rounds
+# (64, 66 and 68 bytes; each overwrites the last) and the last round's
+# 24-byte block.
+live=$(jq '[.heap[] | .LiveAtExitCount] | add' truth.json)
+live_bytes=$(jq '[.heap[] | .LiveAtExitSize] | add' truth.json)
+[ "$live" = 4 ] && [ "$live_bytes" = $((64 + 66 + 68 + 24)) ] &&
+  pass "live at exit: 4 blocks, $live_bytes bytes" ||
+  fail "live at exit: $live blocks, $live_bytes bytes; want 4, 222"
+# The store's growth: blocks moved by realloc stay with the malloc that
+# started them, as in DHAT (6 mallocs + 26 reallocs at store.c:10).
+jq -c '.heap[] | select(.site.line == 10) | [.AllocCount, .ReallocCount]' truth.json >grown
+[ "$(cat grown)" = "[32,26]" ] &&
+  pass "realloc: 32 blocks at the malloc site, 26 of them reallocated" ||
+  fail "realloc: [blocks, reallocations] at the malloc site: $(cat grown)"
+
+# ---- access counts: 5120 stores and 1536 loads, nothing else.
+"$MIPCC" -fmip-generate=heap -O2 -g "$SRC/access.c" -o access
+heap_profile access
+got=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' access.json)
+[ "$got" = 6656 ] && pass "access pattern: exactly 6656 accesses (5120 stores, 1536 loads)" ||
+  fail "access pattern: $got accesses, want 6656"
+density=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessDensity] | add' access.json)
+[ "$density" = $((6656 * 100 / 4096)) ] && pass "access density: $density (accesses * 100 / bytes)" ||
+  fail "access density: $density, want $((6656 * 100 / 4096))"
+
+# ---- 8 threads, 1000 blocks each of 16..23 bytes at one site.
+"$MIPCC" -fmip-generate=heap -O2 -g -pthread "$SRC/threads.c" -o threads
+heap_profile threads
+count=$(jq '[.heap[] | select(.site != null) | .AllocCount] | add' threads.json)
+bytes=$(jq '[.heap[] | select(.site != null) | .TotalSize] | add' threads.json)
+[ "$count" = 8000 ] && [ "$bytes" = 156000 ] &&
+  pass "8 threads: exactly 8000 blocks, 156000 bytes" ||
+  fail "8 threads: $count blocks, $bytes bytes; want 8000, 156000"
+
+# ---- a block freed by a library MIP did not instrument dies then.
+"$CLANG" -O2 -fPIC -shared "$SRC/release.c" -o librelease.so
+"$MIPCC" -fmip-generate=heap -O2 -g "$SRC/lifetime.c" -L. -lrelease -Wl,-rpath,"$TMP" -o lifetime
+heap_profile lifetime
+jq -c '.heap[] | select(.TotalSize == 1000) | [.LiveAtExitCount, .MaxLifetime]' lifetime.json >life
+case "$(cat life)" in
+"[0,"[0-9]"]" | "[0,"[0-9][0-9]"]" | "[0,1"[0-9][0-9]"]")
+  pass "library free: not live at exit, lifetime $(cut -d, -f2 life | tr -d ']') ms (< 200, the program ran 300 ms more)" ;;
+*) fail "library free: [live at exit, max lifetime ms] = $(cat life)" ;;
+esac
+
+finish
