@@ -86,7 +86,7 @@ int mip_check_header(const struct mip_file *file, const char *path,
   if (version == 0 || version > newest)
     return mip_fail(err, path,
                     "%s version %" PRIu32
-                    " is newer than this mipdata reads (%" PRIu32
+                    " is newer than this MIP reads (%" PRIu32
                     "); update MIP",
                     what, version, newest);
   if (header_size < min_header_size || header_size > file->size ||

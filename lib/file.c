@@ -10,10 +10,7 @@
 #include "mip/io.h"
 #include "mipfmt.h"
 
-int mip_file_read(const char *path, struct mip_file *file,
-                  struct mip_error *err) {
-  file->data = NULL;
-  file->size = 0;
+int mip_file_open(const char *path, size_t *size, struct mip_error *err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return mip_fail(err, path, "cannot open: %s", strerror(errno));
@@ -22,7 +19,19 @@ int mip_file_read(const char *path, struct mip_file *file,
     close(fd);
     return mip_fail(err, path, "not a regular file");
   }
-  size_t cap = (size_t)st.st_size + 1;
+  *size = (size_t)st.st_size;
+  return fd;
+}
+
+int mip_file_read(const char *path, struct mip_file *file,
+                  struct mip_error *err) {
+  file->data = NULL;
+  file->size = 0;
+  size_t known;
+  int fd = mip_file_open(path, &known, err);
+  if (fd < 0)
+    return -1;
+  size_t cap = known + 1;
   uint8_t *data = mip_xmalloc(cap);
   size_t size = 0;
   for (;;) {

@@ -51,8 +51,8 @@ static int check_version(const struct record *rec, unsigned newest,
                          const char *path, struct mip_error *err) {
   if (rec->hdr.version == 0 || rec->hdr.version > newest)
     return mip_fail(err, path,
-                    "map record version %u is newer than this mipdata "
-                    "reads (%u); update MIP",
+                    "map record version %u is newer than this MIP reads "
+                    "(%u); update MIP",
                     rec->hdr.version, newest);
   return 0;
 }

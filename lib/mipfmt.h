@@ -15,6 +15,10 @@
 
 #include "mip/format.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct mip_error {
   char msg[1024];
 };
@@ -30,6 +34,9 @@ struct mip_file {
   size_t size;
 };
 
+/* Opens path for reading, which must be a regular file; its size in
+ * *size. Returns the descriptor, or -1 with err set. */
+int mip_file_open(const char *path, size_t *size, struct mip_error *err);
 int mip_file_read(const char *path, struct mip_file *file,
                   struct mip_error *err);
 void mip_file_free(struct mip_file *file);
@@ -418,6 +425,164 @@ int mip_profile_write(const char *path, const struct mip_profile *profile,
                       struct mip_error *err);
 void mip_profile_free(struct mip_profile *profile);
 
+/* ---- profile view: an indexed profile, memory-mapped ---------------- */
+
+/* One section of the view: count entries of entry_size bytes at data. */
+struct mip_view_table {
+  const uint8_t *data;
+  uint64_t count;
+  uint32_t entry_size;
+  int present;
+};
+
+/* What mip_view_open checked and decoded up front; everything else is read
+ * (and checked) entry by entry with the accessors below. Strings are
+ * offsets, as in struct mip_profile. */
+struct mip_view {
+  const char *path; /* borrowed, for messages */
+  const uint8_t *data;
+  size_t size;
+  struct mip_build_id build_id;
+  uint64_t modes;
+  uint64_t runs;
+  struct mip_extent extents[MIP_MAX_EXTENTS];
+  size_t extent_count;
+  struct mip_view_table tables[MIP_PROF_KIND_COUNT]; /* by MIP_PROF_* */
+  int has_heap; /* a heap schema: the profile has heap data */
+  /* Where each MemInfoBlock field this build knows lies in a heap context
+   * entry; width 0: not in the file (reads as 0). */
+  uint32_t mib_offset[MIP_MIB_COUNT];
+  uint8_t mib_width[MIP_MIB_COUNT];
+};
+
+/* Maps path and checks its header, section table, string table, counter
+ * extents, per-function tables and heap schema. */
+int mip_view_open(const char *path, struct mip_view *v, struct mip_error *err);
+void mip_view_close(struct mip_view *v);
+
+static inline uint64_t mip_view_count(const struct mip_view *v,
+                                      uint32_t kind) {
+  return v->tables[kind].count;
+}
+
+/* The string at offset, or NULL when the offset is out of range. */
+const char *mip_view_string(const struct mip_view *v, uint32_t offset);
+
+/* Function i (i < its count), with its calls, order and blocks entries. */
+int mip_view_function(const struct mip_view *v, uint64_t i,
+                      struct mip_profile_function *f, struct mip_error *err);
+/* The functions whose key is key: returns how many (keys are sorted, so
+ * they follow each other from *first). */
+uint64_t mip_view_find(const struct mip_view *v, const char *key,
+                       uint64_t *first);
+/* Block i of the block table, and dependency i (i < their counts). */
+int mip_view_block(const struct mip_view *v, uint64_t i, struct mip_block *b,
+                   struct mip_error *err);
+uint32_t mip_view_dep(const struct mip_view *v, uint64_t i);
+int mip_view_edge(const struct mip_view *v, uint64_t i, struct mip_edge *e,
+                  struct mip_error *err);
+struct mip_symbol mip_view_symbol(const struct mip_view *v, uint64_t i);
+/* Whether STATS has key; its value in *value. */
+int mip_view_stat(const struct mip_view *v, uint32_t key, uint64_t *value);
+int mip_view_heap_site(const struct mip_view *v, uint64_t i,
+                       struct mip_heap_site *s, struct mip_error *err);
+int mip_view_heap_frame(const struct mip_view *v, uint64_t i,
+                        struct mip_heap_frame *f, struct mip_error *err);
+int mip_view_heap_stack(const struct mip_view *v, uint64_t i,
+                        uint32_t *frame, struct mip_error *err);
+int mip_view_heap_context(const struct mip_view *v, uint64_t i,
+                          struct mip_heap_context *c, struct mip_error *err);
+/* The contexts of heap site site: returns how many (contexts are sorted by
+ * site, so they follow each other from *first). */
+uint64_t mip_view_site_contexts(const struct mip_view *v, uint32_t site,
+                                uint64_t *first);
+
+/* ---- hot and cold: what a rebuild with the profile decides -------------
+ * One definition for the compiler (-fmip-use), `mipdata annotate` and
+ * `mipdata order` (docs/use.md gives the rules). */
+
+struct mip_decide_options {
+  /* Hot functions: the most-called ones that together make hot_share of
+   * all calls, with every function called as often as the last of them. */
+  double hot_share;
+  /* Allocation contexts, with MemProf's rules: cold when the average
+   * lifetime access density (accesses per byte per second of lifetime) is
+   * below cold_max_density and the average lifetime is at least
+   * cold_min_lifetime seconds; else hot when that density is above
+   * hot_min_density; else notcold. */
+  double cold_max_density;
+  double cold_min_lifetime;
+  double hot_min_density;
+};
+
+#define MIP_DEFAULT_HOT_SHARE 0.9
+#define MIP_DEFAULT_COLD_MAX_DENSITY 0.05
+#define MIP_DEFAULT_COLD_MIN_LIFETIME 200.0
+#define MIP_DEFAULT_HOT_MIN_DENSITY 1000.0
+
+void mip_decide_defaults(struct mip_decide_options *o);
+
+/* The fewest calls a hot function has, from every function's calls
+ * (sorted in place, most first); UINT64_MAX when nothing is hot. */
+uint64_t mip_hot_threshold(uint64_t *calls, size_t count, double share);
+/* The same over the functions of a profile; UINT64_MAX without counts. */
+int mip_view_hot_threshold(const struct mip_view *v, double share,
+                           uint64_t *threshold, struct mip_error *err);
+
+enum mip_temperature {
+  MIP_TEMP_UNKNOWN, /* no runs merged: nothing to decide */
+  MIP_TEMP_COLD,    /* never ran in any merged run */
+  MIP_TEMP_WARM,    /* ran, not hot */
+  MIP_TEMP_HOT,     /* among the hot functions (needs call counts) */
+};
+
+const char *mip_temperature_name(enum mip_temperature t); /* "cold", ... */
+
+enum mip_temperature mip_function_temperature(
+    const struct mip_profile_function *f, uint64_t runs, uint64_t threshold);
+
+enum mip_alloc_class {
+  MIP_CLASS_NOTCOLD,
+  MIP_CLASS_COLD,
+  MIP_CLASS_HOT,
+  MIP_CLASS_COUNT
+};
+
+const char *mip_alloc_class_name(enum mip_alloc_class c); /* "notcold", ... */
+
+/* What a context's MemInfoBlock averages to (0 without allocations). */
+struct mip_alloc_stats {
+  uint64_t allocs;
+  uint64_t bytes;
+  double lifetime;      /* mean seconds a block lived */
+  double density;       /* mean accesses per byte per second of lifetime */
+};
+
+void mip_mib_stats(const struct mip_mib *m, struct mip_alloc_stats *s);
+enum mip_alloc_class mip_mib_class(const struct mip_mib *m,
+                                   const struct mip_decide_options *o);
+
+/* An allocation site's class over its contexts: their common class, or
+ * notcold when they disagree (mixed). Counts per class, and the site's
+ * totals, in the other fields. */
+struct mip_site_decision {
+  enum mip_alloc_class alloc_class;
+  int mixed;
+  uint64_t contexts[MIP_CLASS_COUNT]; /* contexts of each class */
+  struct mip_alloc_stats total;       /* over all its contexts */
+};
+
+/* Decides heap site site (an index in HEAP_SITES); returns 0, or -1 for a
+ * corrupt profile. A site with no allocation decides notcold with no
+ * contexts. */
+int mip_view_site_decision(const struct mip_view *v, uint32_t site,
+                           const struct mip_decide_options *o,
+                           struct mip_site_decision *d,
+                           struct mip_error *err);
+
+/* Whether allocator (MIP_ALLOC_*) allocates, so a hint could apply. */
+int mip_allocator_allocates(uint32_t allocator);
+
 /* Source frames of code in the profiled image, for heap call stacks. */
 struct mip_frame_info {
   const char *function; /* linkage name; "" when unknown */
@@ -466,5 +631,9 @@ int mip_check_header(const struct mip_file *file, const char *path,
                      const char *what, uint32_t version, uint32_t newest,
                      uint32_t header_size, size_t min_header_size,
                      uint32_t build_id_size, struct mip_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -90,6 +90,86 @@ START_TEST(write_read_round_trip) {
 }
 END_TEST
 
+START_TEST(view_finds_functions_by_key) {
+  struct mip_profile p;
+  struct mip_error err;
+  make_profile(&p);
+  add_run(&p, (const uint8_t[]){0, 1, 1});
+  const char *path = test_path("view.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  struct mip_view v;
+  ck_assert_int_eq(mip_view_open(path, &v, &err), 0);
+  ck_assert_uint_eq(v.runs, 1);
+  ck_assert(mip_build_id_equal(&v.build_id, &ID));
+  ck_assert_uint_eq(mip_view_count(&v, MIP_PROF_FUNCTIONS), 3);
+  uint64_t first;
+  ck_assert_uint_eq(mip_view_find(&v, "main", &first), 1);
+  ck_assert_uint_eq(first, 2);
+  ck_assert_uint_eq(mip_view_find(&v, "b.c;helper", &first), 1);
+  ck_assert_uint_eq(first, 1);
+  /* A local function is known by unit;name only. */
+  ck_assert_uint_eq(mip_view_find(&v, "helper", &first), 0);
+  ck_assert_uint_eq(mip_view_find(&v, "zzz", &first), 0);
+  ck_assert_uint_eq(first, 3);
+  struct mip_profile_function f;
+  ck_assert_int_eq(mip_view_function(&v, 1, &f, &err), 0);
+  ck_assert_str_eq(mip_view_string(&v, f.name), "helper");
+  ck_assert_str_eq(mip_view_string(&v, f.unit), "b.c");
+  ck_assert_uint_eq(f.covered_runs, 1);
+  ck_assert_uint_eq(f.cfg_hash, 3);
+  ck_assert_uint_eq(f.cnt_offset, MIP_NO_OFFSET); /* coverage only */
+  ck_assert_ptr_null(mip_view_string(&v, (uint32_t)v.tables[MIP_PROF_STRINGS].count));
+  mip_view_close(&v);
+  mip_profile_free(&p);
+}
+END_TEST
+
+/* Static functions of two files both called a.c share a key: the view
+ * finds both, next to each other. */
+START_TEST(view_finds_every_function_of_a_key) {
+  struct mip_buf m = {0};
+  build_unit(&m, "a.c", COV, COV + 3);
+  build_function(&m, "helper", "a.c", MIP_FN_LOCAL, 7, 0x1200, COV);
+  build_function(&m, "helper", "a.c", MIP_FN_LOCAL, 8, 0x1100, COV + 1);
+  build_function(&m, "main", "", 0, 1, 0x1000, COV + 2);
+  struct mip_map map;
+  struct mip_error err;
+  ck_assert_int_eq(mip_map_parse(m.data, m.size, "m", &map, &err), 0);
+  struct mip_profile p;
+  mip_profile_from_map(&map, &p);
+  const char *path = test_path("twins.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  struct mip_view v;
+  ck_assert_int_eq(mip_view_open(path, &v, &err), 0);
+  uint64_t first;
+  ck_assert_uint_eq(mip_view_find(&v, "a.c;helper", &first), 2);
+  ck_assert_uint_eq(first, 0);
+  struct mip_profile_function a, b;
+  ck_assert_int_eq(mip_view_function(&v, 0, &a, &err), 0);
+  ck_assert_int_eq(mip_view_function(&v, 1, &b, &err), 0);
+  ck_assert_uint_eq(a.entry, 0x1100); /* same key: by entry */
+  ck_assert_uint_eq(b.cfg_hash, 7);
+  mip_view_close(&v);
+  mip_profile_free(&p);
+  mip_map_free(&map);
+  mip_buf_free(&m);
+}
+END_TEST
+
+START_TEST(view_refuses_what_it_cannot_open) {
+  struct mip_view v;
+  struct mip_error err;
+  ck_assert_int_eq(mip_view_open(test_path("none.mip"), &v, &err), -1);
+  ck_assert_ptr_nonnull(strstr(err.msg, "none.mip: cannot open"));
+  const char *empty = test_path("empty.mip");
+  write_file(empty, "", 0);
+  ck_assert_int_eq(mip_view_open(empty, &v, &err), -1);
+  ck_assert_ptr_nonnull(strstr(err.msg, "empty.mip: empty file"));
+  ck_assert_int_eq(mip_view_open(test_dir(), &v, &err), -1);
+  ck_assert_ptr_nonnull(strstr(err.msg, "not a regular file"));
+}
+END_TEST
+
 START_TEST(refuses_raw_of_another_build) {
   struct mip_profile p;
   make_profile(&p);
@@ -187,6 +267,9 @@ Suite *profile_suite(void) {
   tcase_add_test(tc, locals_are_keyed_by_unit);
   tcase_add_test(tc, merge_counts_covering_runs);
   tcase_add_test(tc, write_read_round_trip);
+  tcase_add_test(tc, view_finds_functions_by_key);
+  tcase_add_test(tc, view_finds_every_function_of_a_key);
+  tcase_add_test(tc, view_refuses_what_it_cannot_open);
   tcase_add_test(tc, refuses_raw_of_another_build);
   tcase_add_test(tc, refuses_raw_with_other_layout);
   tcase_add_test(tc, merging_profiles_adds_runs);

@@ -1,8 +1,9 @@
 /*
  * Function placement for `mipdata order` (rules in docs/layout.md):
  *
- *   1. hot:     the fewest called functions whose calls make hot_share of
- *               all calls (most calls first);
+ *   1. hot:     the most-called functions whose calls make hot_share of
+ *               all calls, and any called as often as the last of them
+ *               (mip_hot_threshold: the hot functions of -fmip-use);
  *   2. start-up: the other called functions with a first-call rank, by
  *               mean rank, at most startup_limit of them;
  *   3. warm:    the remaining called functions: ranked ones by mean rank,
@@ -298,24 +299,21 @@ void order_functions(const struct mip_profile *p, const struct order_options *o,
   /* Called functions, most calls first. */
   uint32_t *called = mip_xcalloc(count ? count : 1, sizeof *called);
   size_t ncalled = 0;
-  u128 total = 0;
   for (size_t i = 0; i < count; i++)
-    if (fn[i].called) {
+    if (fn[i].called)
       called[ncalled++] = (uint32_t)i;
-      total += fn[i].calls;
-    }
   qsort_r(called, ncalled, sizeof *called, by_calls, &ctx);
 
-  /* Hot: the shortest prefix whose calls reach hot_share of the total,
-   * in integers (hot_share in parts per billion), so that a prefix of
-   * exactly 90% is exactly enough. */
-  const u128 billion = 1000000000u;
-  u128 share = (u128)((long double)o->hot_share * 1e9L + 0.5L);
+  /* Hot: as a rebuild with the profile decides (mip_hot_threshold). */
+  uint64_t *calls = mip_xcalloc(ncalled ? ncalled : 1, sizeof *calls);
+  for (size_t k = 0; k < ncalled; k++)
+    calls[k] = fn[called[k]].calls;
+  uint64_t threshold = mip_hot_threshold(calls, ncalled, o->hot_share);
+  free(calls);
   size_t nhot = 0;
-  u128 sum = 0;
   while (nhot < ncalled && fn[called[nhot]].calls > 0 &&
-         sum * billion < share * total)
-    sum += fn[called[nhot++]].calls;
+         fn[called[nhot]].calls >= threshold)
+    nhot++;
   uint32_t *hot = mip_xcalloc(nhot ? nhot : 1, sizeof *hot);
   uint32_t *cluster = mip_xcalloc(nhot ? nhot : 1, sizeof *cluster);
   memcpy(hot, called, nhot * sizeof *hot);
