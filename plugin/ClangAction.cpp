@@ -25,14 +25,13 @@ class MipAction : public clang::PluginASTAction {
 public:
   bool ParseArgs(const clang::CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
-    for (const std::string &Arg : Args) {
-      if (Error E = applyPluginArg(Opts, Arg)) {
-        clang::DiagnosticsEngine &D = CI.getDiagnostics();
-        D.Report(D.getCustomDiagID(clang::DiagnosticsEngine::Error, "mip: %0"))
-            << toString(std::move(E));
-        return false;
-      }
-    }
+    for (const std::string &Arg : Args)
+      if (Error E = applyPluginArg(Opts, Arg))
+        return report(CI, std::move(E));
+    // A profile that cannot be read stops the compilation here, before
+    // the source is even parsed.
+    if (Error E = openUseProfile(Opts))
+      return report(CI, std::move(E));
     return true;
   }
 
@@ -48,6 +47,13 @@ protected:
   }
 
 private:
+  static bool report(const clang::CompilerInstance &CI, Error E) {
+    clang::DiagnosticsEngine &D = CI.getDiagnostics();
+    D.Report(D.getCustomDiagID(clang::DiagnosticsEngine::Error, "mip: %0"))
+        << toString(std::move(E));
+    return false;
+  }
+
   Options Opts;
 };
 

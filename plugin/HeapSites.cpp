@@ -12,9 +12,7 @@
 // site runs); the map describes it (file, line, column, allocator,
 // innermost function) in a MIP_MAP_HEAP_SITE record.
 //
-// Calls are recognised by the callee's name, so only direct calls count:
-// a call through a function pointer cannot be told apart from any other.
-// Allocation hooks go after the call, for an invoke at the start of its
+// AllocCalls.cpp says which calls are sites. Allocation hooks go after the call, for an invoke at the start of its
 // normal destination (split off when other edges lead there too);
 // deallocation hooks go before the call, while the block is still there.
 //
@@ -22,15 +20,15 @@
 
 #include "HeapSites.h"
 
+#include "AllocCalls.h"
+
 #include "mip/format.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -42,118 +40,6 @@ using namespace llvm;
 namespace mip {
 
 namespace {
-
-// The runtime call that follows (or precedes) a call.
-enum class Hook {
-  Alloc,    // __mip_heap_alloc(p, size, site), after
-  AllocStr, // __mip_heap_alloc_str(p, site), after
-  AllocAt,  // __mip_heap_alloc_at(out, result, size, site), after
-  Realloc,  // __mip_heap_realloc(old, p, size, site), after
-  Free,     // __mip_heap_free(p, site), before
-};
-
-// An allocation or deallocation function: which hook, and which of its
-// arguments the hook needs (-1: none).
-struct AllocFn {
-  uint32_t Allocator; // MIP_ALLOC_*
-  Hook What;
-  int Ptr;    // realloc's old block, posix_memalign's out, the freed block
-  int Size;   // the size, or its first factor
-  int Factor; // the size's second factor (calloc, reallocarray)
-};
-
-const StringMap<AllocFn> &allocFns() {
-  static const StringMap<AllocFn> Table = [] {
-    StringMap<AllocFn> T;
-    T["malloc"] = {MIP_ALLOC_MALLOC, Hook::Alloc, -1, 0, -1};
-    T["calloc"] = {MIP_ALLOC_CALLOC, Hook::Alloc, -1, 0, 1};
-    T["aligned_alloc"] = {MIP_ALLOC_ALIGNED_ALLOC, Hook::Alloc, -1, 1, -1};
-    T["memalign"] = {MIP_ALLOC_MEMALIGN, Hook::Alloc, -1, 1, -1};
-    T["valloc"] = {MIP_ALLOC_VALLOC, Hook::Alloc, -1, 0, -1};
-    // No kind of its own: a valloc that rounds the size up to pages.
-    T["pvalloc"] = {MIP_ALLOC_VALLOC, Hook::Alloc, -1, 0, -1};
-    T["posix_memalign"] = {MIP_ALLOC_POSIX_MEMALIGN, Hook::AllocAt, 0, 2, -1};
-    T["realloc"] = {MIP_ALLOC_REALLOC, Hook::Realloc, 0, 1, -1};
-    T["reallocarray"] = {MIP_ALLOC_REALLOCARRAY, Hook::Realloc, 0, 1, 2};
-    for (const char *Name : {"strdup", "__strdup"})
-      T[Name] = {MIP_ALLOC_STRDUP, Hook::AllocStr, -1, -1, -1};
-    for (const char *Name : {"strndup", "__strndup"})
-      T[Name] = {MIP_ALLOC_STRNDUP, Hook::AllocStr, -1, -1, -1};
-    for (const char *Name : {"free", "cfree"})
-      T[Name] = {MIP_ALLOC_FREE, Hook::Free, 0, -1, -1};
-
-    // operator new and delete, Itanium-mangled; size_t is m (64-bit) or
-    // j (32-bit).
-    for (const char *Size : {"m", "j"}) {
-      for (const char *Tail : {"", "RKSt9nothrow_t", "St11align_val_t",
-                               "St11align_val_tRKSt9nothrow_t"}) {
-        T[std::string("_Znw") + Size + Tail] = {MIP_ALLOC_NEW, Hook::Alloc, -1,
-                                                0, -1};
-        T[std::string("_Zna") + Size + Tail] = {MIP_ALLOC_NEW_ARRAY,
-                                                Hook::Alloc, -1, 0, -1};
-      }
-    }
-    for (const char *Size : {"", "m", "j"}) {
-      for (const char *Align : {"", "St11align_val_t"}) {
-        for (const char *NoThrow : {"", "RKSt9nothrow_t"}) {
-          std::string Tail = std::string("Pv") + Size + Align + NoThrow;
-          T["_Zdl" + Tail] = {MIP_ALLOC_DELETE, Hook::Free, 0, -1, -1};
-          T["_Zda" + Tail] = {MIP_ALLOC_DELETE_ARRAY, Hook::Free, 0, -1, -1};
-        }
-      }
-    }
-    return T;
-  }();
-  return Table;
-}
-
-bool isPlainPointer(const Type *Ty) {
-  return Ty->isPointerTy() && Ty->getPointerAddressSpace() == 0;
-}
-
-// Whether the call passes what the hook needs, where it needs it: a
-// function of the same name with another prototype is not an allocator.
-bool fits(const AllocFn &A, const CallBase &CB) {
-  auto Arg = [&](int I) -> const Type * {
-    return I < 0 || static_cast<unsigned>(I) >= CB.arg_size()
-               ? nullptr
-               : CB.getArgOperand(I)->getType();
-  };
-  for (int I : {A.Size, A.Factor})
-    if (I >= 0 && (!Arg(I) || !Arg(I)->isIntegerTy()))
-      return false;
-  if (A.Ptr >= 0 && (!Arg(A.Ptr) || !isPlainPointer(Arg(A.Ptr))))
-    return false;
-  switch (A.What) {
-  case Hook::Alloc:
-  case Hook::AllocStr:
-  case Hook::Realloc:
-    return isPlainPointer(CB.getType());
-  case Hook::AllocAt:
-    return CB.getType()->isIntegerTy();
-  case Hook::Free:
-    return true;
-  }
-  return false;
-}
-
-// The allocation function CB calls directly, if any.
-const AllocFn *allocFnOf(const CallBase &CB) {
-  if (isa<CallBrInst>(CB))
-    return nullptr;
-  const auto *Callee =
-      dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts());
-  if (!Callee)
-    return nullptr;
-  const StringMap<AllocFn> &Fns = allocFns();
-  auto It = Fns.find(GlobalValue::dropLLVMManglingEscape(Callee->getName()));
-  if (It == Fns.end() || !fits(It->second, CB))
-    return nullptr;
-  // Nothing may come between a musttail call and its return.
-  if (It->second.What != Hook::Free && CB.isMustTailCall())
-    return nullptr;
-  return &It->second;
-}
 
 // The site as the map describes it: where the call is in the innermost
 // function, which for inlined code is the line of the allocation call
@@ -269,17 +155,7 @@ void insertHook(CallBase &CB, const AllocFn &A, Constant *Site) {
 
 void addHeapSites(InstrumentedFunction &IF) {
   Function &F = *IF.F;
-  // A program's own malloc or operator new: the calls of it are the
-  // sites, not what it calls to do its job (which would record each block
-  // twice).
-  if (allocFns().count(GlobalValue::dropLLVMManglingEscape(F.getName())))
-    return;
-
-  SmallVector<std::pair<CallBase *, const AllocFn *>, 8> Calls;
-  for (Instruction &I : instructions(F))
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (const AllocFn *A = allocFnOf(*CB))
-        Calls.push_back({CB, A});
+  SmallVector<AllocCall, 8> Calls = collectAllocCalls(F);
   if (Calls.empty())
     return;
 

@@ -2,6 +2,8 @@
 
 #include "MapWriter.h"
 
+#include "FunctionKey.h"
+
 #include "mip/format.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -93,11 +95,10 @@ std::string unitRecord(const Module &M, uint64_t Modes) {
   return finishRecord(MIP_MAP_UNIT, MIP_MAP_UNIT_VERSION, Body);
 }
 
-std::string functionRecord(const Module &M, const InstrumentedFunction &IF) {
+std::string functionRecord(const InstrumentedFunction &IF) {
   const Function &F = *IF.F;
-  StringRef Name = GlobalValue::dropLLVMManglingEscape(F.getName());
-  StringRef Unit = F.hasLocalLinkage() ? StringRef(M.getSourceFileName())
-                                       : StringRef();
+  StringRef Name = linkageName(F);
+  StringRef Unit = unitName(F);
   AsmRecord Body;
   MapFunctionFields Fn;
   Fn.cfg_hash = IF.CfgHash;
@@ -173,8 +174,8 @@ std::string heapSiteRecord(const InstrumentedFunction &IF, size_t Index) {
 
 // A function's records: itself, its blocks when it has them, its heap
 // sites.
-std::string functionRecords(const Module &M, const InstrumentedFunction &IF) {
-  std::string Records = functionRecord(M, IF);
+std::string functionRecords(const InstrumentedFunction &IF) {
+  std::string Records = functionRecord(IF);
   if (!IF.Blocks.empty())
     Records += blocksRecord(IF);
   for (size_t I = 0; I < IF.HeapSites.size(); ++I)
@@ -200,13 +201,13 @@ void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions) {
   Asm += unitRecord(M, modesOf(Functions));
   for (const InstrumentedFunction &IF : Functions)
     if (!IF.F->hasComdat())
-      Asm += functionRecords(M, IF);
+      Asm += functionRecords(IF);
   Asm += ".popsection\n";
   for (const InstrumentedFunction &IF : Functions) {
     if (!IF.F->hasComdat())
       continue;
     Asm += sectionDirective(IF.F->getComdat());
-    Asm += functionRecords(M, IF);
+    Asm += functionRecords(IF);
     Asm += ".popsection\n";
   }
   M.appendModuleInlineAsm(Asm);

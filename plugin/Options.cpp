@@ -2,7 +2,11 @@
 
 #include "Options.h"
 
+#include "Profile.h"
+
 #include "llvm/ADT/SmallVector.h"
+
+#include <cstdio>
 
 using namespace llvm;
 
@@ -53,8 +57,85 @@ Expected<Modes> parseModes(StringRef List) {
   return M;
 }
 
+namespace {
+
+Error badArg(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+std::string shortest(double D) {
+  char Buf[32];
+  snprintf(Buf, sizeof Buf, "%g", D);
+  return Buf;
+}
+
+// A number argument of -fmip-use's: at least Min, at most Max.
+Error parseNumber(StringRef Key, StringRef Value, double Min, double Max,
+                  double &Out) {
+  double D;
+  if (Value.getAsDouble(D) || !(D >= Min && D <= Max))
+    return badArg(Key + "=" + Value + ": expected a number from " +
+                  shortest(Min) + " to " + shortest(Max));
+  Out = D;
+  return Error::success();
+}
+
+// The flags of -fmip-use: the setting each one turns on.
+bool *useFlag(UseSettings &Use, StringRef Key, bool &Value) {
+  Value = !Key.consume_front("no-");
+  if (Key == "list-stale")
+    return &Use.ListStale;
+  if (Key == "cold-minsize")
+    return &Use.ColdMinSize;
+  if (Key == "alloc-hints")
+    return &Use.AllocHints;
+  if (Key == "branch-weights")
+    return &Use.BranchWeights;
+  return nullptr;
+}
+
+// The numbers of -fmip-use: where each goes and its range.
+struct NumberArg {
+  const char *Key;
+  double mip_decide_options::*Field;
+  double Min, Max;
+};
+
+const NumberArg NumberArgs[] = {
+    {"hot-share", &mip_decide_options::hot_share, 0, 1},
+    {"cold-max-density", &mip_decide_options::cold_max_density, 0, 1e12},
+    {"cold-min-lifetime", &mip_decide_options::cold_min_lifetime, 0, 1e9},
+    {"hot-min-density", &mip_decide_options::hot_min_density, 0, 1e12},
+};
+
+Error applyUseArg(UseSettings &Use, StringRef Key, StringRef Value,
+                  bool HasValue, bool &Known) {
+  Known = true;
+  if (Key == "use") {
+    if (Value.empty())
+      return badArg("use= needs a profile file name");
+    Use.File = Value.str();
+    return Error::success();
+  }
+  for (const NumberArg &N : NumberArgs)
+    if (Key == N.Key)
+      return parseNumber(Key, Value, N.Min, N.Max, Use.Decide.*N.Field);
+  bool On;
+  if (bool *Flag = useFlag(Use, Key, On)) {
+    if (HasValue)
+      return badArg(Key + " takes no value");
+    *Flag = On;
+    return Error::success();
+  }
+  Known = false;
+  return Error::success();
+}
+
+} // namespace
+
 Error applyPluginArg(Options &Opts, StringRef Arg) {
   auto [Key, Value] = Arg.split('=');
+  bool HasValue = Arg.contains('=');
   if (Key == "generate") {
     Expected<Modes> M = parseModes(Value);
     if (!M)
@@ -63,16 +144,26 @@ Error applyPluginArg(Options &Opts, StringRef Arg) {
     Opts.Generated = *M;
     return Error::success();
   }
-  if (Key == "use") {
-    if (Value.empty())
-      return createStringError(inconvertibleErrorCode(),
-                               "use= needs a profile file name");
-    return createStringError(inconvertibleErrorCode(),
-                             "use=FILE is not supported by this build");
-  }
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown argument '" + Arg +
-                               "' (expected generate[=MODES] or use=FILE)");
+  bool Known;
+  if (Error E = applyUseArg(Opts.Use, Key, Value, HasValue, Known))
+    return E;
+  if (Known)
+    return Error::success();
+  return badArg("unknown argument '" + Arg +
+                "' (expected generate[=MODES], use=FILE, hot-share=F, "
+                "cold-max-density=F, cold-min-lifetime=SECONDS, "
+                "hot-min-density=F, [no-]list-stale, [no-]cold-minsize, "
+                "[no-]alloc-hints, [no-]branch-weights)");
+}
+
+Error openUseProfile(Options &Opts) {
+  if (Opts.Use.File.empty())
+    return Error::success();
+  Expected<std::shared_ptr<const Profile>> P = Profile::open(Opts.Use.File);
+  if (!P)
+    return P.takeError();
+  Opts.UseProfile = std::move(*P);
+  return Error::success();
 }
 
 } // namespace mip

@@ -1,17 +1,20 @@
 //===- Options.h - What -fplugin-arg-mip-* asked for ------------*- C++ -*-===//
 //
 // The plugin's settings, parsed from the clang plugin arguments
-// (-fplugin-arg-mip-generate[=MODES], -fplugin-arg-mip-use=FILE) or from an
-// opt pipeline element (mip-generate<MODES>). Both spellings share one
-// parser so the modes mean the same everywhere.
+// (-fplugin-arg-mip-generate[=MODES], -fplugin-arg-mip-use=FILE, ...) or
+// from an opt pipeline element (mip-generate<MODES>, mip-use<profile=FILE;
+// ...>). Both spellings share one parser so they mean the same everywhere.
 //
 //===----------------------------------------------------------------------===//
 #ifndef MIP_PLUGIN_OPTIONS_H
 #define MIP_PLUGIN_OPTIONS_H
 
+#include "mipfmt.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 
 namespace mip {
@@ -32,10 +35,25 @@ struct Modes {
   bool AllBlocks = false;
 };
 
+class Profile;
+
+// What -fmip-use=FILE does with the profile (docs/use.md).
+struct UseSettings {
+  std::string File;
+  mip_decide_options Decide; // hotness and allocation class thresholds
+  bool ListStale = false;    // name each stale function, not just count
+  bool ColdMinSize = false;  // cold functions also optimized for size
+  bool AllocHints = true;    // pass hot/cold hints to the allocator
+  bool BranchWeights = true; // from block coverage, where the profile has it
+
+  UseSettings() { mip_decide_defaults(&Decide); }
+};
+
 struct Options {
   bool Generate = false;
   Modes Generated;
-  std::string UseFile;
+  UseSettings Use;
+  std::shared_ptr<const Profile> UseProfile; // opened once Use.File is known
 };
 
 // Parses a comma-separated mode list: coverage, counts, order, blocks,
@@ -43,8 +61,12 @@ struct Options {
 // only).
 llvm::Expected<Modes> parseModes(llvm::StringRef List);
 
-// Applies one plugin argument ("generate", "generate=counts", "use=FILE").
+// Applies one plugin argument ("generate", "generate=counts", "use=FILE",
+// "hot-share=0.8", ...; docs/use.md lists them).
 llvm::Error applyPluginArg(Options &Opts, llvm::StringRef Arg);
+
+// Opens Opts.Use.File into Opts.UseProfile, once all arguments are in.
+llvm::Error openUseProfile(Options &Opts);
 
 } // namespace mip
 

@@ -1,7 +1,9 @@
 //===- PassPlugin.cpp - libmip.so: the LLVM pass plugin -------------------===//
 //
 //   opt -load-pass-plugin=libmip.so -passes='mip-generate<MODES>' ...
+//   opt -load-pass-plugin=libmip.so -passes='mip-use<profile=FILE;...>' ...
 //   clang -fplugin=libmip.so -fplugin-arg-mip-generate[=MODES] ...
+//   clang -fplugin=libmip.so -fplugin-arg-mip-use=FILE ...
 //
 // This library uses LLVM only, so opt can load it. The clang side needs
 // clang's own symbols, which opt does not have; it lives in
@@ -12,47 +14,92 @@
 
 #include "GeneratePass.h"
 #include "Registration.h"
+#include "UsePass.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <dlfcn.h>
+#include <optional>
 
 using namespace llvm;
 
 namespace mip {
 
 void registerPasses(PassBuilder &PB, const Options &Opts) {
-  if (!Opts.Generate)
+  if (!Opts.Generate && !Opts.UseProfile)
     return;
-  Modes Generated = Opts.Generated;
+  // The profile is used before anything is instrumented, so a build that
+  // does both instruments the code the profile shaped.
   PB.registerOptimizerLastEPCallback(
-      [Generated](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(GeneratePass(Generated));
+      [Opts](ModulePassManager &MPM, OptimizationLevel) {
+        if (Opts.UseProfile)
+          MPM.addPass(UsePass(Opts.Use, Opts.UseProfile));
+        if (Opts.Generate)
+          MPM.addPass(GeneratePass(Opts.Generated));
       });
 }
 
 namespace {
 
+// The parameters of NAME<PARAMS> (';'-separated), or nullopt when Text
+// is not that pipeline element.
+std::optional<SmallVector<StringRef, 4>> pipelineParams(StringRef Text,
+                                                        StringRef Name) {
+  if (!Text.consume_front(Name))
+    return std::nullopt;
+  SmallVector<StringRef, 4> Params;
+  if (Text.consume_front("<") && Text.consume_back(">"))
+    Text.split(Params, ';', -1, false);
+  else if (!Text.empty())
+    return std::nullopt;
+  return Params;
+}
+
+bool report(Error E) {
+  errs() << "mip: " << toString(std::move(E)) << "\n";
+  return false;
+}
+
+// mip-generate<counts;order>: the modes, as -fplugin-arg-mip-generate=
+// takes them (with ';' for ',').
 bool parseGeneratePipeline(StringRef Name, ModulePassManager &MPM) {
-  if (!Name.consume_front("mip-generate"))
+  std::optional<SmallVector<StringRef, 4>> Params =
+      pipelineParams(Name, "mip-generate");
+  if (!Params)
     return false;
-  StringRef Params;
-  if (Name.consume_front("<") && Name.consume_back(">"))
-    Params = Name;
-  else if (!Name.empty())
-    return false;
-  std::string List = Params.str();
-  std::replace(List.begin(), List.end(), ';', ',');
-  Expected<Modes> Generated = parseModes(List);
-  if (!Generated) {
-    errs() << "mip: " << toString(Generated.takeError()) << "\n";
-    return false;
-  }
+  Expected<Modes> Generated = parseModes(join(*Params, ","));
+  if (!Generated)
+    return report(Generated.takeError());
   MPM.addPass(GeneratePass(*Generated));
+  return true;
+}
+
+// mip-use<profile=FILE;hot-share=0.8;list-stale>: the arguments
+// -fplugin-arg-mip-* takes, with profile=FILE for use=FILE.
+bool parseUsePipeline(StringRef Name, ModulePassManager &MPM) {
+  std::optional<SmallVector<StringRef, 4>> Params =
+      pipelineParams(Name, "mip-use");
+  if (!Params)
+    return false;
+  Options Opts;
+  for (StringRef Param : *Params) {
+    std::string Arg = Param.starts_with("profile=")
+                          ? ("use=" + Param.drop_front(8)).str()
+                          : Param.str();
+    if (Error E = applyPluginArg(Opts, Arg))
+      return report(std::move(E));
+  }
+  if (Opts.Use.File.empty())
+    return report(createStringError(inconvertibleErrorCode(),
+                                    "mip-use needs profile=FILE"));
+  if (Error E = openUseProfile(Opts))
+    return report(std::move(E));
+  MPM.addPass(UsePass(Opts.Use, Opts.UseProfile));
   return true;
 }
 
@@ -82,7 +129,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  return mip::parseGeneratePipeline(Name, MPM);
+                  return mip::parseGeneratePipeline(Name, MPM) ||
+                         mip::parseUsePipeline(Name, MPM);
                 });
           }};
 }

@@ -4,6 +4,8 @@
 #   %s       the test file         %opt     opt loading the plugin
 #   %llc     llc                   %t       a scratch file prefix
 #   %FileCheck, %objdump           tools from LLVM 19 (not, count on PATH)
+#   %profile FILE MODES OUT        a real profile of FILE in OUT.mip
+#                                  (profile.sh: instrument, run, merge)
 #
 #   test/ir/run.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
@@ -23,6 +25,7 @@ for test in "$HERE"/*.ll; do
       -e "s|%llc|$LLVM_BIN/llc|g" \
       -e "s|%FileCheck|$LLVM_BIN/FileCheck|g" \
       -e "s|%objdump|$LLVM_BIN/llvm-objdump|g" \
+      -e "s|%profile|$HERE/profile.sh $BUILD|g" \
       -e "s|%t|$TMP/$name|g" \
       -e "s|%s|$test|g")
     if ! sh -c "$command" >"$TMP/out" 2>&1; then

@@ -1,0 +1,116 @@
+//===- Profile.cpp - An indexed profile, as -fmip-use reads it ------------===//
+
+#include "Profile.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace llvm;
+
+namespace mip {
+
+Expected<std::shared_ptr<const Profile>> Profile::open(StringRef Path) {
+  std::shared_ptr<Profile> P(new Profile());
+  P->Path = Path.str();
+  if (mip_view_open(P->Path.c_str(), &P->View, &P->Err))
+    return P->error();
+  return std::shared_ptr<const Profile>(std::move(P));
+}
+
+Profile::~Profile() { mip_view_close(&View); }
+
+Error Profile::error() const {
+  return createStringError(inconvertibleErrorCode(), Err.msg);
+}
+
+std::string Profile::string(uint32_t Offset) const {
+  const char *S = mip_view_string(&View, Offset);
+  return S ? S : "";
+}
+
+Expected<SmallVector<Profile::Function, 1>>
+Profile::find(StringRef Key) const {
+  std::string K = Key.str();
+  uint64_t First;
+  uint64_t Count = mip_view_find(&View, K.c_str(), &First);
+  SmallVector<Function, 1> Found;
+  for (uint64_t I = First; I < First + Count; I++) {
+    Function F{I, {}};
+    if (mip_view_function(&View, I, &F.Record, &Err))
+      return error();
+    Found.push_back(F);
+  }
+  return Found;
+}
+
+Expected<uint64_t> Profile::hotThreshold(double Share) const {
+  if (Threshold && Threshold->first == Share)
+    return Threshold->second;
+  uint64_t T;
+  if (mip_view_hot_threshold(&View, Share, &T, &Err))
+    return error();
+  Threshold = {Share, T};
+  return T;
+}
+
+Expected<std::vector<bool>> Profile::blocksRan(const Function &F) const {
+  std::vector<bool> Ran(F.Record.block_count);
+  for (uint32_t I = 0; I < F.Record.block_count; I++) {
+    mip_block B;
+    if (mip_view_block(&View, F.Record.first_block + I, &B, &Err))
+      return error();
+    Ran[I] = B.covered_runs > 0;
+  }
+  return Ran;
+}
+
+// One pass over all sites, the first time a function asks: sites are
+// sorted by their byte, and a function's bytes are one array, so each
+// function's sites come out together and in call order.
+Error Profile::indexSites() const {
+  AllSites.clear();
+  FirstSite.clear();
+  uint64_t Count = mip_view_count(&View, MIP_PROF_HEAP_SITES);
+  AllSites.reserve(Count);
+  for (uint64_t I = 0; I < Count; I++) {
+    Site S{static_cast<uint32_t>(I), {}};
+    if (mip_view_heap_site(&View, I, &S.Record, &Err))
+      return error();
+    AllSites.push_back(S);
+  }
+  std::sort(AllSites.begin(), AllSites.end(), [](const Site &A, const Site &B) {
+    return std::tie(A.Record.function, A.Index) <
+           std::tie(B.Record.function, B.Index);
+  });
+  for (uint32_t I = 0; I < AllSites.size(); I++)
+    if (!I || AllSites[I].Record.function != AllSites[I - 1].Record.function)
+      FirstSite.push_back({AllSites[I].Record.function, I});
+  SitesIndexed = true;
+  return Error::success();
+}
+
+Expected<ArrayRef<Profile::Site>> Profile::sites(const Function &F) const {
+  if (!SitesIndexed)
+    if (Error E = indexSites())
+      return std::move(E);
+  auto It = std::lower_bound(
+      FirstSite.begin(), FirstSite.end(), F.Index,
+      [](const std::pair<uint64_t, uint32_t> &E, uint64_t Fn) {
+        return E.first < Fn;
+      });
+  if (It == FirstSite.end() || It->first != F.Index)
+    return ArrayRef<Site>();
+  uint32_t End = std::next(It) == FirstSite.end() ? AllSites.size()
+                                                  : std::next(It)->second;
+  return ArrayRef<Site>(AllSites).slice(It->second, End - It->second);
+}
+
+Expected<mip_site_decision>
+Profile::decide(const Site &S, const mip_decide_options &Options) const {
+  mip_site_decision D;
+  if (mip_view_site_decision(&View, S.Index, &Options, &D, &Err))
+    return error();
+  return D;
+}
+
+} // namespace mip

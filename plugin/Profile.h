@@ -1,0 +1,87 @@
+//===- Profile.h - An indexed profile, as -fmip-use reads it ----*- C++ -*-===//
+//
+// The profile a rebuild uses, memory-mapped through the format library's
+// view (lib/profile_view.c): opening it reads the header and the section
+// table only, and each translation unit then reads the entries of its own
+// functions. The rules that turn the numbers into decisions are the
+// library's too (lib/decide.c), shared with `mipdata annotate`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MIP_PLUGIN_PROFILE_H
+#define MIP_PLUGIN_PROFILE_H
+
+#include "mipfmt.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mip {
+
+class Profile {
+public:
+  // The profile's entry for one function, and where it is in the profile.
+  struct Function {
+    uint64_t Index;
+    mip_profile_function Record;
+  };
+
+  // One heap site of a function, and its index among the profile's sites.
+  struct Site {
+    uint32_t Index;
+    mip_heap_site Record;
+  };
+
+  static llvm::Expected<std::shared_ptr<const Profile>>
+  open(llvm::StringRef Path);
+  ~Profile();
+  Profile(const Profile &) = delete;
+  Profile &operator=(const Profile &) = delete;
+
+  llvm::StringRef path() const { return Path; }
+  uint64_t runs() const { return View.runs; }
+  bool hasHeap() const { return View.has_heap; }
+
+  // The functions whose key (docs/formats.md) is Key: usually one, more
+  // for static functions of two units of the same name.
+  llvm::Expected<llvm::SmallVector<Function, 1>>
+  find(llvm::StringRef Key) const;
+
+  // The fewest calls of a hot function for share (UINT64_MAX: none).
+  llvm::Expected<uint64_t> hotThreshold(double Share) const;
+
+  // Which of F's blocks ran in some merged run, in the function's order.
+  llvm::Expected<std::vector<bool>> blocksRan(const Function &F) const;
+
+  // F's heap sites, in the order of their bytes (the order of the calls).
+  llvm::Expected<llvm::ArrayRef<Site>> sites(const Function &F) const;
+
+  llvm::Expected<mip_site_decision>
+  decide(const Site &S, const mip_decide_options &Options) const;
+
+  std::string string(uint32_t Offset) const;
+
+private:
+  Profile() = default;
+  llvm::Error error() const;
+  llvm::Error indexSites() const;
+
+  std::string Path;
+  mip_view View{};
+  mutable mip_error Err{};
+  // Caches: one compilation asks many times.
+  mutable std::optional<std::pair<double, uint64_t>> Threshold;
+  mutable bool SitesIndexed = false;
+  mutable std::vector<Site> AllSites; // grouped by function
+  mutable std::vector<std::pair<uint64_t, uint32_t>> FirstSite; // fn, at
+};
+
+} // namespace mip
+
+#endif

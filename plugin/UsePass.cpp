@@ -1,0 +1,181 @@
+//===- UsePass.cpp - -fmip-use --------------------------------------------===//
+//
+// For every function the profile knows: check that it is still the
+// function that was profiled (same structural hash), then mark it hot or
+// cold, weigh its branches and hint its allocations. A function the
+// profile does not know is left alone; a stale one too, and the pass
+// warns once per translation unit with their count (each one with
+// list-stale).
+//
+//===----------------------------------------------------------------------===//
+
+#include "UsePass.h"
+
+#include "AllocHints.h"
+#include "BranchWeights.h"
+#include "CfgHash.h"
+#include "FunctionFilter.h"
+#include "FunctionKey.h"
+#include "FunctionTemperature.h"
+#include "Profile.h"
+
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+constexpr const char *PassName = "mip";
+
+struct Tally {
+  unsigned Changed = 0;
+  std::vector<std::string> Stale;
+};
+
+// Clang prints these as "warning: mip: ..." (or error, note).
+void diagnose(Module &M, DiagnosticSeverity Severity, const Twine &Message) {
+  Twine Text = "mip: " + Message;
+  M.getContext().diagnose(DiagnosticInfoPGOProfile(nullptr, Text, Severity));
+}
+
+// The profile's entry for F with F's hash, if any; sets IsStale when the
+// profile knows F only with another hash.
+Expected<std::optional<Profile::Function>>
+lookUp(const Profile &P, Function &F, bool &IsStale) {
+  IsStale = false;
+  Expected<SmallVector<Profile::Function, 1>> Found = P.find(profileKey(F));
+  if (!Found)
+    return Found.takeError();
+  if (Found->empty())
+    return std::nullopt;
+  uint64_t Hash = computeCfgHash(F);
+  for (const Profile::Function &Fn : *Found)
+    if (Fn.Record.cfg_hash == Hash)
+      return Fn;
+  IsStale = true;
+  return std::nullopt;
+}
+
+class FunctionUse {
+public:
+  FunctionUse(const UseSettings &S, const Profile &P, Function &F,
+              const Profile::Function &Fn)
+      : S(S), P(P), F(F), Fn(Fn), ORE(&F) {}
+
+  // Applies the profile; returns whether F changed.
+  Expected<bool> apply() {
+    Expected<bool> Temperature = applyTemperatureOf();
+    if (!Temperature)
+      return Temperature.takeError();
+    bool Changed = *Temperature;
+    if (S.BranchWeights && Fn.Record.block_count) {
+      Expected<std::vector<bool>> Ran = P.blocksRan(Fn);
+      if (!Ran)
+        return Ran.takeError();
+      Changed |= weighBranches(F, *Ran, ORE) > 0;
+    }
+    if (S.AllocHints && P.hasHeap()) {
+      Expected<unsigned> Hinted = hintAllocations(F, P, Fn, S.Decide, ORE);
+      if (!Hinted)
+        return Hinted.takeError();
+      Changed |= *Hinted > 0;
+    }
+    return Changed;
+  }
+
+private:
+  Expected<bool> applyTemperatureOf() {
+    Expected<uint64_t> Threshold = P.hotThreshold(S.Decide.hot_share);
+    if (!Threshold)
+      return Threshold.takeError();
+    const mip_profile_function &R = Fn.Record;
+    TemperatureReason Why{
+        mip_function_temperature(&R, P.runs(), *Threshold), P.runs(),
+        R.cnt_offset != MIP_NO_OFFSET ? R.calls : 0, *Threshold,
+        S.Decide.hot_share};
+    return applyTemperature(F, Why, S.ColdMinSize, ORE);
+  }
+
+  const UseSettings &S;
+  const Profile &P;
+  Function &F;
+  const Profile::Function &Fn;
+  OptimizationRemarkEmitter ORE;
+};
+
+void remarkStale(Function &F) {
+  OptimizationRemarkEmitter ORE(&F);
+  ORE.emit([&] {
+    return OptimizationRemarkMissed(PassName, "Stale", &F)
+           << "profile not used: the function changed since it was profiled";
+  });
+}
+
+void reportStale(Module &M, const Profile &P, const UseSettings &S,
+                 const Tally &T) {
+  if (T.Stale.empty())
+    return;
+  size_t N = T.Stale.size();
+  diagnose(M, DS_Warning,
+           P.path() + ": " + Twine(N) + (N == 1 ? " function" : " functions") +
+               " of " + M.getSourceFileName() +
+               (N == 1 ? " has" : " have") +
+               " changed since the profile was taken and will not use it" +
+               (S.ListStale ? "" : " (-fmip-list-stale lists them)"));
+  if (S.ListStale)
+    for (const std::string &Name : T.Stale)
+      diagnose(M, DS_Note, "stale: " + Name);
+}
+
+bool fail(Module &M, Error E) {
+  diagnose(M, DS_Error, toString(std::move(E)));
+  return false;
+}
+
+// Returns false on a profile error, after reporting it.
+bool useFunction(Module &M, const Profile &P, const UseSettings &S,
+                 Function &F, Tally &T) {
+  bool IsStale;
+  Expected<std::optional<Profile::Function>> Fn = lookUp(P, F, IsStale);
+  if (!Fn)
+    return fail(M, Fn.takeError());
+  if (!*Fn) {
+    if (IsStale) {
+      T.Stale.push_back(profileKey(F));
+      remarkStale(F);
+    }
+    return true;
+  }
+  Expected<bool> Changed = FunctionUse(S, P, F, **Fn).apply();
+  if (!Changed)
+    return fail(M, Changed.takeError());
+  T.Changed += *Changed;
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses UsePass::run(Module &M, ModuleAnalysisManager &) {
+  if (!P)
+    return PreservedAnalyses::all();
+  if (P->runs() == 0) {
+    diagnose(M, DS_Warning,
+             P->path() + ": no runs merged into this profile; not used");
+    return PreservedAnalyses::all();
+  }
+  Tally T;
+  for (Function &F : M) {
+    if (!shouldInstrument(F))
+      continue;
+    if (!useFunction(M, *P, Settings, F, T))
+      break;
+  }
+  reportStale(M, *P, Settings, T);
+  return T.Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace mip

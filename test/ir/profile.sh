@@ -1,0 +1,26 @@
+#!/bin/sh
+# Makes a real profile of an IR test: instruments FILE.ll with MODES,
+# builds and runs it (its main is the workload), and merges the run into
+# OUT.mip, so that mip-use tests get a profile whose hashes and sites are
+# the plugin's own.
+#   test/ir/profile.sh BUILD_DIR FILE.ll MODES OUT [ARGS...]
+# ARGS go to the program; several runs: MIP_IR_RUNS (default 1).
+set -eu
+BUILD=$1 LL=$2 MODES=$3 OUT=$4
+shift 4
+LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+"$LLVM_BIN/opt" -load-pass-plugin="$BUILD/lib/mip/libmip.so" \
+  -passes="mip-generate<$(echo "$MODES" | tr , ";")>" "$LL" -o "$OUT.bc"
+"$LLVM_BIN/clang" -Wno-override-module -c "$OUT.bc" -o "$OUT.o"
+"$LLVM_BIN/clang++" -Wl,--build-id "$OUT.o" -o "$OUT.bin" \
+  -Wl,-u,__mip_rt_anchor "$BUILD/lib/mip/libmip_rt.a"
+rm -f "$OUT".*.mipraw
+run=0
+while [ "$run" -lt "${MIP_IR_RUNS:-1}" ]; do
+  run=$((run + 1))
+  MIP_PROFILE_FILE="$OUT.$run.mipraw" "$OUT.bin" "$@" >/dev/null
+done
+"$BUILD/bin/mipdata" extract "$OUT.bin" -o "$OUT.mipmap" >/dev/null
+"$BUILD/bin/mipdata" create -p "$OUT.mip" "$OUT.mipmap" >/dev/null
+"$BUILD/bin/mipdata" merge -p "$OUT.mip" --debug "$OUT.bin" "$OUT".*.mipraw \
+  >/dev/null
