@@ -157,12 +157,114 @@ expect_failure "show --debug without DWARF" "debug information" "prog-nodebug" -
 expect_failure "show --debug not ELF" "not an ELF" "text" -- \
   show -p good.mip --debug text
 
+# ---- annotate
+# A heap profile to break: two malloc sites (0 and 1), each with a context.
+cat >heap.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  volatile char *a = malloc(8), *b = malloc(16);
+  a[0] = 1, b[0] = 2;
+  printf("%d\n", a[0] + b[0]);
+  free((void *)a), free((void *)b);
+  return 0;
+}
+C
+"$MIPCC" -fmip-generate=counts,heap -g -O1 heap.c -o heap
+MIP_PROFILE_FILE=heap.mipraw ./heap >/dev/null
+"$MIPDATA" extract heap -o heap.mipmap >/dev/null
+"$MIPDATA" create -p heap.mip heap.mipmap
+"$MIPDATA" merge -p heap.mip --debug heap heap.mipraw
+# u32 FILE OFFSET, u64 FILE OFFSET: little-endian numbers in a file
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+u64() { od -An -tu8 -j "$2" -N8 "$1" | tr -d ' '; }
+# section_entry FILE KIND: the section table entry of KIND in a profile
+section_entry() {
+  i=0 n=$(u32 "$1" 32) hs=$(u32 "$1" 12) # section_count, header_size
+  while [ "$i" -lt "$n" ] && [ "$(u32 "$1" $((hs + 24 * i)))" != "$2" ]; do
+    i=$((i + 1))
+  done
+  echo $((hs + 24 * i))
+}
+entry=$(section_entry heap.mip 16) # MIP_PROF_HEAP_CONTEXTS
+contexts=$(u64 heap.mip $((entry + 8)))
+second=$((contexts + $(u32 heap.mip $((entry + 4)))))
+if [ "$(u32 heap.mip $((contexts + 8)))" = 0 ] && [ "$(u32 heap.mip $((second + 8)))" = 1 ]; then
+  pass "heap fixture: contexts of sites 0 and 1"
+else
+  fail "heap fixture: the first two contexts name sites $(u32 heap.mip $((contexts + 8))) and $(u32 heap.mip $((second + 8)))"
+fi
+# the last context names a site past 65535 (still in order); context 0 names
+# site 3, before context 1's site 1
+context_size=$(u32 heap.mip $((entry + 4)))
+last=$(($(u64 heap.mip $((entry + 16))) / context_size - 1))
+with_byte heap.mip $((contexts + last * context_size + 10)) 001 site-range.mip
+with_byte heap.mip $((contexts + 8)) 003 context-order.mip
+truncated heap.mip "$(($(wc -c <heap.mip) - 40))" trunc-heap.mip
+
+for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
+  "trunc.mip:truncated" "trunc-tail.mip:truncated" "trunc-heap.mip:truncated" \
+  "magic.mip:bad magic" "newer.mip:newer" "good.mipmap:map file" \
+  "good.mipraw:raw profile" "site-range.mip:heap context $last names site 655" \
+  "context-order.mip:heap contexts out of order"; do
+  file=${case%%:*} needle=${case#*:}
+  expect_failure "annotate $file" "$needle" "$file" -- annotate -p "$file" --format json
+  [ -s stdout ] && fail "annotate $file printed output"
+done
+expect_failure "annotate --debug other build" "does not match" "other" -- \
+  annotate -p good.mip --debug other
+expect_failure "annotate --debug without DWARF" "debug information" "prog-nodebug" -- \
+  annotate -p good.mip --debug prog-nodebug
+expect_failure "annotate --debug not ELF" "not an ELF" "text" -- \
+  annotate -p good.mip --debug text
+expect_failure "annotate --debug missing" "cannot open" "absent" -- \
+  annotate -p heap.mip --debug absent
+[ -s stdout ] && fail "annotate --debug missing printed output"
+
+# expect_usage NAME NEEDLE -- mipdata ARGS...: a usage error (status 2)
+# whose message, on the first stderr line, names the problem; no output.
+expect_usage() {
+  name=$1 needle=$2
+  shift 3
+  set +e
+  "$MIPDATA" "$@" >stdout 2>stderr
+  rc=$?
+  set -e
+  if [ "$rc" -ne 2 ]; then
+    fail "$name: exit status $rc"
+  elif [ -s stdout ] || ! head -1 stderr | grep -qF -e "$needle"; then
+    fail "$name: stdout $(wc -c <stdout) bytes; stderr lacks '$needle': $(head -1 stderr)"
+  else
+    pass "$name: $(head -1 stderr)"
+  fi
+}
+expect_usage "annotate without -p" "-p PROFILE is required" -- annotate --format json
+expect_usage "annotate --format xml" "unknown format 'xml'" -- annotate -p heap.mip --format xml
+for case in "hot-share:1.5" "hot-share:-0.1" "hot-share:abc" "hot-share:" \
+  "cold-max-density:-1" "cold-max-density:nan" "cold-min-lifetime:inf" \
+  "cold-min-lifetime:1e10" "hot-min-density:0x" "hot-min-density:1e13"; do
+  option=${case%%:*} value=${case#*:}
+  expect_usage "annotate --$option '$value'" "--$option wants" -- \
+    annotate -p heap.mip "--$option" "$value"
+done
+expect_usage "annotate ambiguous option" "ambiguous option '--hot'" -- annotate -p heap.mip --hot
+expect_usage "annotate unknown option" "unknown or ambiguous option '--sort'" -- annotate -p heap.mip --sort size
+expect_usage "annotate option without its value" "option '--debug' needs a value" -- \
+  annotate -p heap.mip --debug
+expect_usage "annotate extra argument" "unexpected argument 'x'" -- annotate -p heap.mip x
+
 # ---- the good files really are good
 if "$MIPDATA" merge -p fresh.mip good.mipraw && "$MIPDATA" show -p fresh.mip \
   --debug prog --format json | jq -e '.runs == 1 and ([.functions[] | select(.covered)] | length) == 2' >/dev/null; then
   pass "good files merge and show"
 else
   fail "good files do not merge and show"
+fi
+if "$MIPDATA" annotate -p heap.mip --debug heap --format json | jq -e \
+  '.runs == 1 and (.allocations | length) == 2 and .summary.sites.total == 2' >/dev/null; then
+  pass "the heap profile annotates"
+else
+  fail "the heap profile does not annotate"
 fi
 
 finish

@@ -9,6 +9,7 @@ int cmd_create(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_order(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 
 /* "mipdata CMD: <message>" plus a pointer to the help; returns 2. */

@@ -36,20 +36,108 @@ static const char *const format_names[] = {"lld", "gold"};
 
 /* ---- the ordering file ---------------------------------------------- */
 
-/* lld: one symbol per line (--symbol-ordering-file). gold: the section
- * -ffunction-sections puts the function in (--section-ordering-file). */
+/* Section name prefixes a rebuild with the profile (-fmip-use) gives
+ * functions, by temperature: .text.hot.NAME, .text.unlikely.NAME. */
+enum { PREFIX_HOT = 1, PREFIX_UNLIKELY = 2 };
+
+struct name_ctx {
+  const struct mip_profile *p;
+  const struct order_result *r;
+};
+
+static const char *entry_name(const struct mip_profile *p,
+                              const struct order_result *r, size_t i) {
+  return mip_profile_string(p, p->functions[r->entries[i].function].name);
+}
+
+/* Positions in the result, by name, then position. */
+static int by_name(const void *x, const void *y, void *arg) {
+  const struct name_ctx *c = arg;
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  int d = strcmp(entry_name(c->p, c->r, a), entry_name(c->p, c->r, b));
+  return d ? d : (a > b) - (a < b);
+}
+
+/* prefixes[2 * i], prefixes[2 * i + 1]: for each line the file writes
+ * (entry i), the prefixed sections to list before it (PREFIX_*, 0 for
+ * none), one per temperature among the functions of that name, in
+ * placement order. Temperatures are the compiler's: the same hot
+ * threshold (hot_share), the same rule (mip_function_temperature). */
+static uint8_t *section_prefixes(const struct mip_profile *p,
+                                 const struct order_result *r,
+                                 double hot_share) {
+  size_t n = r->count;
+  uint8_t *prefixes = mip_xcalloc(2 * (n ? n : 1), 1);
+  uint64_t *calls = mip_xcalloc(p->function_count ? p->function_count : 1,
+                                sizeof *calls);
+  for (size_t i = 0; i < p->function_count; i++)
+    calls[i] = p->functions[i].cnt_offset != MIP_NO_OFFSET
+                   ? p->functions[i].calls
+                   : 0;
+  uint64_t threshold = mip_hot_threshold(calls, p->function_count, hot_share);
+  free(calls);
+
+  uint32_t *pos = mip_xcalloc(n ? n : 1, sizeof *pos);
+  for (size_t i = 0; i < n; i++)
+    pos[i] = (uint32_t)i;
+  struct name_ctx c = {p, r};
+  qsort_r(pos, n, sizeof *pos, by_name, &c);
+  for (size_t g = 0; g < n;) {
+    /* pos[g..end): one name; pos[g] is placed first, so it has the line. */
+    size_t end = g + 1;
+    while (end < n && !strcmp(entry_name(p, r, pos[g]),
+                              entry_name(p, r, pos[end])))
+      end++;
+    uint8_t *out = &prefixes[2 * (size_t)pos[g]];
+    for (size_t k = g; k < end; k++) {
+      const struct mip_profile_function *f =
+          &p->functions[r->entries[pos[k]].function];
+      enum mip_temperature t = mip_function_temperature(f, p->runs, threshold);
+      uint8_t prefix = t == MIP_TEMP_HOT    ? PREFIX_HOT
+                       : t == MIP_TEMP_COLD ? PREFIX_UNLIKELY
+                                            : 0;
+      if (prefix && out[0] != prefix && out[1] != prefix)
+        out[out[0] ? 1 : 0] = prefix;
+    }
+    g = end;
+  }
+  free(pos);
+  return prefixes;
+}
+
+static void append_section(struct mip_buf *out, const char *prefix,
+                           const char *name) {
+  mip_buf_append(out, prefix, strlen(prefix));
+  mip_buf_append(out, name, strlen(name));
+  mip_buf_append(out, "\n", 1);
+}
+
+/* lld: one symbol per line (--symbol-ordering-file). gold: the sections
+ * -ffunction-sections puts the function in (--section-ordering-file):
+ * .text.NAME, after .text.hot.NAME or .text.unlikely.NAME where a rebuild
+ * with the profile makes it hot or cold. */
 static void render(const struct mip_profile *p, const struct order_result *r,
-                   enum order_format format, struct mip_buf *out) {
+                   enum order_format format, double hot_share,
+                   struct mip_buf *out) {
+  uint8_t *prefixes =
+      format == FORMAT_GOLD ? section_prefixes(p, r, hot_share) : NULL;
   for (size_t i = 0; i < r->count; i++) {
     if (!r->entries[i].line)
       continue;
-    const char *name =
-        mip_profile_string(p, p->functions[r->entries[i].function].name);
-    if (format == FORMAT_GOLD)
-      mip_buf_append(out, ".text.", 6);
-    mip_buf_append(out, name, strlen(name));
-    mip_buf_append(out, "\n", 1);
+    const char *name = entry_name(p, r, i);
+    if (format == FORMAT_LLD) {
+      append_section(out, "", name);
+      continue;
+    }
+    for (int k = 0; k < 2; k++)
+      if (prefixes[2 * i + k])
+        append_section(out,
+                       prefixes[2 * i + k] == PREFIX_HOT ? ".text.hot."
+                                                         : ".text.unlikely.",
+                       name);
+    append_section(out, ".text.", name);
   }
+  free(prefixes);
 }
 
 /* ---- --explain ------------------------------------------------------- */
@@ -319,7 +407,7 @@ int cmd_order(int argc, char **argv) {
   order_functions(&p, &o.layout, &r);
   if (o.output) {
     struct mip_buf out = {0};
-    render(&p, &r, o.format, &out);
+    render(&p, &r, o.format, o.layout.hot_share, &out);
     rc = mip_file_write_atomic(o.output, out.data, out.size, &err);
     mip_buf_free(&out);
     if (rc) {

@@ -304,24 +304,6 @@ static void show_text(const struct show_options *o,
 
 /* ---- setup ---------------------------------------------------------- */
 
-/* The binary given to --debug must be the profiled build. */
-static int check_debug_binary(const char *path, const struct mip_profile *p,
-                              struct mip_error *err) {
-  struct elf_image img;
-  if (elf_image_open(path, &img, err))
-    return -1;
-  struct mip_build_id id;
-  elf_image_build_id(&img, &id);
-  elf_image_close(&img);
-  if (p->build_id.size && id.size && !mip_build_id_equal(&id, &p->build_id)) {
-    char a[2 * MIP_BUILD_ID_MAX + 1], b[2 * MIP_BUILD_ID_MAX + 1];
-    return mip_fail(err, path,
-                    "build-id %s does not match the profile's (%s)",
-                    mip_build_id_hex(&id, a, sizeof a),
-                    mip_build_id_hex(&p->build_id, b, sizeof b));
-  }
-  return 0;
-}
 
 static int parse_options(int argc, char **argv, struct show_options *o) {
   static const struct option options[] = {
@@ -389,7 +371,7 @@ int cmd_show(int argc, char **argv) {
   struct mip_profile p;
   struct debuginfo *di = NULL;
   if (mip_profile_read(o.profile, &p, &err) ||
-      (o.debug && (check_debug_binary(o.debug, &p, &err) ||
+      (o.debug && (elf_image_check_build(o.debug, &p.build_id, &err) ||
                    !(di = debuginfo_open(o.debug, &err))))) {
     mip_profile_free(&p);
     return report(&err);

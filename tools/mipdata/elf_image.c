@@ -176,3 +176,20 @@ struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count) {
   *count = kept;
   return out;
 }
+
+int elf_image_check_build(const char *path, const struct mip_build_id *want,
+                          struct mip_error *err) {
+  struct elf_image img;
+  if (elf_image_open(path, &img, err))
+    return -1;
+  struct mip_build_id id;
+  elf_image_build_id(&img, &id);
+  elf_image_close(&img);
+  if (want->size && id.size && !mip_build_id_equal(&id, want)) {
+    char a[2 * MIP_BUILD_ID_MAX + 1], b[2 * MIP_BUILD_ID_MAX + 1];
+    return mip_fail(err, path, "build-id %s does not match the profile's (%s)",
+                    mip_build_id_hex(&id, a, sizeof a),
+                    mip_build_id_hex(want, b, sizeof b));
+  }
+  return 0;
+}

@@ -30,4 +30,9 @@ struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count);
 /* The GNU build-id note; id->size is 0 when there is none. */
 void elf_image_build_id(struct elf_image *img, struct mip_build_id *id);
 
+/* Checks that the binary at path (--debug) is the build a profile with
+ * build-id want came from; either side without a build-id passes. */
+int elf_image_check_build(const char *path, const struct mip_build_id *want,
+                          struct mip_error *err);
+
 #endif

@@ -25,6 +25,10 @@ static const struct command commands[] = {
      "show -p PROFILE.mip [--debug BINARY] [--covered|--uncovered]\n"
      "                       [--heap [--sort size|count]] [--format text|yaml|json]"},
     {"order", cmd_order, "order -p PROFILE.mip [-o ORDER.txt] [--format lld|gold] [--startup N]\n                       [--hot-share F] [--cluster-size BYTES] [--explain[=text|yaml|json]]"},
+    {"annotate", cmd_annotate,
+     "annotate -p PROFILE.mip [--debug BINARY] [--format text|yaml|json] [--all]\n"
+     "                       [--hot-share F] [--cold-max-density F]\n"
+     "                       [--cold-min-lifetime SECONDS] [--hot-min-density F]"},
     {"symbolize", cmd_symbolize, "symbolize --debug BINARY [ADDRESS...]"},
 };
 
