@@ -21,7 +21,7 @@ $(MIPCC_OBJ): ALL_CFLAGS += -DMIP_CLANG='"$(CLANG)"' -DMIP_CLANGXX='"$(CLANGXX)"
 
 $(MIPCC): $(MIPCC_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lelf
 
 $(BIN)/mipc++: $(MIPCC)
 	ln -sf mipcc $@

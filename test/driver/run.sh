@@ -9,6 +9,8 @@
 # 3. an unchanged Makefile project with a shared library
 # 4. mipc++ on templates and inline functions
 # 5. configure-style probes, which must behave exactly as with plain clang
+# 6. -fmip-use and -fmip-order end to end: profile a program, rebuild it
+#    in one command, and check the linker followed the profile's order
 #
 # Prints one line per check; exits 1 if any failed.
 set -u
@@ -21,8 +23,10 @@ BUILD=$(cd "$1" && pwd -P) || exit 2
 HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 MIPCC=$BUILD/bin/mipcc
 MIPCXX=$BUILD/bin/mipc++
+MIPDATA=$BUILD/bin/mipdata
 LIB=$BUILD/lib/mip
-for f in "$MIPCC" "$MIPCXX" "$LIB/libmip.so" "$LIB/libmip_rt.a"; do
+for f in "$MIPCC" "$MIPCXX" "$MIPDATA" "$LIB/libmip.so" "$LIB/libmip_rt.a" \
+  "$LIB/libmip_alloc.a"; do
   if [ ! -e "$f" ]; then
     echo "missing $f: build it first" >&2
     exit 2
@@ -31,8 +35,8 @@ done
 
 # Settings from the caller's environment would change what is checked
 # (MAKEFLAGS carries an outer make's variables into the project builds).
-unset MIP_DRIVER_VERBOSE MIP_LIBDIR MIP_PROFILE_FILE MAKEFLAGS MFLAGS \
-  MAKELEVEL CMAKE_GENERATOR CFLAGS LDFLAGS
+unset MIP_DRIVER_VERBOSE MIP_LIBDIR MIP_MIPDATA MIP_PROFILE_FILE MAKEFLAGS \
+  MFLAGS MAKELEVEL CMAKE_GENERATOR CFLAGS LDFLAGS
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mipcc-test.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
@@ -63,14 +67,18 @@ check() {
 
 # drive TOOL ARGS...: runs the driver in $W with MIP_DRIVER_VERBOSE=1.
 # Leaves its exit status in RC, the command it ran in LINE (without the
-# "mipcc: " prefix), its stdout and stderr in $TMP/out and $TMP/err.
+# "mipcc: " prefix), the mipdata command it ran first (-fmip-order links)
+# in ORDER_LINE, its stdout and stderr in $TMP/out and $TMP/err.
 drive() {
   tool=$1
   shift
   (cd "$W" && MIP_DRIVER_VERBOSE=1 "$tool" "$@") >"$TMP/out" 2>"$TMP/err" \
     </dev/null
   RC=$?
-  LINE=$(grep -E -m1 '^mipc(c|\+\+): /' "$TMP/err" | sed 's/^[^:]*: //')
+  ORDER_LINE=$(grep -E -m1 '^mipc(c|\+\+): [^ ]* order -p ' "$TMP/err" |
+    sed 's/^[^:]*: //')
+  LINE=$(grep -E '^mipc(c|\+\+): /' "$TMP/err" |
+    grep -E -v -m1 '^[^ ]* [^ ]* order -p ' | sed 's/^[^:]*: //')
 }
 
 # has WORD / lacks TEXT: on the command line the driver ran.
@@ -380,6 +388,394 @@ t_unknown() {
 }
 check "an unknown -fmip-* flag is an error" t_unknown
 
+# ---- 1b. -fmip-use's settings, its libraries, -fmip-order ----------------
+
+# args_of ARGS...: the compiler's argument vector (through the argv
+# printer), one per line, in $TMP/args; the driver's exit status in RC.
+args_of() {
+  (cd "$W" && MIP_CLANG=$TMP/argv "$MIPCC" "$@") >"$TMP/args" 2>"$TMP/err" \
+    </dev/null
+  RC=$?
+}
+
+t_use_settings() {
+  args_of -fmip-use=p.mip -fmip-hot-share=0.8 -fmip-cold-max-density=0.5 \
+    -fmip-cold-min-lifetime=10 -fmip-hot-min-density=2e3 -fmip-list-stale \
+    -fmip-cold-minsize -fmip-alloc-hints -fmip-branch-weights -O2 -c a.c
+  [ "$RC" = 0 ] &&
+    printf '%s\n' "$PLUGIN" -fplugin-arg-mip-use=p.mip \
+      -fplugin-arg-mip-hot-share=0.8 -fplugin-arg-mip-cold-max-density=0.5 \
+      -fplugin-arg-mip-cold-min-lifetime=10 \
+      -fplugin-arg-mip-hot-min-density=2e3 -fplugin-arg-mip-list-stale \
+      -fplugin-arg-mip-cold-minsize -fplugin-arg-mip-alloc-hints \
+      -fplugin-arg-mip-branch-weights -O2 -c a.c | cmp -s - "$TMP/args" &&
+    args_of -fno-mip-list-stale -fno-mip-cold-minsize -fno-mip-alloc-hints \
+      -fno-mip-branch-weights -fmip-use=p.mip -c a.c &&
+    [ "$RC" = 0 ] &&
+    printf '%s\n' "$PLUGIN" -fplugin-arg-mip-use=p.mip \
+      -fplugin-arg-mip-no-list-stale -fplugin-arg-mip-no-cold-minsize \
+      -fplugin-arg-mip-no-alloc-hints -fplugin-arg-mip-no-branch-weights \
+      -c a.c | cmp -s - "$TMP/args"
+}
+check "-fmip-use settings reach the plugin right after use=FILE" t_use_settings
+
+t_use_last_wins() {
+  args_of -fmip-use=old.mip -fmip-hot-share=0.8 -fno-mip-list-stale \
+    -fmip-branch-weights -fmip-hot-share=0.7 -fmip-list-stale \
+    -fno-mip-branch-weights -fmip-use=p.mip -c a.c
+  [ "$RC" = 0 ] &&
+    printf '%s\n' "$PLUGIN" -fplugin-arg-mip-use=p.mip \
+      -fplugin-arg-mip-hot-share=0.7 -fplugin-arg-mip-list-stale \
+      -fplugin-arg-mip-no-branch-weights -c a.c | cmp -s - "$TMP/args"
+}
+check "-fmip-use settings: the last of each wins, once" t_use_last_wins
+
+# refused MESSAGE ARGS...: mipcc ARGS exits 1 with the one line
+# "mipcc: MESSAGE", and the compiler does not run.
+refused() {
+  want=$1
+  shift
+  args_of "$@"
+  [ "$RC" = 1 ] && [ ! -s "$TMP/args" ] &&
+    [ "$(cat "$TMP/err")" = "mipcc: $want" ]
+}
+
+t_use_numbers() {
+  refused "-fmip-hot-share=abc: 'abc' is not a number" \
+    -fmip-use=p.mip -fmip-hot-share=abc -c a.c &&
+    refused "-fmip-hot-share=: '' is not a number" \
+      -fmip-use=p.mip -fmip-hot-share= -c a.c &&
+    refused "-fmip-cold-max-density=0.5x: '0.5x' is not a number" \
+      -fmip-use=p.mip -fmip-cold-max-density=0.5x -c a.c &&
+    refused "-fmip-cold-min-lifetime=1e: '1e' is not a number" \
+      -fmip-use=p.mip -fmip-cold-min-lifetime=1e -c a.c &&
+    refused "-fmip-hot-min-density=.: '.' is not a number" \
+      -fmip-use=p.mip -fmip-hot-min-density=. -c a.c &&
+    refused "-fmip-hot-share=nan: 'nan' is not a number" \
+      -fmip-use=p.mip -fmip-hot-share=nan -c a.c &&
+    refused "-fmip-hot-share needs a value: -fmip-hot-share=F" \
+      -fmip-use=p.mip -fmip-hot-share -c a.c &&
+    refused "-fmip-cold-min-lifetime needs a value: -fmip-cold-min-lifetime=SECONDS" \
+      -fmip-use=p.mip -fmip-cold-min-lifetime -c a.c &&
+    refused "-fmip-list-stale=1 takes no value" \
+      -fmip-use=p.mip -fmip-list-stale=1 -c a.c &&
+    args_of -fmip-use=p.mip -fno-mip-hot-share -c a.c && [ "$RC" = 1 ] &&
+    grep -q "unknown option '-fno-mip-hot-share'" "$TMP/err" || return 1
+  # Numbers mipcc lets through: ranges are the plugin's to judge.
+  for v in 1 .5 5. +0.5 1e-3 2E+2 -1 7; do
+    args_of -fmip-use=p.mip -fmip-hot-share=$v -c a.c
+    [ "$RC" = 0 ] && grep -qx -- "-fplugin-arg-mip-hot-share=$v" "$TMP/args" ||
+      return 1
+  done
+}
+check "bad numbers for -fmip-use settings: one line, exit 1" t_use_numbers
+
+t_use_needed() {
+  refused "-fmip-order needs -fmip-use=FILE" -fmip-order -c a.c &&
+    refused "-fmip-hot-share=0.5 needs -fmip-use=FILE" \
+      -O2 -fmip-hot-share=0.5 -fmip-order -c a.c &&
+    refused "-fno-mip-branch-weights needs -fmip-use=FILE" \
+      -fno-mip-branch-weights a.o -o x &&
+    refused "-fmip-order needs -fmip-use=FILE" -fmip-generate -fmip-order \
+      --version &&
+    # A profile cancelled with -fno-mip-use takes its settings with it.
+    args_of -fmip-use=p.mip -fmip-order -fmip-hot-share=0.5 -fno-mip-use \
+      -c a.c && [ "$RC" = 0 ] && printf '%s\n' -c a.c | cmp -s - "$TMP/args"
+}
+check "-fmip-order and the settings without -fmip-use are an error" \
+  t_use_needed
+
+t_use_lto() {
+  refused "-fmip-use does not support -flto yet" -fmip-use=p.mip -flto -c a.c &&
+    refused "-fmip-use does not support -flto yet" \
+      -fmip-use=p.mip -flto=thin a.o -o x &&
+    args_of -fmip-use=p.mip -flto -fno-lto -c a.c && [ "$RC" = 0 ] &&
+    args_of -fmip-use=p.mip -fno-mip-use -flto -c a.c && [ "$RC" = 0 ]
+}
+check "-fmip-use with -flto is refused with one line" t_use_lto
+
+ALLOC="$LIB/libmip_alloc.a -Wl,--push-state,--as-needed -ljemalloc -Wl,--pop-state"
+# argv_drive ARGS...: drive mipcc with the argv printer for a compiler.
+argv_drive() { drive env MIP_CLANG="$TMP/argv" "$MIPCC" "$@"; }
+# note_is TEXT: the driver's verbose line about libmip_alloc.a.
+note_is() { grep -qxF "mipcc: libmip_alloc.a $1" "$TMP/err"; }
+
+# Objects as a rebuild with a profile leaves them: one calls a hinted
+# allocation function (C), one a hinted operator new (C++, also in an
+# archive); a.o calls none.
+cat >"$W/hint_c.c" <<'EOF'
+#include <stdint.h>
+#include <stdlib.h>
+void *__mip_malloc_hint(size_t size, uint8_t hint);
+void *make(size_t n) { return __mip_malloc_hint(n, 1); }
+EOF
+cat >"$W/hint_cxx.cpp" <<'EOF'
+#include <cstddef>
+enum class __hot_cold_t : unsigned char;
+void *operator new(std::size_t, __hot_cold_t);
+void *make() { return ::operator new(8, static_cast<__hot_cold_t>(255)); }
+EOF
+(cd "$W" && "$CLANG" -c hint_c.c && "$CLANG" -x c++ -c hint_cxx.cpp &&
+  "$CLANG" -c a.c -o plain.o && ar rcs libhint.a plain.o hint_cxx.o) ||
+  echo "cannot build the hinted objects"
+
+t_use_link() {
+  # Inputs that call no hinted function: nothing added.
+  argv_drive -fmip-use=p.mip plain.o -o u
+  [ "$RC" = 0 ] && [ "$LINE" = "$TMP/argv plain.o -o u" ] &&
+    note_is "not added: no input calls a hinted allocation function" &&
+    # One that does, as an object, in an archive, after "--".
+    argv_drive -fmip-use=p.mip plain.o hint_c.o -o u &&
+    [ "$RC" = 0 ] && [ "$LINE" = "$TMP/argv plain.o hint_c.o -o u $ALLOC" ] &&
+    note_is "added: hint_c.o calls __mip_malloc_hint" &&
+    argv_drive -fmip-use=p.mip plain.o libhint.a -o u && [ "$RC" = 0 ] &&
+    ends_with "libhint.a -o u $ALLOC" &&
+    note_is "added: libhint.a(hint_cxx.o) calls _Znwm12__hot_cold_t" &&
+    argv_drive -fmip-use=p.mip -fmip-generate hint_c.o -o ug &&
+    [ "$RC" = 0 ] && ends_with "hint_c.o -o ug $RT $ALLOC" &&
+    argv_drive -fmip-use=p.mip -o ud -- hint_c.o &&
+    ends_with "$ALLOC -- hint_c.o" &&
+    # Sources compiled in the same command: their objects are out of
+    # sight, so the library comes.
+    argv_drive -fmip-use=p.mip -fPIC -shared lib.c -o libu.so &&
+    [ "$RC" = 0 ] && has "$PLUGIN" && ends_with "-o libu.so $ALLOC" &&
+    note_is "added: lib.c is compiled with -fmip-use in this command" &&
+    argv_drive -fmip-use=p.mip -x c code.txt -o ux &&
+    ends_with "-o ux -x none $ALLOC" &&
+    # On request, either way.
+    argv_drive -fmip-use=p.mip -fmip-alloc-hints plain.o -o uf &&
+    [ "$RC" = 0 ] && ends_with "plain.o -o uf $ALLOC" &&
+    note_is "added: -fmip-alloc-hints" &&
+    argv_drive -fmip-use=p.mip -fno-mip-alloc-hints hint_c.o -o un &&
+    [ "$RC" = 0 ] && [ "$LINE" = "$TMP/argv hint_c.o -o un" ] &&
+    note_is "not added: -fno-mip-alloc-hints" || return 1
+  # Not on commands that make no image.
+  for args in "-c a.c -o a.o" "-r hint_c.o -o part.o" "-E a.c" \
+    "-S a.c -o a.s"; do
+    # shellcheck disable=SC2086 # the arguments are meant to be split
+    argv_drive -fmip-use=p.mip $args
+    [ "$RC" = 0 ] && [ -n "$LINE" ] && lacks libmip_alloc && lacks jemalloc ||
+      return 1
+  done
+}
+check "links with -fmip-use add libmip_alloc.a and jemalloc for hinted calls" \
+  t_use_link
+
+t_use_link_odd_inputs() {
+  # What is not an ELF relocatable object or archive is passed over: the
+  # linker judges it; mipcc adds nothing and says nothing more.
+  : >"$W/empty.o"
+  printf 'not elf at all' >"$W/text.o"
+  head -c 100 "$W/hint_c.o" >"$W/cut.o"
+  mkfifo "$W/fifo.o"
+  argv_drive -fmip-use=p.mip empty.o text.o cut.o fifo.o missing.o "$W" \
+    -o odd
+  rm -f "$W/fifo.o"
+  [ "$RC" = 0 ] &&
+    [ "$LINE" = "$TMP/argv empty.o text.o cut.o fifo.o missing.o $W -o odd" ] &&
+    note_is "not added: no input calls a hinted allocation function"
+}
+check "link inputs mipcc cannot read are passed over" t_use_link_odd_inputs
+
+t_use_link_missing() {
+  mkdir -p "$TMP/noalloc"
+  cp "$LIB/libmip.so" "$LIB/libmip_rt.a" "$TMP/noalloc/"
+  (cd "$W" && MIP_LIBDIR=$TMP/noalloc "$MIPCC" -fmip-use=p.mip hint_c.o \
+    -o x) \
+    >/dev/null 2>"$TMP/err"
+  [ $? = 1 ] && [ "$(cat "$TMP/err")" = "mipcc: cannot find $TMP/noalloc/libmip_alloc.a (set MIP_LIBDIR to the directory that holds it)" ]
+}
+check "a missing libmip_alloc.a is named, exit 1" t_use_link_missing
+
+# Stand-ins for clang and mipdata on -fmip-order links. Both note their
+# arguments in $FAKE_DIR; the compiler keeps a copy of the ordering file
+# it was given, then exits with $FAKE_RC or dies of $FAKE_SIGNAL; mipdata
+# writes two names and a summary, or fails with a message when
+# $FAKE_MD_FAIL is set.
+cat >"$TMP/fakecc" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$FAKE_DIR/cc.args"
+for a in "$@"; do
+  case "$a" in
+  *-ordering-file=*) cp "${a#*-ordering-file=}" "$FAKE_DIR/cc.order" ;;
+  esac
+done
+[ -n "${FAKE_SIGNAL:-}" ] && kill -"$FAKE_SIGNAL" $$
+exit "${FAKE_RC:-0}"
+EOF
+cat >"$TMP/fakemipdata" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$FAKE_DIR/md.args"
+if [ -n "${FAKE_MD_FAIL:-}" ]; then
+  echo "mipdata: $3: no call counts in this profile" >&2
+  exit 1
+fi
+printf 'main\nstep_a\n' >"$5"
+echo "$5: 2 symbols"
+EOF
+chmod +x "$TMP/fakecc" "$TMP/fakemipdata"
+FAKE=$TMP/fake
+OTMP=$TMP/otmp
+
+# fake_drive [VAR=VALUE...] TOOL ARGS...: drive with the stand-ins and
+# TMPDIR set to the empty $OTMP; the ordering file's name in ORDER_FILE.
+fake_drive() {
+  rm -rf "$FAKE" "$OTMP" && mkdir "$FAKE" "$OTMP"
+  drive env MIP_CLANG="$TMP/fakecc" MIP_MIPDATA="$TMP/fakemipdata" \
+    TMPDIR="$OTMP" FAKE_DIR="$FAKE" "$@"
+  ORDER_FILE=
+  if [ -e "$FAKE/md.args" ]; then ORDER_FILE=$(sed -n 5p "$FAKE/md.args"); fi
+}
+# The ordering file was made in $OTMP by mkstemp, and is gone.
+order_file_removed() {
+  case "$ORDER_FILE" in "$OTMP"/mipcc-order.??????) ;; *) return 1 ;; esac &&
+    [ -z "$(ls -A "$OTMP")" ]
+}
+
+t_order_compile() {
+  args_of -fmip-use=p.mip -fmip-order -fno-function-sections -O2 -c a.c \
+    -o a.o
+  [ "$RC" = 0 ] &&
+    printf '%s\n' "$PLUGIN" -fplugin-arg-mip-use=p.mip -fno-function-sections \
+      -O2 -c a.c -o a.o -ffunction-sections | cmp -s - "$TMP/args" &&
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -c a.c -o a.o &&
+    [ "$RC" = 0 ] && [ -z "$ORDER_LINE" ] && [ ! -e "$FAKE/md.args" ] &&
+    [ -z "$(ls -A "$OTMP")" ] && ends_with "-c a.c -o a.o -ffunction-sections" &&
+    # Only with -fmip-use and -fmip-order both.
+    args_of -fmip-use=p.mip -c a.c && ! grep -q function-sections "$TMP/args" &&
+    args_of -fmip-generate -c a.c && ! grep -q function-sections "$TMP/args"
+}
+check "-fmip-order compiles get -ffunction-sections (last), no ordering" \
+  t_order_compile
+
+t_order_link() {
+  fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order a.o -o prog
+  [ "$RC" = 0 ] && order_file_removed &&
+    [ "$ORDER_LINE" = "$TMP/fakemipdata order -p p.mip -o $ORDER_FILE --format lld" ] &&
+    printf '%s\n' a.o -o prog -fuse-ld=lld \
+      "-Wl,--symbol-ordering-file=$ORDER_FILE" -Wl,--no-warn-symbol-ordering |
+      cmp -s - "$FAKE/cc.args" &&
+    # The compiler got the file mipdata wrote; mipdata's summary is not
+    # on the command's stdout.
+    printf 'main\nstep_a\n' | cmp -s - "$FAKE/cc.order" && [ ! -s "$TMP/out" ] &&
+    # Compile and link in one command: both.
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -O2 a.c -o prog &&
+    [ "$RC" = 0 ] && order_file_removed &&
+    [ "$LINE" = "$TMP/fakecc $PLUGIN -fplugin-arg-mip-use=p.mip -O2 a.c -o prog -ffunction-sections -fuse-ld=lld -Wl,--symbol-ordering-file=$ORDER_FILE -Wl,--no-warn-symbol-ordering $ALLOC" ] &&
+    # No ordering at a partial link.
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -r a.o -o part.o &&
+    [ "$RC" = 0 ] && [ ! -e "$FAKE/md.args" ] && lacks ordering
+}
+check "-fmip-order links: mipdata order, lld, the ordering file, removed" \
+  t_order_link
+
+t_order_linkers() {
+  for ld in -fuse-ld=lld -fuse-ld=ld.lld -fuse-ld=/usr/bin/ld.lld \
+    --ld-path=/usr/lib/llvm-19/bin/ld.lld; do
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order "$ld" a.o -o prog
+    # The user's choice, not another -fuse-ld=lld.
+    [ "$RC" = 0 ] && order_file_removed &&
+      [ "$(grep -c -- '-fuse-ld\|--ld-path' "$FAKE/cc.args")" = 1 ] &&
+      has "$ld" && has "-Wl,--symbol-ordering-file=$ORDER_FILE" &&
+      has -Wl,--no-warn-symbol-ordering &&
+      case "$ORDER_LINE" in *"--format lld") ;; *) false ;; esac || return 1
+  done
+  for ld in -fuse-ld=gold -fuse-ld=ld.gold -fuse-ld=/usr/bin/ld.gold \
+    --ld-path=/usr/bin/ld.gold; do
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fuse-ld=lld "$ld" a.o \
+      -o prog
+    [ "$RC" = 0 ] && order_file_removed &&
+      case "$ORDER_LINE" in *"--format gold") ;; *) false ;; esac &&
+      printf '%s\n' -fuse-ld=lld "$ld" a.o -o prog \
+        "-Wl,--section-ordering-file=$ORDER_FILE" |
+      cmp -s - "$FAKE/cc.args" || return 1
+  done
+}
+check "-fmip-order with -fuse-ld=lld, ld.lld, gold, ld.gold, --ld-path" \
+  t_order_linkers
+
+t_order_bfd() {
+  fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fuse-ld=bfd a.o -o prog
+  [ "$RC" = 1 ] && [ ! -e "$FAKE/md.args" ] && [ ! -e "$FAKE/cc.args" ] &&
+    [ -z "$(ls -A "$OTMP")" ] &&
+    [ "$(cat "$TMP/err")" = "mipcc: -fmip-order needs lld or gold to link (-fuse-ld=lld or -fuse-ld=gold): -fuse-ld=bfd cannot order functions" ] &&
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fuse-ld=gold \
+      --ld-path=/usr/bin/ld.bfd a.o -o prog &&
+    [ "$RC" = 1 ] && grep -q -- "--ld-path=/usr/bin/ld.bfd cannot order" "$TMP/err" &&
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fuse-ld=lld -fuse-ld=bfd \
+      a.o -o prog && [ "$RC" = 1 ] && [ ! -e "$FAKE/md.args" ] &&
+    # Compiles do not link: the linker does not matter there.
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fuse-ld=bfd -c a.c &&
+    [ "$RC" = 0 ]
+}
+check "-fmip-order with -fuse-ld=bfd (or --ld-path to it) is refused" \
+  t_order_bfd
+
+t_order_hot_share() {
+  fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fmip-hot-share=0.5 a.c \
+    -o prog
+  [ "$RC" = 0 ] &&
+    [ "$ORDER_LINE" = "$TMP/fakemipdata order -p p.mip -o $ORDER_FILE --format lld --hot-share 0.5" ] &&
+    has -fplugin-arg-mip-hot-share=0.5 &&
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order a.o -o prog &&
+    [ -n "$ORDER_LINE" ] &&
+    case "$ORDER_LINE" in *hot-share*) false ;; esac
+}
+check "-fmip-hot-share reaches mipdata order as --hot-share" t_order_hot_share
+
+t_order_status() {
+  fake_drive FAKE_RC=3 "$MIPCC" -fmip-use=p.mip -fmip-order a.o -o prog
+  [ "$RC" = 3 ] && order_file_removed && [ -s "$FAKE/cc.order" ] &&
+    fake_drive FAKE_SIGNAL=TERM "$MIPCC" -fmip-use=p.mip -fmip-order a.o \
+      -o prog 2>/dev/null && [ "$RC" = 143 ] && order_file_removed
+}
+check "-fmip-order: the link's exit status and death by signal come through" \
+  t_order_status
+
+t_order_interrupted() {
+  rm -rf "$FAKE" "$OTMP" && mkdir "$FAKE" "$OTMP"
+  printf '#!/bin/sh\necho $$ >"$FAKE_DIR/started.tmp"\nmv "$FAKE_DIR/started.tmp" "$FAKE_DIR/started"\nexec sleep 30\n' \
+    >"$TMP/sleepcc"
+  chmod +x "$TMP/sleepcc"
+  (cd "$W" && exec env MIP_CLANG="$TMP/sleepcc" MIP_MIPDATA="$TMP/fakemipdata" \
+    TMPDIR="$OTMP" FAKE_DIR="$FAKE" "$MIPCC" -fmip-use=p.mip -fmip-order \
+    a.o -o prog) >/dev/null 2>&1 </dev/null &
+  pid=$!
+  n=0
+  while [ ! -e "$FAKE/started" ] && [ $n -lt 100 ]; do
+    sleep 0.1
+    n=$((n + 1))
+  done
+  if [ ! -e "$FAKE/started" ] || [ -z "$(ls -A "$OTMP")" ]; then
+    kill "$pid"
+    return 1
+  fi
+  kill -TERM "$pid"
+  # (The shell notes the death on stderr: keep that out of the report.)
+  wait "$pid" 2>/dev/null
+  rc=$?
+  # mipcc passed the signal on, removed the file, and died of it as well.
+  [ "$rc" = 143 ] && [ -z "$(ls -A "$OTMP")" ] &&
+    ! kill -0 "$(cat "$FAKE/started")" 2>/dev/null
+}
+check "-fmip-order: SIGTERM to mipcc reaches the compiler, file removed" \
+  t_order_interrupted
+
+t_order_mipdata_fails() {
+  fake_drive FAKE_MD_FAIL=1 "$MIPCC" -fmip-use=p.mip -fmip-order a.o -o prog
+  [ "$RC" = 1 ] && [ ! -e "$FAKE/cc.args" ] && order_file_removed &&
+    [ "$(grep -v '^mipcc: [/l]' "$TMP/err")" = "mipdata: p.mip: no call counts in this profile" ] ||
+    return 1
+  # No mipdata next to mipcc, and no MIP_MIPDATA: named, nothing created.
+  mkdir -p "$TMP/nomipdata" && cp "$MIPCC" "$TMP/nomipdata/mipcc" &&
+    (cd "$W" && TMPDIR=$OTMP MIP_LIBDIR=$LIB "$TMP/nomipdata/mipcc" \
+      -fmip-use=p.mip -fmip-order a.o -o prog) >/dev/null 2>"$TMP/err"
+  [ $? = 1 ] && [ -z "$(ls -A "$OTMP")" ] &&
+    [ "$(cat "$TMP/err")" = "mipcc: cannot find $TMP/nomipdata/mipdata (set MIP_MIPDATA to the mipdata to run)" ]
+}
+check "-fmip-order: a failing mipdata order stops the link, exit 1" \
+  t_order_mipdata_fails
+
 # ---- 2. an unchanged CMake project ----------------------------------------
 
 # cmake_build NAME CMAKE-ARGS...: configures and builds the project in
@@ -489,6 +885,215 @@ for mipflags in -fmip-generate -fmip-generate=coverage \
     probe "$mipflags" -Werror conftest.c -o conftest
   check "probe [$mipflags] -Werror -c s.S" probe "$mipflags" -Werror -c s.S
 done
+
+# ---- 6. -fmip-use and -fmip-order end to end ------------------------------
+
+# A program whose functions are defined in the reverse of the order it
+# first calls them, with a hot loop and two functions it never calls.
+cat >"$W/lay_main.c" <<'EOF'
+#include <stdio.h>
+int lay_a(int), lay_b(int), lay_c(int), lay_spin(int);
+int lay_never_x(int), lay_never_y(int);
+int main(int argc, char **argv) {
+  (void)argv;
+  int v = lay_a(argc);
+  v = lay_b(v);
+  v = lay_c(v);
+  for (int i = 0; i < 100000; i++)
+    v = lay_spin(v);
+  if (argc > 5)
+    v += lay_never_x(v) + lay_never_y(v);
+  printf("%d\n", v);
+  return 0;
+}
+EOF
+cat >"$W/lay_fn.c" <<'EOF'
+int lay_never_y(int v) { return v * 7 + 1; }
+int lay_never_x(int v) { return v * 5 + 3; }
+int lay_spin(int v) { return (v * 31 + 7) & 0xffff; }
+int lay_c(int v) { return v + 3; }
+int lay_b(int v) { return v * 2; }
+int lay_a(int v) { return v + 1; }
+EOF
+NM=$(command -v nm || echo "$(dirname "$CLANG")/llvm-nm")
+
+# text_order BINARY: the program's own functions, by address.
+text_order() {
+  "$NM" -n "$1" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(main|lay_.*)$/ { print $3 }' |
+    tr '\n' ' ' | sed 's/ $//'
+}
+
+# The profile: counts and first-call order, one run.
+t_lay_profile() {
+  (cd "$W" && "$MIPCC" -fmip-generate=counts,order -O2 lay_main.c lay_fn.c \
+    -o lay_gen && MIP_PROFILE_FILE=$W/lay.mipraw ./lay_gen >lay.want &&
+    "$MIPDATA" extract lay_gen -o lay.mipmap >/dev/null &&
+    "$MIPDATA" create -p lay.mip lay.mipmap &&
+    "$MIPDATA" merge -p lay.mip lay.mipraw &&
+    "$MIPDATA" order -p lay.mip -o lay.order >/dev/null) >"$TMP/err" 2>&1 &&
+    # What the profile ran first, first; the hot loop; the cold ones.
+    LAY_WANT=$(grep -E '^(main|lay_.*)$' "$W/lay.order" | tr '\n' ' ' |
+      sed 's/ $//') &&
+    case "$LAY_WANT" in
+    "main lay_a lay_b lay_c lay_spin lay_never_"?" lay_never_"?) ;;
+    *) echo "order file: $LAY_WANT" >"$TMP/err" && false ;;
+    esac
+}
+check "end to end: the profile (counts,order) of the layout program" \
+  t_lay_profile
+LAY_WANT=${LAY_WANT:-none}
+
+t_lay_plain() {
+  (cd "$W" && "$MIPCC" -fmip-use=lay.mip -O2 -fuse-ld=lld lay_main.c \
+    lay_fn.c -o lay_plain) 2>"$TMP/err" &&
+    got=$(text_order "$W/lay_plain") && [ "$got" != "$LAY_WANT" ]
+}
+check "end to end: without -fmip-order the layout is another" t_lay_plain
+
+# lay_ordered BINARY MIPCC-ARGS...: built by one mipcc command with
+# -fmip-use -fmip-order, it runs as before, its functions come in the
+# profile's order, and no ordering file is left behind.
+lay_ordered() {
+  bin=$1
+  shift
+  rm -rf "$OTMP" && mkdir "$OTMP"
+  drive env TMPDIR="$OTMP" "$MIPCC" -fmip-use=lay.mip -fmip-order "$@" -o "$bin"
+  [ "$RC" = 0 ] && [ -n "$ORDER_LINE" ] && [ -z "$(ls -A "$OTMP")" ] &&
+    (cd "$W" && "./$bin" >"$bin.out") && cmp -s "$W/$bin.out" "$W/lay.want" &&
+    got=$(text_order "$W/$bin") &&
+    { [ "$got" = "$LAY_WANT" ] || { echo "text order: $got" >>"$TMP/err" &&
+      false; }; }
+}
+
+t_lay_lld() {
+  lay_ordered lay_lld -O2 lay_main.c lay_fn.c &&
+    has -ffunction-sections && has -fuse-ld=lld &&
+    case "$ORDER_LINE" in *"--format lld") ;; *) false ;; esac
+}
+check "end to end: -fmip-use -fmip-order in one command lays out by profile (lld)" \
+  t_lay_lld
+
+if command -v ld.gold >/dev/null 2>&1; then
+  t_lay_gold() {
+    lay_ordered lay_gold -O2 -fuse-ld=gold lay_main.c lay_fn.c &&
+      case "$ORDER_LINE" in *"--format gold") ;; *) false ;; esac
+  }
+  check "end to end: the same with gold" t_lay_gold
+else
+  echo "skip end to end with gold (no ld.gold)"
+fi
+
+t_lay_separate() {
+  # Compiles: one section per function, hot and cold ones prefixed.
+  drive "$MIPCC" -fmip-use=lay.mip -fmip-order -O2 -c lay_fn.c -o lay_fn.o &&
+    [ "$RC" = 0 ] && ends_with "-ffunction-sections" && [ -z "$ORDER_LINE" ] &&
+    "$READELF" -S -W "$W/lay_fn.o" >"$TMP/sections" &&
+    grep -q ' \.text\.hot\.lay_spin ' "$TMP/sections" &&
+    grep -q ' \.text\.unlikely\.lay_never_x ' "$TMP/sections" &&
+    grep -q ' \.text\.lay_a ' "$TMP/sections" &&
+    drive "$MIPCC" -fmip-use=lay.mip -fmip-order -O2 -c lay_main.c \
+      -o lay_main.o && [ "$RC" = 0 ] &&
+    # The link alone orders them.
+    lay_ordered lay_objs lay_main.o lay_fn.o && lacks -fplugin
+}
+check "end to end: compiled separately, then linked with -fmip-order" \
+  t_lay_separate
+
+t_lay_settings() {
+  # The plugin takes every setting mipcc passes; it judges the ranges.
+  drive "$MIPCC" -fmip-use=lay.mip -fmip-hot-share=0.8 \
+    -fmip-cold-max-density=0.5 -fmip-cold-min-lifetime=10 \
+    -fmip-hot-min-density=2e3 -fmip-list-stale -fmip-cold-minsize \
+    -fmip-alloc-hints -fmip-branch-weights -O2 -c lay_fn.c -o lay_s.o &&
+    [ "$RC" = 0 ] &&
+    drive "$MIPCC" -fmip-use=lay.mip -fmip-hot-share=2 -c lay_fn.c -o lay_s.o &&
+    [ "$RC" = 1 ] && grep -q "hot-share=2: expected a number from 0 to 1" \
+      "$TMP/err" &&
+    # Last one wins, in the plugin too: a.c's main is not the profiled one.
+    drive "$MIPCC" -fmip-use=lay.mip -fno-mip-list-stale -fmip-list-stale \
+      -c a.c -o lay_s.o && [ "$RC" = 0 ] && grep -q "stale: main" "$TMP/err" &&
+    drive "$MIPCC" -fmip-use=lay.mip -fmip-list-stale -fno-mip-list-stale \
+      -c a.c -o lay_s.o && [ "$RC" = 0 ] && ! grep -q "stale: main" "$TMP/err"
+}
+check "end to end: the plugin takes the settings, the last one wins" \
+  t_lay_settings
+
+t_lay_no_counts() {
+  # A coverage-only profile has no call counts to order by.
+  rm -rf "$OTMP" && mkdir "$OTMP"
+  (cd "$W" && "$MIPCC" -fmip-generate a.c -o cov &&
+    MIP_PROFILE_FILE=$W/cov.mipraw ./cov &&
+    "$MIPDATA" extract cov -o cov.mipmap >/dev/null &&
+    "$MIPDATA" create -p cov.mip cov.mipmap &&
+    "$MIPDATA" merge -p cov.mip cov.mipraw) >"$TMP/err" 2>&1 &&
+    (cd "$W" && TMPDIR=$OTMP "$MIPCC" -fmip-use=cov.mip -fmip-order a.c \
+      -o cov_ordered) >/dev/null 2>"$TMP/err"
+  [ $? = 1 ] && [ ! -e "$W/cov_ordered" ] && [ -z "$(ls -A "$OTMP")" ] &&
+    [ "$(cat "$TMP/err")" = "mipdata: cov.mip: no call counts in this profile: order needs a build with -fmip-generate=counts (best counts,order,edges)" ]
+}
+check "end to end: a profile without call counts stops -fmip-order" \
+  t_lay_no_counts
+
+t_lay_status() {
+  # A real link that fails: clang's status and message come through.
+  rm -rf "$OTMP" && mkdir "$OTMP"
+  (cd "$W" && TMPDIR=$OTMP "$MIPCC" -fmip-use=lay.mip -fmip-order lay_main.o \
+    -o never) >/dev/null 2>"$TMP/err" </dev/null
+  mip_rc=$?
+  (cd "$W" && "$CLANG" -fuse-ld=lld lay_main.o -o never) >/dev/null 2>&1
+  clang_rc=$?
+  [ "$mip_rc" != 0 ] && [ "$mip_rc" = "$clang_rc" ] && [ ! -e "$W/never" ] &&
+    [ -z "$(ls -A "$OTMP")" ] &&
+    grep -q "undefined symbol: lay_a" "$TMP/err"
+}
+check "end to end: a failing -fmip-order link's status and message come through" \
+  t_lay_status
+
+needed() { "$READELF" -d "$1" | grep NEEDED; }
+
+t_lay_jemalloc() {
+  cat >"$W/hinted.c" <<'EOF'
+#include <stdint.h>
+#include <stdlib.h>
+void *__mip_malloc_hint(size_t size, uint8_t hint);
+int main(void) {
+  char *p = __mip_malloc_hint(100, 1);
+  p[99] = 1;
+  free(p);
+  return 0;
+}
+EOF
+  cat >"$W/mallocs.c" <<'EOF'
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  char *p = malloc((size_t)argc + 10);
+  p[0] = argv[0][0];
+  free(p);
+  return 0;
+}
+EOF
+  # -O0: at -O2 clang drops a malloc whose block is never used.
+  (cd "$W" && "$CLANG" -O0 -c hinted.c mallocs.c) 2>"$TMP/err" &&
+    # A hinted call: libmip_alloc.a defines it, jemalloc comes with it.
+    ! (cd "$W" && "$CLANG" hinted.o -o hinted) >/dev/null 2>&1 &&
+    drive "$MIPCC" -fmip-use=lay.mip hinted.o -o hinted && [ "$RC" = 0 ] &&
+    "$W/hinted" && needed "$W/hinted" | grep -q 'libjemalloc\.so' &&
+    # No allocator call at all: the same program as without -fmip-use.
+    drive "$MIPCC" -fmip-use=lay.mip lay_main.o lay_fn.o -o lay_use &&
+    [ "$RC" = 0 ] && lacks libmip_alloc &&
+    (cd "$W" && "$CLANG" lay_main.o lay_fn.o -o lay_clang) &&
+    cmp -s "$W/lay_use" "$W/lay_clang" &&
+    # A program that calls malloc but no hinted function keeps the
+    # system's allocator...
+    drive "$MIPCC" -fmip-use=lay.mip mallocs.o -o mallocs && [ "$RC" = 0 ] &&
+    "$W/mallocs" && ! needed "$W/mallocs" | grep -q jemalloc &&
+    # ... unless the link asks for the library.
+    drive "$MIPCC" -fmip-use=lay.mip -fmip-alloc-hints mallocs.o \
+      -o mallocs && [ "$RC" = 0 ] && "$W/mallocs" &&
+    needed "$W/mallocs" | grep -q 'libjemalloc\.so'
+}
+check "end to end: libmip_alloc.a and jemalloc at -fmip-use links" \
+  t_lay_jemalloc
 
 echo "$((checks - failures)) of $checks driver checks passed"
 [ "$failures" = 0 ]

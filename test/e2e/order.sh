@@ -104,10 +104,19 @@ cp prog.mip two.mip
 cmp -s order.txt two.txt && pass "two runs merged: same order" ||
   fail "two runs merged: $(lines two.txt)"
 
-# gold form: the function sections, in the same order.
+# gold form: the function sections, in the same order, each hot or cold
+# function's .text.hot. or .text.unlikely. section (what -fmip-use makes
+# of it) right before its .text. one; helper's for the cold static helper
+# of cold.c, which shares the line.
 "$MIPDATA" order -p prog.mip -o gold.txt --format gold >/dev/null
-sed 's/^/.text./' order.txt >gold.want
-cmp -s gold.txt gold.want && pass "gold form: .text.<symbol>, same order" ||
+awk -v hot="$hot" -v cold="$cold helper" '
+  BEGIN { n = split(hot, h, " "); for (i = 1; i <= n; i++) H[h[i]] = 1
+          n = split(cold, c, " "); for (i = 1; i <= n; i++) C[c[i]] = 1 }
+  { if ($1 in H) print ".text.hot." $1
+    if ($1 in C) print ".text.unlikely." $1
+    print ".text." $1 }' order.txt >gold.want
+cmp -s gold.txt gold.want &&
+  pass "gold form: .text.<symbol>, hot and cold sections first, same order" ||
   fail "gold form: $(lines gold.txt)"
 
 # ---- 2. the linkers follow it ---------------------------------------------

@@ -59,11 +59,18 @@ static bool is_source(const char *path, const char *lang) {
 }
 
 static void add_input(struct walk *w, const char *path) {
-  w->rq->inputs++;
+  struct request *rq = w->rq;
+  rq->inputs++;
   /* "-" is standard input: only -x says what it holds. */
-  if (strcmp(path, "-") == 0 ? w->lang && is_source("", w->lang)
-                             : is_source(path, w->lang))
-    w->rq->sources++;
+  bool stdin_input = strcmp(path, "-") == 0;
+  if (stdin_input ? w->lang && is_source("", w->lang)
+                  : is_source(path, w->lang)) {
+    rq->sources++;
+    if (!rq->first_source)
+      rq->first_source = path;
+  } else if (!stdin_input) {
+    strvec_push(&rq->files, path);
+  }
 }
 
 static void set_lang(struct walk *w, const char *lang) {
@@ -94,6 +101,80 @@ static bool lists_mode(const char *list, const char *mode) {
   }
 }
 
+/* The settings of -fmip-use passed on to the plugin, by enum use_key:
+ * numbers take =VALUE (unit names it in messages), flags have a -fno-
+ * form. */
+static const struct {
+  const char *key;
+  const char *unit; /* NULL for a flag */
+} use_flags[USE_KEYS] = {
+    [USE_HOT_SHARE] = {"hot-share", "F"},
+    [USE_COLD_MAX_DENSITY] = {"cold-max-density", "F"},
+    [USE_COLD_MIN_LIFETIME] = {"cold-min-lifetime", "SECONDS"},
+    [USE_HOT_MIN_DENSITY] = {"hot-min-density", "F"},
+    [USE_LIST_STALE] = {"list-stale", NULL},
+    [USE_COLD_MINSIZE] = {"cold-minsize", NULL},
+    [USE_ALLOC_HINTS] = {"alloc-hints", NULL},
+    [USE_BRANCH_WEIGHTS] = {"branch-weights", NULL},
+};
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A decimal number: [+-]digits[.digits][e[+-]digits], with digits on at
+ * least one side of the point. Whether it is in range is the plugin's
+ * business. */
+static bool is_number(const char *s) {
+  if (*s == '+' || *s == '-')
+    s++;
+  size_t digits = 0;
+  for (; is_digit(*s); s++)
+    digits++;
+  if (*s == '.')
+    for (s++; is_digit(*s); s++)
+      digits++;
+  if (!digits)
+    return false;
+  if (*s == 'e' || *s == 'E') {
+    s++;
+    if (*s == '+' || *s == '-')
+      s++;
+    if (!is_digit(*s))
+      return false;
+    while (is_digit(*s))
+      s++;
+  }
+  return *s == '\0';
+}
+
+/* -fmip-KEY[=VALUE] / -fno-mip-KEY for the keys of use_flags; false when
+ * arg is none of them. */
+static bool apply_use_flag(struct request *rq, const char *arg) {
+  bool off = has_prefix(arg, "-fno-mip-");
+  const char *rest = arg + strlen(off ? "-fno-mip-" : "-fmip-");
+  for (int k = 0; k < USE_KEYS; k++) {
+    const char *key = use_flags[k].key, *unit = use_flags[k].unit;
+    size_t len = strlen(key);
+    if (strncmp(rest, key, len) != 0 || (rest[len] && rest[len] != '='))
+      continue;
+    const char *value = rest[len] == '=' ? rest + len + 1 : NULL;
+    if (unit && off)
+      return false; /* -fno-mip-hot-share: unknown */
+    if (unit && !value)
+      die("%s needs a value: -fmip-%s=%s", arg, key, unit);
+    if (unit && !is_number(value))
+      die("%s: '%s' is not a number", arg, value);
+    if (!unit && value)
+      die("%s takes no value", arg);
+    rq->use_args[k] = unit ? rest : off ? xconcat("no-", key, NULL) : key;
+    if (k == USE_HOT_SHARE)
+      rq->hot_share = value;
+    if (!rq->needs_use)
+      rq->needs_use = arg;
+    return true;
+  }
+  return false;
+}
+
 static void apply_own(struct request *rq, const char *arg) {
   if (strcmp(arg, "-fmip-generate") == 0) {
     rq->generate = true;
@@ -109,13 +190,25 @@ static void apply_own(struct request *rq, const char *arg) {
     rq->heap = false;
   } else if (has_prefix(arg, "-fmip-use=")) {
     rq->use = arg + strlen("-fmip-use=");
+    if (!*rq->use)
+      die("-fmip-use needs a profile: -fmip-use=FILE");
+    rq->use_given = true;
   } else if (strcmp(arg, "-fno-mip-use") == 0) {
     rq->use = NULL;
   } else if (strcmp(arg, "-fmip-use") == 0) {
     die("-fmip-use needs a profile: -fmip-use=FILE");
-  } else {
-    die("unknown option '%s' (known: -fmip-generate[=MODES], "
-        "-fno-mip-generate, -fmip-use=FILE, -fno-mip-use)",
+  } else if (strcmp(arg, "-fmip-order") == 0 ||
+             strcmp(arg, "-fno-mip-order") == 0) {
+    rq->order = arg[2] == 'm';
+    if (!rq->needs_use)
+      rq->needs_use = arg;
+  } else if (!apply_use_flag(rq, arg)) {
+    die("unknown option '%s' (known: -f[no-]mip-generate[=MODES], "
+        "-fmip-use=FILE, -fno-mip-use, -f[no-]mip-order, "
+        "-fmip-hot-share=F, -fmip-cold-max-density=F, "
+        "-fmip-cold-min-lifetime=SECONDS, -fmip-hot-min-density=F, "
+        "-f[no-]mip-list-stale, -f[no-]mip-cold-minsize, "
+        "-f[no-]mip-alloc-hints, -f[no-]mip-branch-weights)",
         arg);
   }
 }
@@ -142,6 +235,10 @@ static void apply_flag(struct walk *w, const char *arg) {
     rq->lto = true;
   } else if (strcmp(arg, "-fno-lto") == 0) {
     rq->lto = false;
+  } else if (has_prefix(arg, "-fuse-ld=")) {
+    rq->fuse_ld = arg + strlen("-fuse-ld=");
+  } else if (has_prefix(arg, "--ld-path=")) {
+    rq->ld_path = arg + strlen("--ld-path=");
   } else if (strcmp(arg, "-r") == 0) {
     rq->relocatable = true;
   } else if (has_prefix(arg, "--language=")) {

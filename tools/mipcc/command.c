@@ -2,17 +2,23 @@
  * The command that replaces mipcc:
  *
  *   COMPILER [plugin args] [-Wl,--build-id] USER ARGS...
- *            [frame-pointer flags] [-x none] [-Wl,-u,__mip_rt_anchor RUNTIME]
+ *            [frame-pointer flags] [-ffunction-sections]
+ *            [-fuse-ld=lld] [ordering file] [-x none]
+ *            [-Wl,-u,__mip_rt_anchor RUNTIME]
+ *            [LIBMIP_ALLOC -Wl,--push-state,--as-needed -ljemalloc
+ *             -Wl,--pop-state]
  *            [-- INPUTS...]
  *
  * The user's arguments keep their order; only mipcc's own flags are taken
  * out (a response file holding some is replaced by its arguments, as clang
- * would have read them, minus those flags). The plugin and -Wl,--build-id come first, so that a user's own
- * -Wl,--build-id=STYLE (or =none) later on the line still wins. Heap
- * mode's frame-pointer flags come after the user's, so that a build's own
- * -fomit-frame-pointer cannot cut the heap profile's call stacks. The
- * runtime comes after the user's inputs, where clang itself puts its
- * runtimes, and before any "--" (after which it would be an input name).
+ * would have read them, minus those flags). The plugin and -Wl,--build-id
+ * come first, so that a user's own -Wl,--build-id=STYLE (or =none) later
+ * on the line still wins. Heap mode's frame-pointer flags and
+ * -fmip-order's -ffunction-sections come after the user's, so that a
+ * build's own -fomit-frame-pointer or -fno-function-sections cannot undo
+ * what the profile needs. The libraries come after the user's inputs,
+ * where clang itself puts its runtimes, and before any "--" (after which
+ * they would be input names).
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,21 +32,61 @@ static void add_plugin(struct strvec *cmd, const struct request *rq,
     strvec_push(cmd, rq->modes ? xconcat("-fplugin-arg-mip-generate=",
                                          rq->modes, NULL)
                                : "-fplugin-arg-mip-generate");
-  if (rq->use)
-    strvec_push(cmd, xconcat("-fplugin-arg-mip-use=", rq->use, NULL));
+  if (!rq->use)
+    return;
+  strvec_push(cmd, xconcat("-fplugin-arg-mip-use=", rq->use, NULL));
+  for (int k = 0; k < USE_KEYS; k++)
+    if (rq->use_args[k])
+      strvec_push(cmd, xconcat("-fplugin-arg-mip-", rq->use_args[k], NULL));
 }
 
-static void add_runtime(struct strvec *cmd, const struct request *rq,
-                        const char *runtime) {
-  /* A "-x c" still in force would make clang compile the archive as C. */
+/* A linker option with a file name in it: -Wl,OPTION=FILE, or, when the
+ * name holds a comma (which -Wl, would split at), -Xlinker OPTION=FILE. */
+static void add_linker_file(struct strvec *cmd, const char *option,
+                            const char *file) {
+  if (strchr(file, ',')) {
+    strvec_push(cmd, "-Xlinker");
+    strvec_push(cmd, xconcat(option, "=", file, NULL));
+  } else {
+    strvec_push(cmd, xconcat("-Wl,", option, "=", file, NULL));
+  }
+}
+
+static void add_order(struct strvec *cmd, const struct additions *add) {
+  if (add->add_fuse_ld)
+    strvec_push(cmd, "-fuse-ld=lld");
+  if (add->linker == LINKER_GOLD) {
+    add_linker_file(cmd, "--section-ordering-file", add->order_file);
+  } else {
+    add_linker_file(cmd, "--symbol-ordering-file", add->order_file);
+    /* Names of functions this build inlined or dropped, and names a shared
+     * library defines as well, are harmless: do not warn about them. */
+    strvec_push(cmd, "-Wl,--no-warn-symbol-ordering");
+  }
+}
+
+static void add_libraries(struct strvec *cmd, const struct request *rq,
+                          const struct additions *add) {
+  /* A "-x c" still in force would make clang compile the archives as C. */
   if (rq->lang_at_tail) {
     strvec_push(cmd, "-x");
     strvec_push(cmd, "none");
   }
-  /* -u makes the linker take the archive member with the exit-time
-   * writer even though nothing in the program refers to it. */
-  strvec_push(cmd, "-Wl,-u,__mip_rt_anchor");
-  strvec_push(cmd, runtime);
+  if (add->runtime) {
+    /* -u makes the linker take the archive member with the exit-time
+     * writer even though nothing in the program refers to it. */
+    strvec_push(cmd, "-Wl,-u,__mip_rt_anchor");
+    strvec_push(cmd, add->runtime);
+  }
+  if (add->alloc) {
+    /* The archive's members join only for hinted calls; they need
+     * jemalloc, which a program that refers to none of its symbols does
+     * not get (--as-needed). */
+    strvec_push(cmd, add->alloc);
+    strvec_push(cmd, "-Wl,--push-state,--as-needed");
+    strvec_push(cmd, "-ljemalloc");
+    strvec_push(cmd, "-Wl,--pop-state");
+  }
 }
 
 /* The arguments response file argv[top] expanded to, minus mipcc's own. */
@@ -75,9 +121,33 @@ const char **build_command(const char *compiler, int argc, char **argv,
     strvec_push(&cmd, "-fno-omit-frame-pointer");
     strvec_push(&cmd, "-mno-omit-leaf-frame-pointer");
   }
-  if (add->runtime)
-    add_runtime(&cmd, rq, add->runtime);
+  if (add->function_sections)
+    strvec_push(&cmd, "-ffunction-sections");
+  if (add->order)
+    add_order(&cmd, add);
+  if (add->runtime || add->alloc)
+    add_libraries(&cmd, rq, add);
   add_user_args(&cmd, rq->tail, argc, argv, rq);
+  return cmd.v;
+}
+
+const char **order_command(const char *mipdata, const struct request *rq,
+                           const struct additions *add) {
+  struct strvec cmd = {0};
+  strvec_push(&cmd, mipdata);
+  strvec_push(&cmd, "order");
+  strvec_push(&cmd, "-p");
+  strvec_push(&cmd, rq->use);
+  strvec_push(&cmd, "-o");
+  strvec_push(&cmd, add->order_file);
+  strvec_push(&cmd, "--format");
+  strvec_push(&cmd, add->linker == LINKER_GOLD ? "gold" : "lld");
+  /* The hot functions the compiler marks are the ones the layout
+   * clusters, and their sections are the ones the gold form names. */
+  if (rq->hot_share) {
+    strvec_push(&cmd, "--hot-share");
+    strvec_push(&cmd, rq->hot_share);
+  }
   return cmd.v;
 }
 

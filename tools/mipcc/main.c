@@ -1,14 +1,16 @@
 /*
- * mipcc [clang arguments] [-fmip-generate[=MODES]] [-fmip-use=FILE]
+ * mipcc [clang arguments] [-fmip-generate[=MODES]] [-fmip-use=FILE
+ *       [-fmip-order] [-fmip-hot-share=F] ...]
  *
  * Decides what to add to the command, then execs the real compiler, so
- * its exit status, signals and output are the compiler's own.
+ * its exit status, signals and output are the compiler's own. A link with
+ * -fmip-order first has mipdata write the ordering file, then runs the
+ * compiler and waits for it, to remove the file (run.c).
  */
 #define _XOPEN_SOURCE 700
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/wait.h>
 
 #include "mipcc.h"
 
@@ -24,15 +26,88 @@ static bool verbose(void) {
   return v && *v && strcmp(v, "0") != 0;
 }
 
+/* The linker a -fuse-ld= or --ld-path= value names, if it can order. */
+static bool names_linker(const char *value, enum linker *linker) {
+  if (strcmp(value, "lld") == 0 || has_suffix(value, "ld.lld")) {
+    *linker = LINKER_LLD;
+    return true;
+  }
+  if (strcmp(value, "gold") == 0 || has_suffix(value, "ld.gold")) {
+    *linker = LINKER_GOLD;
+    return true;
+  }
+  return false;
+}
+
+/* lld or gold, as the command asks (clang takes --ld-path= over
+ * -fuse-ld=); lld, added, when it names none. GNU ld has no option that
+ * orders functions. */
+static void choose_linker(const struct request *rq, struct additions *add) {
+  const char *option = rq->ld_path ? "--ld-path" : "-fuse-ld";
+  const char *value = rq->ld_path ? rq->ld_path : rq->fuse_ld;
+  add->linker = LINKER_LLD;
+  if (!value) {
+    add->add_fuse_ld = true;
+    return;
+  }
+  if (!names_linker(value, &add->linker))
+    die("-fmip-order needs lld or gold to link (-fuse-ld=lld or "
+        "-fuse-ld=gold): %s=%s cannot order functions",
+        option, value);
+}
+
+/* Whether a link with -fmip-use needs libmip_alloc.a, which defines the
+ * hinted allocation calls the plugin writes, on top of jemalloc. Adding it
+ * to every such link would make jemalloc the allocator of any program that
+ * calls malloc, hinted or not; so it comes only when an input calls a
+ * hinted function, or when the inputs are compiled in this very command
+ * (their objects are clang's temporaries, out of sight), or on request.
+ * *why says which, for the verbose line. */
+static bool needs_alloc(const struct request *rq, const char **why) {
+  const char *hints = rq->use_args[USE_ALLOC_HINTS];
+  if (hints && strcmp(hints, "no-alloc-hints") == 0) {
+    *why = "not added: -fno-mip-alloc-hints";
+    return false;
+  }
+  if (hints) {
+    *why = "added: -fmip-alloc-hints";
+    return true;
+  }
+  if (rq->sources && !rq->no_codegen) {
+    *why = xconcat("added: ", rq->first_source,
+                   " is compiled with -fmip-use in this command", NULL);
+    return true;
+  }
+  struct hint_ref ref;
+  if (find_hint_ref(&rq->files, &ref)) {
+    *why = ref.member ? xconcat("added: ", ref.file, "(", ref.member,
+                                ") calls ", ref.symbol, NULL)
+                      : xconcat("added: ", ref.file, " calls ", ref.symbol,
+                                NULL);
+    return true;
+  }
+  *why = "not added: no input calls a hinted allocation function";
+  return false;
+}
+
 static struct additions decide(const struct request *rq) {
-  struct additions add = {NULL, NULL, false};
+  struct additions add = {0};
+  /* -fmip-order, -fmip-hot-share=... say how to use a profile; without
+   * one they would silently do nothing. (After -fno-mip-use, which
+   * cancels the profile, they are dropped with it.) */
+  if (rq->needs_use && !rq->use_given)
+    die("%s needs -fmip-use=FILE", rq->needs_use);
   /* No inputs: --version, -dumpmachine, -print-*...; nothing to add. */
   if (!rq->inputs)
     return add;
   /* With LTO the objects are bitcode and code generation happens in the
-   * linker, out of the plugin's reach: the profile would come out empty. */
+   * linker, out of the plugin's reach: a generated profile would come out
+   * empty, and a used one is matched at the end of each module's pipeline,
+   * which then does not produce the code. */
   if (rq->generate && rq->lto)
     die("-fmip-generate does not support -flto yet");
+  if (rq->use && rq->lto)
+    die("-fmip-use does not support -flto yet");
   /* Only a command that generates code from a C-family source has use for
    * the plugin; elsewhere clang could call its flags unused, which breaks
    * -Werror builds. */
@@ -41,21 +116,36 @@ static struct additions decide(const struct request *rq) {
   /* The heap runtime takes its call stacks by walking frame pointers, so
    * the code it walks through must keep them. */
   add.frame_pointers = add.plugin && rq->generate && rq->heap;
-  /* A partial link (-r) is not an image yet: the runtime joins at the
+  /* The linker orders sections: each function needs its own. */
+  add.function_sections = add.plugin && rq->use && rq->order;
+  /* A partial link (-r) is not an image yet: the libraries join at the
    * final link, once. */
-  if (rq->generate && !rq->no_link && !rq->relocatable)
+  bool links = !rq->no_link && !rq->relocatable;
+  if (rq->generate && links)
     add.runtime = mip_file("libmip_rt.a");
+  if (rq->use && links && needs_alloc(rq, &add.alloc_why))
+    add.alloc = mip_file("libmip_alloc.a");
+  if (rq->use && rq->order && links) {
+    add.order = true;
+    choose_linker(rq, &add);
+  }
   return add;
 }
 
-static _Noreturn void run(const char *const *cmd) {
-  /* execv's prototype predates const; the strings are not modified. */
-  char *const *argv = (char *const *)cmd;
-  if (strchr(cmd[0], '/'))
-    execv(cmd[0], argv);
-  else
-    execvp(cmd[0], argv);
-  die("cannot run %s: %s", cmd[0], strerror(errno));
+/* Has mipdata write the ordering file for the link; on failure its own
+ * message has been printed, the file is removed and mipcc exits 1. */
+static void write_order_file(const struct request *rq, struct additions *add,
+                             bool verbose_on) {
+  const char *mipdata = mipdata_path();
+  add->order_file = temp_file("mipcc-order");
+  const char **cmd = order_command(mipdata, rq, add);
+  if (verbose_on)
+    print_command(cmd);
+  int status = run_wait(cmd, true);
+  if (WIFSIGNALED(status))
+    exit_like(status);
+  if (status != 0)
+    exit(1); /* mipdata said why; exit() removes the file */
 }
 
 int main(int argc, char **argv) {
@@ -70,8 +160,15 @@ int main(int argc, char **argv) {
 
   const char *compiler = compiler_path(cxx);
   check_not_self(compiler);
+  bool verbose_on = verbose();
+  if (verbose_on && add.alloc_why)
+    note("libmip_alloc.a %s", add.alloc_why);
+  if (add.order)
+    write_order_file(&rq, &add, verbose_on);
   const char **cmd = build_command(compiler, argc, argv, &rq, &add);
-  if (verbose())
+  if (verbose_on)
     print_command(cmd);
-  run(cmd);
+  if (!add.order_file)
+    run_exec(cmd);
+  exit_like(run_wait(cmd, false));
 }

@@ -1,6 +1,6 @@
 /*
  * mipcc / mipc++: a drop-in for clang / clang++ that adds the MIP plugin
- * and runtime to the commands that need them and passes everything else
+ * and libraries to the commands that need them and passes everything else
  * through untouched, then replaces itself with the real compiler.
  *
  *   main.c     what to do, in order
@@ -8,7 +8,10 @@
  *   options.c  which clang options take their value in the next argument
  *   rspfile.c  reading @response files the way clang does
  *   paths.c    finding the real compiler, the plugin and the runtime
+ *   scan.c     whether the link's objects call hinted allocation functions
  *   command.c  building the command that gets exec'd
+ *   run.c      running it: exec, or (-fmip-order) run and wait, to
+ *              remove the temporary ordering file afterwards
  *   util.c     messages, allocation, string vectors
  */
 #ifndef MIPCC_H
@@ -22,7 +25,9 @@
 /* The name messages start with ("mipcc" or "mipc++"). */
 extern const char *mipcc_name;
 
-/* Prints "mipcc: <message>" on stderr and exits 1. */
+/* Prints "mipcc: <message>" on stderr. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same, then exits 1. */
 _Noreturn void die(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
@@ -76,18 +81,45 @@ enum action {
                arguments, without those flags */
 };
 
+/* The settings of -fmip-use that mipcc passes on to the plugin, each as
+ * -fplugin-arg-mip-KEY[=VALUE] (plugin/Options.cpp reads them). */
+enum use_key {
+  USE_HOT_SHARE,         /* -fmip-hot-share=F */
+  USE_COLD_MAX_DENSITY,  /* -fmip-cold-max-density=F */
+  USE_COLD_MIN_LIFETIME, /* -fmip-cold-min-lifetime=SECONDS */
+  USE_HOT_MIN_DENSITY,   /* -fmip-hot-min-density=F */
+  USE_LIST_STALE,        /* -f[no-]mip-list-stale */
+  USE_COLD_MINSIZE,      /* -f[no-]mip-cold-minsize */
+  USE_ALLOC_HINTS,       /* -f[no-]mip-alloc-hints */
+  USE_BRANCH_WEIGHTS,    /* -f[no-]mip-branch-weights */
+  USE_KEYS
+};
+
 /* What the command line asks for, as far as mipcc is concerned. */
 struct request {
   bool generate;     /* -fmip-generate[=LIST], last one wins */
   const char *modes; /* LIST of -fmip-generate=LIST, or NULL */
   bool heap;         /* "heap" is in that LIST */
   const char *use;   /* FILE of -fmip-use=FILE, or NULL */
+  bool use_given;    /* a -fmip-use=FILE appeared, even if cancelled */
+  /* use_args[k]: the plugin argument of the last flag for key k
+   * ("hot-share=0.8", "no-list-stale"), or NULL. */
+  const char *use_args[USE_KEYS];
+  const char *hot_share; /* F of the last -fmip-hot-share=F, or NULL */
+  bool order;            /* -fmip-order, last one wins */
+  const char *needs_use; /* the first flag that only means something
+                            with -fmip-use, or NULL */
+  const char *fuse_ld;   /* value of the last -fuse-ld=, or NULL */
+  const char *ld_path;   /* value of the last --ld-path=, or NULL */
   bool lto;          /* -flto[=...], unless a later -fno-lto */
   bool no_link;      /* -c, -S, -E, -fsyntax-only, -M, -MM, --precompile... */
   bool no_codegen;   /* -E, -fsyntax-only, -M, -MM, --precompile... */
   bool relocatable;  /* -r: a partial link, not an image */
   size_t inputs;     /* input files, of any kind */
   size_t sources;    /* inputs that are C, C++ or Objective-C sources */
+  const char *first_source; /* the first of them, or NULL */
+  struct strvec files; /* the other inputs, in order, "-" left out: what
+                          the linker may get as it is */
   struct arglist args; /* argv[1..] with response files expanded */
   bool *own;           /* own[k]: args.v[k] is a mipcc flag */
   enum action *action; /* action[i]: what to do with argv[i] */
@@ -105,26 +137,79 @@ const char *compiler_path(bool cxx);
 /* Absolute path of a file of the MIP library directory ($MIP_LIBDIR, or
  * ../lib/mip next to this executable); exits naming it if it is missing. */
 char *mip_file(const char *name);
+/* mipdata: $MIP_MIPDATA, or the one next to this executable; exits naming
+ * it if it cannot be run. */
+char *mipdata_path(void);
 /* Exits if the compiler would be this very program (endless recursion). */
 void check_not_self(const char *compiler);
 
+/* ---- scan.c ---- */
+
+/* An undefined reference to a hinted allocation function: one the plugin
+ * calls at -fmip-use (__mip_malloc_hint, ..., operator new with a
+ * __hot_cold_t, whose mangled names end in 12__hot_cold_t). */
+struct hint_ref {
+  const char *file; /* the input that holds it, as named */
+  char *member;     /* the archive member, or NULL */
+  char *symbol;     /* the function */
+};
+
+/* Whether name is that of a hinted allocation function. */
+bool is_hinted_name(const char *name);
+
+/* Looks through files, in order, for an ELF relocatable object, or an ELF
+ * member of a static archive, that leaves a hinted allocation function
+ * undefined; fills in *ref with the first one found. Reads symbol tables
+ * only; what cannot be opened or is not such a file is passed over. */
+bool find_hint_ref(const struct strvec *files, struct hint_ref *ref);
+
 /* ---- command.c ---- */
+
+/* The linkers that can order functions (-fmip-order). */
+enum linker { LINKER_LLD, LINKER_GOLD };
 
 struct additions {
   const char *plugin;  /* absolute path of libmip.so, NULL for none */
   const char *runtime; /* absolute path of libmip_rt.a, NULL for none */
+  const char *alloc;   /* absolute path of libmip_alloc.a (linked with
+                          jemalloc), NULL for none */
+  const char *alloc_why; /* why it is (not) added, at a link with
+                            -fmip-use; NULL elsewhere */
   bool frame_pointers; /* -fno-omit-frame-pointer
                           -mno-omit-leaf-frame-pointer (heap mode) */
+  bool function_sections; /* -ffunction-sections (-fmip-order compiles) */
+  bool order;          /* the link follows the profile's function order */
+  enum linker linker;  /* the linker that does it */
+  bool add_fuse_ld;    /* -fuse-ld=lld: the command names no linker */
+  const char *order_file; /* the ordering file mipdata wrote (order) */
 };
 
 /* The argv to exec: the compiler, then argv[1..argc) without mipcc's own
- * flags (see enum action), with the plugin, frame-pointer and runtime
- * arguments added. */
+ * flags (see enum action), with the plugin, frame-pointer, ordering and
+ * library arguments added. */
 const char **build_command(const char *compiler, int argc, char **argv,
                            const struct request *rq,
                            const struct additions *add);
 
+/* The mipdata command that writes the ordering file for the link. */
+const char **order_command(const char *mipdata, const struct request *rq,
+                           const struct additions *add);
+
 /* Prints the command on stderr, quoted so it can be pasted into a shell. */
 void print_command(const char *const *cmd);
+
+/* ---- run.c ---- */
+
+/* Creates an empty file STEM.XXXXXX in $TMPDIR (default /tmp) with
+ * mkstemp and returns its path. It is removed when mipcc exits, or dies of
+ * a signal, whatever the path. */
+char *temp_file(const char *stem);
+/* Replaces mipcc with cmd; exits 1 if it cannot be run. */
+_Noreturn void run_exec(const char *const *cmd);
+/* Runs cmd as a child (quiet: its stdout goes to /dev/null) and returns
+ * its wait status. */
+int run_wait(const char *const *cmd, bool quiet);
+/* Ends mipcc the way a process with wait status status ended. */
+_Noreturn void exit_like(int status);
 
 #endif

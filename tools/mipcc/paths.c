@@ -1,9 +1,9 @@
 /*
  * Where things are. The real compiler's path is built in (it is where the
- * plugin was built against); the plugin and the runtime are found next to
- * this executable, in ../lib/mip, which is the same in the build tree and
- * in an installed prefix. Environment variables override both, for tests
- * and unusual installs.
+ * plugin was built against); the plugin and the libraries are found next
+ * to this executable, in ../lib/mip, and mipdata in the same directory as
+ * it: the same layout in the build tree and in an installed prefix.
+ * Environment variables override each, for tests and unusual installs.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -80,6 +80,24 @@ char *mip_file(const char *name) {
   free(path);
   free(owned);
   return abs;
+}
+
+char *mipdata_path(void) {
+  const char *v = env("MIP_MIPDATA");
+  if (v && !strchr(v, '/'))
+    return xstrdup(v); /* found through PATH when it runs */
+  char *path;
+  if (v) {
+    path = xstrdup(v);
+  } else {
+    char *exe = self_exe();
+    strip_last(exe); /* <prefix>/bin */
+    path = xconcat(exe, "/mipdata", NULL);
+    free(exe);
+  }
+  if (access(path, X_OK) != 0)
+    die("cannot find %s (set MIP_MIPDATA to the mipdata to run)", path);
+  return path;
 }
 
 void check_not_self(const char *compiler) {

@@ -12,12 +12,23 @@
 
 const char *mipcc_name = "mipcc";
 
-void die(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
+static void vmessage(const char *fmt, va_list ap) {
   fprintf(stderr, "%s: ", mipcc_name);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+}
+
+void note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
+}
+
+void die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
   va_end(ap);
   exit(1);
 }
