@@ -9,7 +9,9 @@
 #                   function order files (order), the heap runtime
 #                   (heap_rt), heap merge and symbolization (heap_merge),
 #                   heap profiles against DHAT and known patterns (heap),
-#                   the driver, and the above
+#                   hot and cold decisions against the compiler's
+#                   (annotate), the driver, and the above
+#   test-alloc      libmip_alloc.a, the allocator side of allocation hints
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
@@ -18,7 +20,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
 E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_merge heap
+  heap_merge heap annotate
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
@@ -41,4 +43,47 @@ $(E2E_SCRIPTS:%=test-%): test-%: all
 test-driver: all
 	test/driver/run.sh $(BUILD)
 
-test-e2e: test-ir test-bad-input $(E2E_SCRIPTS:%=test-%) test-driver
+test-e2e: test-ir test-bad-input $(E2E_SCRIPTS:%=test-%) test-driver test-alloc
+
+# libmip_alloc.a's tests: Check suites in a binary of their own, linked with
+# jemalloc as the process's malloc (and the C++ runtime, for the hinted
+# operator new), then link.sh's programs linked the ways users link. Not
+# in test-san: AddressSanitizer's allocator and jemalloc cannot both be the
+# process's malloc (under a sanitizer the library turns hints off).
+ALLOC_TEST_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(wildcard test/alloc/*.c)) \
+  $(OBJ)/test/alloc/cxx.o
+ALLOC_TEST_BIN := $(BUILD)/test/alloc-tests
+ALLOC_PRELOAD  := $(BUILD)/test/alloc-other-malloc.so
+ALLOC_MEASURE  := $(BUILD)/test/alloc-measure
+.PHONY: test-alloc alloc-measure
+
+$(ALLOC_TEST_OBJ) $(ALLOC_PRELOAD) $(ALLOC_MEASURE): SAN_FLAGS :=
+# The plain functions the tests compare with, as called: clang would
+# otherwise assume that malloc and its kin leave errno alone.
+$(ALLOC_TEST_OBJ): ALL_CFLAGS += -fno-builtin
+
+$(OBJ)/test/alloc/%.o: test/alloc/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(WARN) $(CFLAGS) -Iinclude -MMD -MP -c $< -o $@
+
+$(ALLOC_TEST_BIN): $(ALLOC_TEST_OBJ) $(ALLOC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(ALLOC_TEST_OBJ) $(ALLOC_LIB) -ljemalloc -lstdc++ \
+	  -lpthread $$(pkg-config --libs check)
+
+# Another malloc for a child of the tests to run under (test_switch.c).
+$(ALLOC_PRELOAD): test/alloc/preload/other_malloc.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -fno-builtin -shared -fPIC -o $@ $<
+
+test-alloc: $(ALLOC_TEST_BIN) $(ALLOC_PRELOAD)
+	$(ALLOC_TEST_BIN)
+	test/alloc/link.sh $(BUILD)
+
+# The measurement behind the hot arena's thread cache (docs/alloc.md).
+$(ALLOC_MEASURE): test/alloc/measure/hot_cache.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -o $@ $< -ljemalloc -lpthread
+
+alloc-measure: $(ALLOC_MEASURE)
+	$(ALLOC_MEASURE)
