@@ -1018,6 +1018,32 @@ t_lay_settings() {
 check "end to end: the plugin takes the settings, the last one wins" \
   t_lay_settings
 
+# bad_profile FILE MESSAGE: compiling with -fmip-use=FILE fails with the
+# compiler's one error "mip: FILE: MESSAGE", and writes no object.
+bad_profile() {
+  rm -f "$W/bad.o"
+  drive "$MIPCC" -fmip-use="$1" -O2 -c lay_fn.c -o bad.o
+  [ "$RC" = 1 ] && [ ! -e "$W/bad.o" ] &&
+    [ "$(grep -c 'error:' "$TMP/err")" = 1 ] &&
+    grep -qF "error: mip: $1: $2" "$TMP/err"
+}
+
+t_lay_bad_profile() {
+  : >"$W/empty.mip"
+  head -c 100 "$W/lay.mip" >"$W/short.mip"
+  cp "$W/lay.mip" "$W/newer.mip" &&
+    printf '\377' | dd of="$W/newer.mip" bs=1 seek=8 conv=notrunc 2>/dev/null &&
+    bad_profile missing.mip "cannot open: No such file or directory" &&
+    bad_profile empty.mip "empty file" &&
+    bad_profile lay.mipraw "not a MIP indexed profile (this is a raw profile)" &&
+    bad_profile lay.mipmap "not a MIP indexed profile" &&
+    bad_profile short.mip "truncated" &&
+    bad_profile newer.mip "profile version 255 is newer than this MIP reads (1)" &&
+    bad_profile "$W" "not a regular file"
+}
+check "end to end: a bad profile is one compiler error, no object" \
+  t_lay_bad_profile
+
 t_lay_no_counts() {
   # A coverage-only profile has no call counts to order by.
   rm -rf "$OTMP" && mkdir "$OTMP"
