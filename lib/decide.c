@@ -24,7 +24,8 @@ static int most_first(const void *a, const void *b) {
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
-uint64_t mip_hot_threshold(uint64_t *calls, size_t count, double share) {
+uint64_t mip_hot_threshold(uint64_t *calls, size_t count, double share,
+                           uint64_t runs) {
   qsort(calls, count, sizeof *calls, most_first);
   u128 total = 0;
   for (size_t i = 0; i < count; i++)
@@ -43,7 +44,11 @@ uint64_t mip_hot_threshold(uint64_t *calls, size_t count, double share) {
   size_t n = 0;
   while (n < count && calls[n] > 0 && sum * billion < want * total)
     sum += calls[n++];
-  return n ? calls[n - 1] : UINT64_MAX;
+  if (!n)
+    return UINT64_MAX;
+  /* Hot means called again and again; n > 0, so calls[n - 1] > 0. */
+  uint64_t floor = runs == UINT64_MAX ? UINT64_MAX : runs + 1;
+  return calls[n - 1] > floor ? calls[n - 1] : floor;
 }
 
 int mip_view_hot_threshold(const struct mip_view *v, double share,
@@ -61,7 +66,7 @@ int mip_view_hot_threshold(const struct mip_view *v, double share,
     }
     calls[i] = f.cnt_offset != MIP_NO_OFFSET ? f.calls : 0;
   }
-  *threshold = mip_hot_threshold(calls, count, share);
+  *threshold = mip_hot_threshold(calls, count, share, v->runs);
   free(calls);
   return 0;
 }
@@ -152,4 +157,21 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
     d->alloc_class = MIP_CLASS_NOTCOLD;
   }
   return 0;
+}
+
+int64_t mip_view_hinted_sites(const struct mip_view *v,
+                              const struct mip_decide_options *o,
+                              struct mip_error *err) {
+  int64_t hinted = 0;
+  uint64_t n = mip_view_count(v, MIP_PROF_HEAP_SITES);
+  for (uint64_t i = 0; i < n; i++) {
+    struct mip_heap_site s;
+    struct mip_site_decision d;
+    if (mip_view_heap_site(v, i, &s, err) ||
+        mip_view_site_decision(v, (uint32_t)i, o, &d, err))
+      return -1;
+    hinted += mip_allocator_allocates(s.allocator) &&
+              d.alloc_class != MIP_CLASS_NOTCOLD;
+  }
+  return hinted;
 }

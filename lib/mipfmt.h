@@ -522,9 +522,13 @@ struct mip_decide_options {
 
 void mip_decide_defaults(struct mip_decide_options *o);
 
-/* The fewest calls a hot function has, from every function's calls
- * (sorted in place, most first); UINT64_MAX when nothing is hot. */
-uint64_t mip_hot_threshold(uint64_t *calls, size_t count, double share);
+/* The fewest calls a hot function has, from every function's calls in
+ * runs merged runs (sorted in place, most first); UINT64_MAX when nothing
+ * is hot. The most-called functions that make share of all calls are hot,
+ * but never one called once per run or less: in a flat profile (start-up
+ * code, each function called once) nothing is hot. */
+uint64_t mip_hot_threshold(uint64_t *calls, size_t count, double share,
+                           uint64_t runs);
 /* The same over the functions of a profile; UINT64_MAX without counts. */
 int mip_view_hot_threshold(const struct mip_view *v, double share,
                            uint64_t *threshold, struct mip_error *err);
@@ -582,6 +586,12 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
 
 /* Whether allocator (MIP_ALLOC_*) allocates, so a hint could apply. */
 int mip_allocator_allocates(uint32_t allocator);
+
+/* How many allocation sites of the profile decide cold or hot, so that a
+ * rebuild hints their calls; -1 for a corrupt profile. */
+int64_t mip_view_hinted_sites(const struct mip_view *v,
+                              const struct mip_decide_options *o,
+                              struct mip_error *err);
 
 /* Source frames of code in the profiled image, for heap call stacks. */
 struct mip_frame_info {

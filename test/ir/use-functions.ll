@@ -11,7 +11,8 @@
 ; RUN: %objdump -h %t.o | %FileCheck %s --check-prefix=SECTIONS
 ; cold-minsize also optimizes cold functions for size.
 ; RUN: %opt -passes='mip-use<profile=%t.mip;cold-minsize>' -S %s | %FileCheck %s --check-prefix=MINSIZE
-; hot-share=0 makes nothing hot; 1 makes every called function hot.
+; hot-share=0 makes nothing hot; 1 makes every function hot that is called
+; more than once per run (main, called once, stays warm).
 ; RUN: %opt -passes='mip-use<profile=%t.mip;hot-share=0>' -S %s | %FileCheck %s --check-prefix=NOHOT
 ; RUN: %opt -passes='mip-use<profile=%t.mip;hot-share=1>' -S %s | %FileCheck %s --check-prefix=ALLHOT
 ; A profile with coverage only: cold functions, nothing hot.
@@ -46,7 +47,9 @@
 ; NOHOT-NOT: !"hot"
 ; ALLHOT: define i32 @hot(i32 %x) #[[H:[0-9]+]] !section_prefix
 ; ALLHOT: define i32 @warm(i32 %x) #[[H]] !section_prefix
-; ALLHOT: define i32 @main() #[[H]] !section_prefix
+; ALLHOT: define i32 @main() #[[M:[0-9]+]] {
+; ALLHOT-DAG: attributes #[[H]] = { hot noinline }
+; ALLHOT-DAG: attributes #[[M]] = { noinline }
 
 ; COVERAGE: define i32 @never(i32 %x) #[[C:[0-9]+]] !section_prefix
 ; COVERAGE: define i32 @hot(i32 %x) #[[N:[0-9]+]] {

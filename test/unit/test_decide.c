@@ -14,12 +14,12 @@
 static uint64_t threshold(const uint64_t *calls, size_t n, double share) {
   uint64_t copy[16];
   memcpy(copy, calls, n * sizeof *calls);
-  return mip_hot_threshold(copy, n, share);
+  return mip_hot_threshold(copy, n, share, 0);
 }
 
 START_TEST(hot_threshold_empty_and_zero) {
   uint64_t none[1] = {0};
-  ck_assert_uint_eq(mip_hot_threshold(none, 0, 0.9), UINT64_MAX);
+  ck_assert_uint_eq(mip_hot_threshold(none, 0, 0.9, 0), UINT64_MAX);
   const uint64_t zeros[] = {0, 0, 0};
   ck_assert_uint_eq(threshold(zeros, 3, 0.9), UINT64_MAX);
   ck_assert_uint_eq(threshold(zeros, 3, 1.0), UINT64_MAX);
@@ -28,7 +28,7 @@ END_TEST
 
 START_TEST(hot_threshold_sorts_most_first) {
   uint64_t calls[] = {3, 0, 10, 1, 7};
-  ck_assert_uint_eq(mip_hot_threshold(calls, 5, 0.5), 7); /* 17 of 21 */
+  ck_assert_uint_eq(mip_hot_threshold(calls, 5, 0.5, 0), 7); /* 17 of 21 */
   const uint64_t sorted[] = {10, 7, 3, 1, 0};
   for (int i = 0; i < 5; i++)
     ck_assert_uint_eq(calls[i], sorted[i]);
@@ -44,6 +44,20 @@ START_TEST(hot_threshold_exact_share_is_enough) {
   ck_assert_uint_eq(threshold(b, 2, 0.9), 101); /* 89.9%: both */
   const uint64_t c[] = {900, 100};
   ck_assert_uint_eq(threshold(c, 2, 0.9), 900);
+}
+END_TEST
+
+/* A function called once per run or less is never hot: a flat profile
+ * (start-up code) has no hot set, whatever the share. */
+START_TEST(hot_threshold_needs_repeated_calls) {
+  uint64_t flat[] = {1, 1, 1, 1};
+  ck_assert_uint_eq(mip_hot_threshold(flat, 4, 0.9, 1), 2); /* none */
+  uint64_t three_runs[] = {3, 3, 3, 40};
+  ck_assert_uint_eq(mip_hot_threshold(three_runs, 4, 0.9, 3), 4);
+  uint64_t again[] = {4, 3, 3};
+  ck_assert_uint_eq(mip_hot_threshold(again, 3, 0.1, 3), 4);
+  uint64_t two[] = {2, 2, 1};
+  ck_assert_uint_eq(mip_hot_threshold(two, 3, 0.5, 1), 2);
 }
 END_TEST
 
@@ -401,6 +415,7 @@ Suite *decide_suite(void) {
   tcase_add_test(tc, hot_threshold_sorts_most_first);
   tcase_add_test(tc, hot_threshold_exact_share_is_enough);
   tcase_add_test(tc, hot_threshold_ties);
+  tcase_add_test(tc, hot_threshold_needs_repeated_calls);
   tcase_add_test(tc, hot_threshold_share_one_and_zero);
   tcase_add_test(tc, hot_threshold_large_counts);
   tcase_add_test(tc, function_temperatures);

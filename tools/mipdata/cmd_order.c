@@ -74,7 +74,8 @@ static uint8_t *section_prefixes(const struct mip_profile *p,
     calls[i] = p->functions[i].cnt_offset != MIP_NO_OFFSET
                    ? p->functions[i].calls
                    : 0;
-  uint64_t threshold = mip_hot_threshold(calls, p->function_count, hot_share);
+  uint64_t threshold =
+      mip_hot_threshold(calls, p->function_count, hot_share, p->runs);
   free(calls);
 
   uint32_t *pos = mip_xcalloc(n ? n : 1, sizeof *pos);

@@ -308,7 +308,7 @@ void order_functions(const struct mip_profile *p, const struct order_options *o,
   uint64_t *calls = mip_xcalloc(ncalled ? ncalled : 1, sizeof *calls);
   for (size_t k = 0; k < ncalled; k++)
     calls[k] = fn[called[k]].calls;
-  uint64_t threshold = mip_hot_threshold(calls, ncalled, o->hot_share);
+  uint64_t threshold = mip_hot_threshold(calls, ncalled, o->hot_share, p->runs);
   free(calls);
   size_t nhot = 0;
   while (nhot < ncalled && fn[called[nhot]].calls > 0 &&
