@@ -19,7 +19,7 @@ $(MIPDATA): $(MIPDATA_OBJ) $(LIBMIPFMT)
 # next to itself (../lib/mip), so an installed tree works as a built one.
 $(MIPCC_OBJ): ALL_CFLAGS += -DMIP_CLANG='"$(CLANG)"' -DMIP_CLANGXX='"$(CLANGXX)"'
 
-$(MIPCC): $(MIPCC_OBJ)
+$(MIPCC): $(MIPCC_OBJ) $(LIBMIPFMT)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lelf
 

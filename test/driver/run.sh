@@ -1113,6 +1113,12 @@ EOF
     # system's allocator...
     drive "$MIPCC" -fmip-use=lay.mip mallocs.o -o mallocs && [ "$RC" = 0 ] &&
     "$W/mallocs" && ! needed "$W/mallocs" | grep -q jemalloc &&
+    # ... also compiled in the same command, when the profile hints no
+    # allocation (lay.mip has no heap data)...
+    drive "$MIPCC" -fmip-use=lay.mip -O0 mallocs.c -o mallocs &&
+    [ "$RC" = 0 ] && "$W/mallocs" && lacks libmip_alloc &&
+    grep -qxF "mipcc: libmip_alloc.a not added: lay.mip makes no allocation site cold or hot" "$TMP/err" &&
+    ! needed "$W/mallocs" | grep -q jemalloc &&
     # ... unless the link asks for the library.
     drive "$MIPCC" -fmip-use=lay.mip -fmip-alloc-hints mallocs.o \
       -o mallocs && [ "$RC" = 0 ] && "$W/mallocs" &&

@@ -60,8 +60,9 @@ static void choose_linker(const struct request *rq, struct additions *add) {
  * hinted allocation calls the plugin writes, on top of jemalloc. Adding it
  * to every such link would make jemalloc the allocator of any program that
  * calls malloc, hinted or not; so it comes only when an input calls a
- * hinted function, or when the inputs are compiled in this very command
- * (their objects are clang's temporaries, out of sight), or on request.
+ * hinted function, or when sources are compiled in this very command and
+ * the profile hints some allocation (the objects are clang's temporaries,
+ * out of sight), or on request.
  * *why says which, for the verbose line. */
 static bool needs_alloc(const struct request *rq, const char **why) {
   const char *hints = rq->use_args[USE_ALLOC_HINTS];
@@ -74,6 +75,14 @@ static bool needs_alloc(const struct request *rq, const char **why) {
     return true;
   }
   if (rq->sources && !rq->no_codegen) {
+    /* The objects are clang's temporaries: the profile says whether they
+     * can hold hinted calls. */
+    int sites = profile_hinted_sites(rq);
+    if (sites == 0) {
+      *why = xconcat("not added: ", rq->use,
+                     " makes no allocation site cold or hot", NULL);
+      return false;
+    }
     *why = xconcat("added: ", rq->first_source,
                    " is compiled with -fmip-use in this command", NULL);
     return true;

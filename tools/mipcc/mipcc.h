@@ -9,6 +9,7 @@
  *   rspfile.c  reading @response files the way clang does
  *   paths.c    finding the real compiler, the plugin and the runtime
  *   scan.c     whether the link's objects call hinted allocation functions
+ *   profile.c  whether the profile hints any allocation
  *   command.c  building the command that gets exec'd
  *   run.c      running it: exec, or (-fmip-order) run and wait, to
  *              remove the temporary ordering file afterwards
@@ -162,6 +163,14 @@ bool is_hinted_name(const char *name);
  * undefined; fills in *ref with the first one found. Reads symbol tables
  * only; what cannot be opened or is not such a file is passed over. */
 bool find_hint_ref(const struct strvec *files, struct hint_ref *ref);
+
+/* ---- profile.c ---- */
+
+/* How many allocation sites the profile of -fmip-use makes cold or hot
+ * (with the thresholds of the command line), so that the plugin hints
+ * their calls; -1 when the profile cannot be read (the compiler then says
+ * why). */
+int profile_hinted_sites(const struct request *rq);
 
 /* ---- command.c ---- */
 

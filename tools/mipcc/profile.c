@@ -1,0 +1,38 @@
+/*
+ * Does the profile of -fmip-use hint any allocation? A link that also
+ * compiles its sources (mipcc -fmip-use=P a.c b.c -o app) cannot look
+ * into the objects clang makes on the way, so it asks the profile
+ * instead: the plugin rewrites allocation calls only at sites the profile
+ * makes cold or hot, with the thresholds given on the command line, and
+ * mip_view_hinted_sites counts them by the same rules.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mipcc.h"
+#include "mipfmt.h"
+
+/* The number of use_args[key] ("cold-max-density=0.5"), if given. */
+static void take_number(const struct request *rq, enum use_key key,
+                        double *value) {
+  const char *arg = rq->use_args[key];
+  const char *eq = arg ? strchr(arg, '=') : NULL;
+  if (eq)
+    *value = strtod(eq + 1, NULL);
+}
+
+int profile_hinted_sites(const struct request *rq) {
+  struct mip_decide_options o;
+  mip_decide_defaults(&o);
+  take_number(rq, USE_HOT_SHARE, &o.hot_share);
+  take_number(rq, USE_COLD_MAX_DENSITY, &o.cold_max_density);
+  take_number(rq, USE_COLD_MIN_LIFETIME, &o.cold_min_lifetime);
+  take_number(rq, USE_HOT_MIN_DENSITY, &o.hot_min_density);
+  struct mip_view v;
+  struct mip_error err;
+  if (mip_view_open(rq->use, &v, &err))
+    return -1;
+  int64_t n = mip_view_hinted_sites(&v, &o, &err);
+  mip_view_close(&v);
+  return n < 0 ? -1 : n > 1000000 ? 1000000 : (int)n;
+}
