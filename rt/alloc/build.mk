@@ -12,7 +12,9 @@ ALLOC_LIB := $(LIB)/mip/libmip_alloc.a
 ALL_TARGETS += $(ALLOC_LIB)
 
 $(ALLOC_OBJ): SAN_FLAGS :=
-$(ALLOC_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden
+# DWARF 4, as for the runtime: valgrind 3.19 gives up on a program with
+# any DWARF 5 in it, and this library goes into every hinted program.
+$(ALLOC_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4
 # The standard operator new it falls back on may throw through it.
 $(OBJ)/rt/alloc/new.o: ALL_CFLAGS += -fexceptions
 
