@@ -2,9 +2,12 @@
 #
 #   make            build everything into build/
 #   make check      install what is missing, then run every test
-#   make demo       install what is missing, then profile examples/hello
+#   make demo       install what is missing, then profile examples/wordstat
+#   make demo-use   the same, then rebuild examples/hotcold and
+#                   examples/startup with their profiles
 #   make bench      install what is missing, then the overhead benchmark
 #   make bench-startup  start-up page faults, default layout vs mipdata order
+#   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
 #   make install    copy build/ into $(PREFIX)
 #
 # The tree is built by one make (no recursion): each directory contributes
@@ -40,11 +43,13 @@ OBJ := $(BUILD)/obj
 
 include lib/build.mk
 include rt/build.mk
+include rt/alloc/build.mk
 include plugin/build.mk
 include tools/build.mk
 include test/build.mk
 include bench/build.mk
 include bench/startup.mk
+include bench/heap.mk
 include examples/build.mk
 
 all: $(ALL_TARGETS)
@@ -66,14 +71,17 @@ test-san: all
 	test/bad-input/run.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/order.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/heap_merge.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/annotate.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip
 	install -m 755 $(BIN)/mipdata $(BIN)/mipcc $(DESTDIR)$(PREFIX)/bin/
 	ln -sf mipcc $(DESTDIR)$(PREFIX)/bin/mipc++
 	install -m 644 $(LIB)/mip/libmip.so $(LIB)/mip/libmip-clang.so \
-	  $(LIB)/mip/libmip_rt.a $(DESTDIR)$(PREFIX)/lib/mip/
-	install -D -m 644 include/mip/mip.h $(DESTDIR)$(PREFIX)/include/mip/mip.h
+	  $(LIB)/mip/libmip_rt.a $(LIB)/mip/libmip_alloc.a \
+	  $(DESTDIR)$(PREFIX)/lib/mip/
+	install -D -m 644 -t $(DESTDIR)$(PREFIX)/include/mip include/mip/mip.h \
+	  include/mip/alloc.h
 
 clean:
 	rm -rf $(BUILD)

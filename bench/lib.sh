@@ -1,5 +1,5 @@
 # Shared by the bench scripts (sourced, bash). Paths, tools, logging and
-# the five compiler configurations.
+# the compiler configurations.
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
@@ -24,6 +24,9 @@ OUT=$B/out               # measurements, logs, callgrind outputs
 TMP=$B/tmp               # scratch space of single runs
 
 CONFIGS="plain mip mip-co pgo-cov instr sancov"
+# make bench-heap (bench/heap/run.sh): plain again, MIP heap profiling and
+# clang's MemProf (timed), and the builds compared with DHAT and MemProf.
+HEAP_CONFIGS="plain heap memprof dhat heap-nosib memprof-nosib"
 ALL_PROGRAMS="sqlite3 lua bzip2"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -64,6 +67,18 @@ config_flags() {
       # Our no-op callbacks instead of the UBSan runtime the driver would link.
       CC_CMD=("$CLANG" -fsanitize-coverage=func,inline-bool-flag -fno-sanitize-link-runtime)
       LINK_EXTRA=("$BIN/sancov-rt.o") ;;
+    # The heap benchmark's (bench/heap/run.sh, HEAP_CONFIGS above).
+    heap)    CC_CMD=("$MIPCC" -fmip-generate=heap -g) ;;
+    memprof)
+      CC_CMD=("$CLANG" -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer) ;;
+    # For DHAT: DWARF 4 (valgrind 3.19 cannot read 5), and no tail calls,
+    # which would hide the frame of a function that ends in a call.
+    dhat)    CC_CMD=("$CLANG" -gdwarf-4 -fno-optimize-sibling-calls) ;;
+    # heap and memprof with the same tail-call setting, for the comparisons.
+    heap-nosib) CC_CMD=("$MIPCC" -fmip-generate=heap -g -fno-optimize-sibling-calls) ;;
+    memprof-nosib)
+      CC_CMD=("$CLANG" -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
+        -fno-optimize-sibling-calls) ;;
     *) die "unknown configuration '$1'" ;;
   esac
 }
