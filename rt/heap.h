@@ -132,28 +132,23 @@ struct mip_rt_heap_block {
                           fork and belong to the parent */
 };
 
-/* One shard's slots: open addressing, linear probing, at most half full.
- * Replaced by one twice as large when it fills; the old one stays mapped
- * (its pages returned to the system) so that a reader that did not take
- * the lock (a dump that could not get it) never faults. */
-struct mip_rt_heap_slots {
-  uint64_t mask; /* slots - 1 */
-  uint64_t bytes;
-  struct mip_rt_heap_slots *replaced; /* the shard's previous table */
-  uint64_t reserved;
-  struct mip_rt_heap_block slot[];
-};
-
+/* One shard: its table of slots (open addressing, linear probing, at most
+ * half full), mmap'd, whole pages of blocks and nothing else, replaced by
+ * one twice as large when it fills. table is the slots' address (page
+ * aligned) with log2 of their number in the low bits, so that one load
+ * gives a reader that did not take the lock (a dump that could not get
+ * it) a table and its size that belong together. */
 struct mip_rt_heap_shard {
   uint32_t lock;
   uint32_t reserved;
   uint64_t count;
-  struct mip_rt_heap_slots *slots; /* NULL until the first block */
+  uint64_t table; /* 0 until the first block */
   uint64_t pad[5];
 } __attribute__((aligned(64)));
 
 #define MIP_RT_HEAP_SHARDS 256
-#define MIP_RT_HEAP_SHARD_MIN 128 /* slots of a shard's first table */
+#define MIP_RT_HEAP_SHARD_MIN_LOG2 7 /* a shard's first table: 128 slots,
+                                         one page */
 
 /* ---- Contexts and the stack depot (heap_depot.c) ---------------------- */
 
@@ -197,7 +192,7 @@ enum mip_rt_heap_stat {
 
 struct mip_rt_heap {
   uintptr_t shadow;
-  uint64_t start_ns; /* CLOCK_MONOTONIC when it started */
+  uint64_t start_ns; /* its clock when it started */
   uint32_t depth;
   uint32_t generation;
   uint32_t context_cap;
@@ -210,6 +205,8 @@ struct mip_rt_heap {
   uint64_t arena_words;
   uint64_t arena_used;   /* words handed out; word 0 is never used */
   uint64_t stats[MIP_RT_HEAP_STAT_COUNT];
+  uint32_t unlocked_readers; /* walks reading a shard without its lock */
+  uint32_t clock;            /* the clock_gettime clock of its times */
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
 
@@ -263,7 +260,11 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h);
 
 /* Spin locks: lock waits; try waits a bounded time and says whether it
  * got the lock. */
-MIP_RT_HIDDEN void mip_rt_heap_lock(uint32_t *lock);
+MIP_RT_HIDDEN void mip_rt_heap_lock_wait(uint32_t *lock);
+static inline void mip_rt_heap_lock(uint32_t *lock) {
+  if (__builtin_expect(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE), 0))
+    mip_rt_heap_lock_wait(lock);
+}
 MIP_RT_HIDDEN int mip_rt_heap_try_lock(uint32_t *lock);
 static inline void mip_rt_heap_unlock(uint32_t *lock) {
   __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
@@ -384,5 +385,12 @@ MIP_RT_HIDDEN extern uint64_t mip_rt_heap_unseen_frees;
 
 /* heap_interpose.c: finds the next free, realloc and reallocarray. */
 MIP_RT_HIDDEN void mip_rt_heap_interpose_init(void);
+/* The pointer this thread's last free hook closed (or found no block at),
+ * 0: none. The free that follows in instrumented code reaches this
+ * image's interposed free (when it is the process's free), which then
+ * skips a lookup bound to miss; the next interposed free or realloc, and
+ * the next birth in a hook, forget it. Per image: an interposed free in
+ * another image does its lookup. */
+MIP_RT_HIDDEN extern __thread uintptr_t mip_rt_heap_just_freed;
 
 #endif

@@ -17,25 +17,53 @@
 
 #define MIP_RT_DEPOT_PROBES 64
 
+/* One frame into a lane: multiply, then fold the high half down. */
+static uint64_t step(uint64_t lane, uint64_t frame) {
+  lane = (lane ^ frame) * 0xff51afd7ed558ccdULL;
+  return lane ^ (lane >> 32);
+}
+
+/* Four lanes, frame i into lane i % 4, so that the multiplies of
+ * successive frames do not wait for each other; then the lanes, the depth
+ * and the flags are mixed into one (murmur3's finalizer). Lanes start
+ * apart, so frames that change places change the hash. */
 static uint64_t hash_stack(const uintptr_t *frames, uint32_t depth,
                            uint32_t flags) {
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ depth ^ (uint64_t)flags << 32;
-  for (uint32_t i = 0; i < depth; i++) {
-    h = (h ^ frames[i]) * 0xff51afd7ed558ccdULL;
-    h ^= h >> 32;
+  uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0xbf58476d1ce4e5b9ULL,
+           c = 0x94d049bb133111ebULL, d = 0x2545f4914f6cdd1dULL;
+  uint32_t i = 0;
+  for (; i + 4 <= depth; i += 4) {
+    a = step(a, frames[i]);
+    b = step(b, frames[i + 1]);
+    c = step(c, frames[i + 2]);
+    d = step(d, frames[i + 3]);
   }
+  if (i < depth)
+    a = step(a, frames[i]);
+  if (i + 1 < depth)
+    b = step(b, frames[i + 1]);
+  if (i + 2 < depth)
+    c = step(c, frames[i + 2]);
+  uint64_t h = (depth | (uint64_t)flags << 32) ^ a * 0xc4ceb9fe1a85ec53ULL ^
+               b * 0xd6e8feb86659fd93ULL ^ c * 0xa0761d6478bd642fULL ^
+               d * 0xe7037ed1a0b428dbULL;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
   h *= 0xc4ceb9fe1a85ec53ULL;
-  return h ^ (h >> 29);
+  return h ^ (h >> 33);
 }
 
 static int same(const uint64_t *entry, const uintptr_t *frames,
                 uint32_t depth, uint32_t flags) {
   if (entry[1] != (depth | (uint64_t)flags << 32))
     return 0;
+  /* All of them, without a branch per frame: entries almost always
+   * match, so an early exit would rarely be taken. */
+  uint64_t diff = 0;
   for (uint32_t i = 0; i < depth; i++)
-    if (entry[3 + i] != frames[i])
-      return 0;
-  return 1;
+    diff |= entry[3 + i] ^ frames[i];
+  return diff == 0;
 }
 
 /* Writes a new entry and its context; its arena offset, or 0. */

@@ -21,6 +21,7 @@ static void born(void *p, uint64_t size, uint8_t *site, const void *fp,
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
   if (!o)
     return;
+  mip_rt_heap_just_freed = 0;
   uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
   uint32_t flags;
   uint32_t depth = mip_rt_heap_unwind(fp, frames, mip_rt_heap_depth, &flags);
@@ -79,6 +80,7 @@ HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
   if (o && !p) {
     dies(o, old);
   } else if (o) {
+    mip_rt_heap_just_freed = 0;
     uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
     uint32_t flags;
     uint32_t depth = mip_rt_heap_unwind(__builtin_frame_address(0), frames,
@@ -94,8 +96,12 @@ HOOK void __mip_heap_free(void *p, uint8_t *site) {
     return;
   int saved = errno;
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
-  if (o && !dies(o, p))
-    __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
+  if (o) {
+    if (!dies(o, p))
+      __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
+    /* The free that follows need not look for it again. */
+    mip_rt_heap_just_freed = (uintptr_t)p;
+  }
   errno = saved;
 }
 

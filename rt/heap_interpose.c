@@ -22,9 +22,11 @@
  *
  * free: the block leaves the table before the real free, so that no other
  * thread can be handed the same address first. An instrumented free has
- * closed its block already (its hook runs before the call); this one then
- * finds nothing and says nothing: it sees every free of the process,
- * libc's own included, so a pointer it never saw is no news. realloc: the
+ * closed its block already (its hook runs before the call) and said so in
+ * mip_rt_heap_just_freed: this one then does not look for it again.
+ * Otherwise it looks and, finding nothing, says nothing: it sees every
+ * free of the process, libc's own included, so a pointer it never saw is
+ * no news. realloc: the
  * old block is taken out (its counters summed) before the real realloc,
  * and dies only if that succeeded (or the size was 0, which frees it);
  * otherwise it goes back. The new block is born only in the hook, where
@@ -54,15 +56,14 @@ static reallocarray_fn real_reallocarray;
 static uint32_t resolved;
 static pthread_t resolver;
 
+__thread uintptr_t mip_rt_heap_just_freed;
+
 #define PARKED 64
 static void *parked[PARKED];
 static uint32_t parked_count;
 
-/* 1 once the real functions are known; 0 when called back from dlsym on
- * the thread that is looking them up. */
-static int resolve(void) {
-  if (__atomic_load_n(&resolved, __ATOMIC_ACQUIRE))
-    return 1;
+/* Looks the real functions up, or waits for the thread that does. */
+static int resolve_now(void) {
   pthread_t self = pthread_self(), none = 0;
   if (!__atomic_compare_exchange_n(&resolver, &none, self, 0,
                                    __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
@@ -95,6 +96,14 @@ static int resolve(void) {
   return 1;
 }
 
+/* 1 once the real functions are known; 0 when called back from dlsym on
+ * the thread that is looking them up. */
+static inline __attribute__((always_inline)) int resolve(void) {
+  if (__builtin_expect(__atomic_load_n(&resolved, __ATOMIC_ACQUIRE), 1))
+    return 1;
+  return resolve_now();
+}
+
 void mip_rt_heap_interpose_init(void) {
   int saved = errno;
   resolve();
@@ -116,10 +125,19 @@ void __mip_heap_interposed_free(void *p) {
   if (!p)
     return;
   int saved = errno;
-  const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
-  struct mip_rt_heap_taken t;
-  if (take(o, p, &t))
-    o->settle(&t, 1);
+  /* Read and cleared at once, as far as this thread goes: a signal
+   * handler's free in between sees 0, or p (then p is closed already). */
+  uintptr_t closed = mip_rt_heap_just_freed;
+  if (closed) {
+    mip_rt_heap_just_freed = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  }
+  if (closed != (uintptr_t)p) {
+    const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
+    struct mip_rt_heap_taken t;
+    if (take(o, p, &t))
+      o->settle(&t, 1);
+  }
   if (resolve()) {
     errno = saved;
     real_free(p);
@@ -135,6 +153,7 @@ void __mip_heap_interposed_free(void *p) {
 /* The real call, with the old block taken out first and settled after. */
 static void *reallocate(void *old, size_t size, size_t n, int array) {
   int saved = errno;
+  mip_rt_heap_just_freed = 0;
   const struct mip_rt_heap_ops *o = old ? mip_rt_heap_owner_if_any() : NULL;
   struct mip_rt_heap_taken t;
   int taken = take(o, old, &t);

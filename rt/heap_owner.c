@@ -269,12 +269,12 @@ void mip_rt_heap_start(char **envp) {
   __atomic_store_n(&phase, 2, __ATOMIC_RELEASE);
 }
 
-/* An owner this image can talk to, or NULL. */
-static const struct mip_rt_heap_ops *usable(const struct mip_rt_heap_ops *o) {
-  static const struct mip_rt_heap_ops *checked;
+/* The last other owner found compatible. */
+static const struct mip_rt_heap_ops *checked;
+
+/* Whether another image's owner speaks this image's version. */
+static const struct mip_rt_heap_ops *check(const struct mip_rt_heap_ops *o) {
   static uint32_t warned;
-  if (!o || o == &ops || o == __atomic_load_n(&checked, __ATOMIC_RELAXED))
-    return o;
   if (o->version != MIP_RT_HEAP_OPS_VERSION ||
       o->size < sizeof(struct mip_rt_heap_ops)) {
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
@@ -285,6 +285,15 @@ static const struct mip_rt_heap_ops *usable(const struct mip_rt_heap_ops *o) {
   }
   __atomic_store_n(&checked, o, __ATOMIC_RELAXED);
   return o;
+}
+
+/* An owner this image can talk to, or NULL. */
+static inline __attribute__((always_inline)) const struct mip_rt_heap_ops *
+usable(const struct mip_rt_heap_ops *o) {
+  if (__builtin_expect(!o || o == &ops, 1) ||
+      o == __atomic_load_n(&checked, __ATOMIC_RELAXED))
+    return o;
+  return check(o);
 }
 
 const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {

@@ -23,15 +23,32 @@ static void *map(uint64_t bytes) {
   return m == MAP_FAILED ? NULL : m;
 }
 
-static uint64_t now_ns(void) {
+/* Times are kept in milliseconds, so the coarse clock does: the kernel
+ * keeps it at each tick (1 to 10 ms, CONFIG_HZ), and the vDSO reads it
+ * without the TSC, several times faster than CLOCK_MONOTONIC. Where it
+ * cannot be had, or ticks more slowly than that, CLOCK_MONOTONIC. */
+static clockid_t pick_clock(void) {
+  struct timespec res, ts;
+  if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && res.tv_sec == 0 &&
+      res.tv_nsec <= 10000000 &&
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0)
+    return CLOCK_MONOTONIC_COARSE;
+  return CLOCK_MONOTONIC;
+}
+
+static int now_ns(clockid_t clock, uint64_t *ns) {
   struct timespec ts;
-  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-    return 0;
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  if (clock_gettime(clock, &ts) != 0)
+    return -1;
+  *ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  return 0;
 }
 
 uint32_t mip_rt_heap_now(const struct mip_rt_heap *h) {
-  return (uint32_t)((now_ns() - h->start_ns) / 1000000u);
+  uint64_t ns;
+  if (now_ns((clockid_t)h->clock, &ns) != 0 || ns < h->start_ns)
+    return 0;
+  return (uint32_t)((ns - h->start_ns) / 1000000u);
 }
 
 uint32_t mip_rt_heap_cpu(void) {
@@ -48,7 +65,9 @@ int mip_rt_heap_init(struct mip_rt_heap *h,
       c->arena_words >> 32)
     return -1;
   h->shadow = c->shadow;
-  h->start_ns = now_ns();
+  h->clock = (uint32_t)pick_clock();
+  if (now_ns((clockid_t)h->clock, &h->start_ns) != 0)
+    h->start_ns = 0;
   h->depth = c->depth;
   h->context_cap = c->contexts;
   h->depot_mask = c->depot_slots - 1;
@@ -72,12 +91,11 @@ void mip_rt_heap_destroy(struct mip_rt_heap *h) {
   if (h->arena)
     munmap(h->arena, h->arena_words * sizeof *h->arena);
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
-    struct mip_rt_heap_slots *s = h->shards[i].slots;
-    while (s) {
-      struct mip_rt_heap_slots *replaced = s->replaced;
-      munmap(s, s->bytes);
-      s = replaced;
-    }
+    uint64_t table = h->shards[i].table;
+    if (table)
+      munmap((void *)(uintptr_t)(table & ~(uint64_t)4095),
+             ((uint64_t)1 << (table & 63)) *
+                 sizeof(struct mip_rt_heap_block));
   }
   memset(h, 0, sizeof *h);
 }
@@ -94,6 +112,7 @@ void mip_rt_heap_forget(struct mip_rt_heap *h) {
   }
   for (int i = 0; i < MIP_RT_HEAP_STAT_COUNT; i++)
     h->stats[i] = 0;
+  h->unlocked_readers = 0; /* the other threads' walks did not fork */
   mip_rt_heap_unlock_all(h);
 }
 

@@ -105,6 +105,77 @@ START_TEST(table_grows_and_deletes) {
 }
 END_TEST
 
+/* Whether [p, p + bytes) is mapped (msync fails with ENOMEM if not). */
+static int mapped(uint64_t table) {
+  void *p = (void *)(uintptr_t)(table & ~(uint64_t)4095);
+  size_t bytes = ((size_t)1 << (table & 63)) * sizeof(struct mip_rt_heap_block);
+  return msync(p, bytes, MS_ASYNC) == 0;
+}
+
+/* Whether every shard's table differs from was[i] (NULL: is there). */
+static int all_differ(struct mip_rt_heap *h, const uint64_t *was) {
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
+    if (h->shards[i].table == (was ? was[i] : 0))
+      return 0;
+  return 1;
+}
+
+static void put_next(struct mip_rt_heap *h, uint64_t *next) {
+  struct mip_rt_heap_block b = block(*next * 16, 1), old;
+  ++*next;
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+}
+
+/* A replaced table is unmapped, unless a walk is reading a shard without
+ * its lock: then it stays mapped, emptied. A walk that cannot take a
+ * shard's lock reads it anyway, and counts itself while it does. */
+START_TEST(table_retires_replaced_tables) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  uint64_t next = 1, first[MIP_RT_HEAP_SHARDS];
+  /* Every shard's first table, then a reader, then every shard grows. */
+  while (!all_differ(h, NULL))
+    put_next(h, &next);
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
+    first[i] = h->shards[i].table;
+    ck_assert_uint_eq(first[i] & 63, MIP_RT_HEAP_SHARD_MIN_LOG2);
+    ck_assert_uint_eq(first[i] & 4095 & ~(uint64_t)63, 0);
+  }
+  h->unlocked_readers = 1;
+  while (!all_differ(h, first))
+    put_next(h, &next);
+  uint64_t second[MIP_RT_HEAP_SHARDS];
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
+    second[i] = h->shards[i].table;
+    ck_assert_uint_ne(second[i], first[i]);
+    ck_assert(mapped(first[i]));
+    const uint64_t *words = (const uint64_t *)(uintptr_t)(first[i] & ~4095ull);
+    ck_assert_uint_eq(words[0] | words[511], 0); /* emptied */
+  }
+  h->unlocked_readers = 0;
+  while (!all_differ(h, second))
+    put_next(h, &next);
+  /* Unmapped: mmap may have handed its pages to a newer table since. */
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
+    ck_assert_uint_ne(h->shards[i].table, second[i]);
+    uint64_t lo = second[i] & ~4095ull, reused = 0;
+    for (int j = 0; j < MIP_RT_HEAP_SHARDS; j++) {
+      uint64_t t = h->shards[j].table, tlo = t & ~4095ull;
+      uint64_t thi = tlo + ((uint64_t)1 << (t & 63)) * 32;
+      reused |= lo >= tlo && lo < thi;
+    }
+    ck_assert(reused || !mapped(second[i]));
+  }
+  /* Shard 0 held by someone else: walked all the same. */
+  h->shards[0].lock = 1;
+  uint64_t sum[2] = {0, 0};
+  mip_rt_heap_table_walk(h, count_block, sum);
+  ck_assert_uint_eq(sum[0], next - 1);
+  ck_assert_uint_eq(h->unlocked_readers, 0);
+  h->shards[0].lock = 0;
+  free_heap(h);
+}
+END_TEST
+
 /* 8 threads allocate and free their own blocks in 4 shared contexts at
  * once; every count and byte must arrive, and every block be gone. */
 #define THREADS 8
@@ -682,6 +753,7 @@ Suite *heap_runtime_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, table_puts_takes_and_replaces);
   tcase_add_test(tc, table_grows_and_deletes);
+  tcase_add_test(tc, table_retires_replaced_tables);
   tcase_add_test(tc, table_counts_exactly_under_threads);
   tcase_add_test(tc, depot_deduplicates_stacks);
   tcase_add_test(tc, depot_agrees_under_threads);
