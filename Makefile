@@ -8,6 +8,7 @@
 #   make bench      install what is missing, then the overhead benchmark
 #   make bench-startup  start-up page faults, default layout vs mipdata order
 #   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
+#   make bench-use      rebuilding with the profile: sections, time, faults
 #   make install    copy build/ into $(PREFIX)
 #
 # The tree is built by one make (no recursion): each directory contributes
@@ -49,6 +50,7 @@ include tools/build.mk
 include test/build.mk
 include bench/build.mk
 include bench/startup.mk
+include bench/use.mk
 include bench/heap.mk
 include examples/build.mk
 
