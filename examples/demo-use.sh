@@ -81,6 +81,22 @@ timings() {
   done
 }
 
+# same_output: hotcold-plain, hotcold and hotcold with MIP_ALLOC_HINTS=0
+# print the same; stops the demo if not.
+same_output() {
+  ./hotcold-plain >plain.out
+  ./hotcold >use.out
+  MIP_ALLOC_HINTS=0 ./hotcold >nohints.out
+  if cmp -s plain.out use.out && cmp -s plain.out nohints.out; then
+    note "the same output from all three: $(cat use.out)"
+  else
+    note "OUTPUTS DIFFER:"
+    diff plain.out use.out || true
+    diff plain.out nohints.out || true
+    exit 1
+  fi
+}
+
 # ---- 1. hotcold: allocation hints ------------------------------------------
 section "hotcold: hot and cold allocations (examples/hotcold)"
 cd "$WORK"
@@ -98,17 +114,7 @@ step "mipcc -fmip-use=hotcold.mip -fmip-order $THRESHOLDS -Rpass=mip -O2 -g $SRC
 step "clang -O2 -g $SRCS -o hotcold-plain"
 note "the allocation calls the profile rewrote:"
 hinted_calls hotcold
-./hotcold-plain >plain.out
-./hotcold >use.out
-MIP_ALLOC_HINTS=0 ./hotcold >nohints.out
-if cmp -s plain.out use.out && cmp -s plain.out nohints.out; then
-  note "the same output from all three: $(cat use.out)"
-else
-  note "OUTPUTS DIFFER:"
-  diff plain.out use.out || true
-  diff plain.out nohints.out || true
-  exit 1
-fi
+same_output
 timings "hotcold" \
   "hotcold, hints (hot and cold arenas)" "./hotcold" \
   "hotcold, MIP_ALLOC_HINTS=0 (jemalloc, no hints)" "env MIP_ALLOC_HINTS=0 ./hotcold" \
@@ -125,17 +131,7 @@ step "mipc++ -fmip-use=hotcold.mip -fmip-order $THRESHOLDS -Rpass=mip -O2 -g $SR
 step "clang++ -O2 -g $SRCS -o hotcold-plain"
 note "the allocation calls the profile rewrote:"
 hinted_calls hotcold | c++filt
-./hotcold-plain >plain.out
-./hotcold >use.out
-MIP_ALLOC_HINTS=0 ./hotcold >nohints.out
-if cmp -s plain.out use.out && cmp -s plain.out nohints.out; then
-  note "the same output from all three: $(cat use.out)"
-else
-  note "OUTPUTS DIFFER:"
-  diff plain.out use.out || true
-  diff plain.out nohints.out || true
-  exit 1
-fi
+same_output
 timings "hotcold++" \
   "hotcold++, hints" "./hotcold" \
   "hotcold++, MIP_ALLOC_HINTS=0" "env MIP_ALLOC_HINTS=0 ./hotcold" \

@@ -675,7 +675,6 @@ static void annotate_text(const struct annotate_cmd *o,
 
 /* ---- setup --------------------------------------------------------------- */
 
-
 /* A number from min to max (the ranges -fmip-use takes). */
 static int parse_number(const char *s, double min, double max, double *out) {
   char *end;

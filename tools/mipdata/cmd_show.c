@@ -304,7 +304,6 @@ static void show_text(const struct show_options *o,
 
 /* ---- setup ---------------------------------------------------------- */
 
-
 static int parse_options(int argc, char **argv, struct show_options *o) {
   static const struct option options[] = {
       {"profile", required_argument, 0, 'p'},
