@@ -30,6 +30,19 @@ HEAP_CONFIGS="plain heap memprof dhat heap-nosib memprof-nosib"
 ALL_PROGRAMS="sqlite3 lua bzip2"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
+
+# rotated N WORD...: the words, starting with word number N (counted from
+# 1, wrapping): round N of interleaved timing runs, so that each round
+# starts with another build and machine noise hits all of them alike.
+rotated() {
+  local n=$1
+  shift
+  local i
+  for ((i = 0; i < $#; i++)); do
+    local k=$(((i + n - 1) % $# + 1))
+    printf '%s\n' "${!k}"
+  done
+}
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
 # Loads bench/programs/PROG.sh: PKG, prog_prepare, PROG_SRCS, PROG_CFLAGS,

@@ -90,14 +90,11 @@ done
 
 # Wall time: round by round, every configuration once per round, starting
 # with a different one each round.
-set -- $CONFIGS
-nconf=$#
 for r in $(seq 1 "$RUNS"); do
   log "timing run $r of $RUNS"
   for p in $PROGRAMS; do
-    for i in $(seq 0 $((nconf - 1))); do
-      k=$(((i + r - 1) % nconf + 1))
-      c=${!k}
+    # shellcheck disable=SC2086 # one word per configuration
+    for c in $(rotated "$r" $CONFIGS); do
       record "$p" "$c" time "$("$BENCH_DIR/workload.sh" "$p" "$c" time)"
     done
   done

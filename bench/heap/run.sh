@@ -118,15 +118,11 @@ done
 # Round by round, every build once per round, each round starting with
 # another; a workload's time is its processes' added up, its peak RSS the
 # largest of theirs.
-# shellcheck disable=SC2086 # one word per build
-set -- $TIMED
-nconf=$#
 for r in $(seq 1 "$RUNS"); do
   log "timing run $r of $RUNS"
   for p in $PROGRAMS; do
-    for i in $(seq 0 $((nconf - 1))); do
-      k=$(((i + r - 1) % nconf + 1))
-      c=${!k}
+    # shellcheck disable=SC2086 # one word per build
+    for c in $(rotated "$r" $TIMED); do
       s=$HB/time/$p.$c
       rm -rf "$s" && mkdir -p "$s"
       MIP_PROFILE_FILE=$s/mip.%p.mipraw MEMPROF_OPTIONS=log_path=$s/memprof.profraw \

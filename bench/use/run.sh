@@ -281,18 +281,16 @@ for p in $PROGRAMS; do
 done
 
 # ---- 3. run time ------------------------------------------------------------
-set -- plain use order
 for r in $(seq 1 "$RUNS"); do
   log "timing run $r of $RUNS"
   for p in $PROGRAMS; do
-    for i in 0 1 2; do
-      k=$(((i + r - 1) % 3 + 1))
+    for b in $(rotated "$r" plain use order); do
       # bench/workload.sh under cputime: its wall time, and the user and
       # system time of the workload's processes (plus the script's own).
-      m=$("$S/cputime" "$S/out/time.log" "$BENCH_DIR/workload.sh" "$p" "use.${!k}" time) ||
-        { cat "$S/out/time.log" >&2; die "$p/${!k}: timed run failed"; }
-      record "$p" "${!k}" time "$(tail -n 1 "$S/out/time.log")"
-      record "$p" "${!k}" cpu "$(echo "$m" | awk '{ printf "%.4f\n", ($1 + $2) / 1e6 }')"
+      m=$("$S/cputime" "$S/out/time.log" "$BENCH_DIR/workload.sh" "$p" "use.$b" time) ||
+        { cat "$S/out/time.log" >&2; die "$p/$b: timed run failed"; }
+      record "$p" "$b" time "$(tail -n 1 "$S/out/time.log")"
+      record "$p" "$b" cpu "$(echo "$m" | awk '{ printf "%.4f\n", ($1 + $2) / 1e6 }')"
     done
   done
 done
@@ -359,14 +357,12 @@ for p in $PROGRAMS; do
       die "$p/$b prints something else at start-up than $p/plain"
   done
 done
-# shellcheck disable=SC2086 # the list is meant to be split
-set -- $LAYOUTS
 for r in $(seq 1 "$SRUNS"); do
   for p in $PROGRAMS; do
-    for i in 0 1 2 3; do
-      k=$(((i + r - 1) % 4 + 1))
-      measure "$p" "${!k}" warm
-      if [ "$r" -le "$RSS_RUNS" ]; then measure "$p" "${!k}" rss; fi
+    # shellcheck disable=SC2086 # the list is meant to be split
+    for b in $(rotated "$r" $LAYOUTS); do
+      measure "$p" "$b" warm
+      if [ "$r" -le "$RSS_RUNS" ]; then measure "$p" "$b" rss; fi
     done
   done
 done
