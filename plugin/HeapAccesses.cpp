@@ -11,17 +11,20 @@
 //   incq 0x7fff8000(,%r,8)
 //
 // The increment is plain: threads hitting one granule at once can lose
-// counts, never invent them. One access is one increment, whatever its
-// size, in the granule of its first byte; a load and a store to the same
-// place are two.
+// counts, never invent them. One access counts one, whatever its size; a
+// load and a store to the same place are two. A basic block's accesses
+// through one pointer at constant inbounds offsets, between calls that may
+// free, are one add of their number at the first (countsOf below): the
+// block they all lie in sums to the same total with fewer increments.
 //
 // Accesses provably to the stack (an alloca of this function, through
 // GEPs, casts, phis and selects; an argument passed by value) or
 // to a global variable are not counted: they are not heap blocks, and the
 // instrumentation's own counters are globals. memcpy, memmove and memset
 // (the library calls and the llvm.mem* intrinsics, element-wise atomic
-// ones too) hand their ranges to __mip_heap_access_range instead, which
-// counts one access in every granule they touch.
+// ones too) count one access in every granule their ranges touch: inline
+// for a constant length of at most 64 bytes, else by calling
+// __mip_heap_access_range.
 //
 // Not counted: gathers, scatters, expanding loads and compressing stores
 // (vectors of addresses), accesses in other address spaces, inline
@@ -35,10 +38,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -160,22 +164,46 @@ void markOwn(Instruction *I) {
                  MDNode::get(I->getContext(), std::nullopt));
 }
 
-void countOne(IRBuilder<> &B, Value *Ptr) {
-  Type *I64 = B.getInt64Ty();
-  Value *Addr = B.CreatePtrToInt(Ptr, I64);
+// The shadow counter of the granule holding byte Addr (an i64).
+Value *counterOf(IRBuilder<> &B, Value *Addr) {
   Value *Granule = B.CreateLShr(Addr, GranuleShift, "mip.granule");
   Value *Offset = B.CreateShl(Granule, CounterShift);
-  Value *Shadow =
-      B.CreateIntToPtr(B.CreateAdd(Offset, B.getInt64(ShadowOffset)),
-                       B.getPtrTy(), "mip.shadow");
-  LoadInst *Old = B.CreateAlignedLoad(I64, Shadow, Align(8), "mip.accesses");
-  StoreInst *New =
-      B.CreateAlignedStore(B.CreateAdd(Old, B.getInt64(1)), Shadow, Align(8));
+  return B.CreateIntToPtr(B.CreateAdd(Offset, B.getInt64(ShadowOffset)),
+                          B.getPtrTy(), "mip.shadow");
+}
+
+// Adds N (an i64) to a counter.
+void addTo(IRBuilder<> &B, Value *Counter, Value *N) {
+  Type *I64 = B.getInt64Ty();
+  LoadInst *Old = B.CreateAlignedLoad(I64, Counter, Align(8), "mip.accesses");
+  StoreInst *New = B.CreateAlignedStore(B.CreateAdd(Old, N), Counter, Align(8));
   markOwn(Old);
   markOwn(New);
 }
 
+// Adds N to Ptr's granule counter.
+void countAt(IRBuilder<> &B, Value *Ptr, unsigned N) {
+  Value *Addr = B.CreatePtrToInt(Ptr, B.getInt64Ty());
+  addTo(B, counterOf(B, Addr), B.getInt64(N));
+}
+
+// A range of at most one granule's size touches one granule or two: one
+// access in the first, and one in the last unless it is the first. Inline,
+// no call: most are struct copies.
+constexpr uint64_t InlineRange = uint64_t(1) << GranuleShift;
+
+void countSmallRange(IRBuilder<> &B, Value *Ptr, uint64_t Len) {
+  Value *First = B.CreatePtrToInt(Ptr, B.getInt64Ty());
+  Value *Last = B.CreateAdd(First, B.getInt64(Len - 1));
+  Value *Two = B.CreateICmpNE(B.CreateLShr(First, GranuleShift),
+                              B.CreateLShr(Last, GranuleShift));
+  addTo(B, counterOf(B, First), B.getInt64(1));
+  addTo(B, counterOf(B, Last), B.CreateZExt(Two, B.getInt64Ty()));
+}
+
 void countRange(IRBuilder<> &B, Value *Ptr, Value *Len) {
+  if (auto *C = dyn_cast<ConstantInt>(Len); C && C->getValue().ule(InlineRange))
+    return countSmallRange(B, Ptr, C->getZExtValue());
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Hook = M.getOrInsertFunction(AccessRange, B.getVoidTy(),
                                               B.getPtrTy(), B.getInt64Ty());
@@ -184,28 +212,79 @@ void countRange(IRBuilder<> &B, Value *Ptr, Value *Len) {
   B.CreateCall(Hook, {Ptr, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
 }
 
+// What one increment adds: N accesses at Ptr's granule, or a range.
+struct Count {
+  Instruction *Before;
+  Value *Ptr;
+  Value *Len; // a range's length; nullptr for N single accesses
+  unsigned N;
+};
+
+// The pointer Ptr is a constant offset from, through inbounds GEPs and
+// casts: every address so derived lies in the object Base points into.
+const Value *baseOf(const Value *Ptr, const DataLayout &DL) {
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  return Ptr->stripAndAccumulateConstantOffsets(DL, Offset,
+                                                /*AllowNonInbounds=*/false);
+}
+
+// Whether I may free memory (or hand it to code that does): a call that
+// is neither an intrinsic nor known not to free. Accesses on either side
+// of it are counted apart.
+bool mayFree(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB || isa<IntrinsicInst>(CB) || CB->hasFnAttr(Attribute::NoFree))
+    return false;
+  return !memFnOf(*CB);
+}
+
+// The increments BB needs. Single accesses through one base, between two
+// calls that may free, are one increment of their number, at the first
+// of them: all of them lie in the block the base points into, so its
+// total is the same; only which of its granules holds them differs.
+void countsOf(BasicBlock &BB, const DataLayout &DL,
+              SmallVectorImpl<Count> &Out) {
+  SmallDenseMap<const Value *, size_t, 8> Open; // base -> its Count
+  SmallVector<Access, 2> Accesses;
+  for (Instruction &I : BB) {
+    if (I.hasMetadata(LLVMContext::MD_nosanitize))
+      continue;
+    Accesses.clear();
+    accessesOf(I, Accesses);
+    for (const Access &A : Accesses) {
+      if (A.Len) {
+        if (auto *C = dyn_cast<ConstantInt>(A.Len); !C || !C->isZero())
+          Out.push_back({A.Before, A.Ptr, A.Len, 1});
+        continue;
+      }
+      auto [It, First] = Open.try_emplace(baseOf(A.Ptr, DL), Out.size());
+      if (First)
+        Out.push_back({A.Before, A.Ptr, nullptr, 1});
+      else
+        Out[It->second].N++;
+    }
+    if (mayFree(I))
+      Open.clear();
+  }
+}
+
 } // namespace
 
 void countHeapAccesses(Function &F) {
   // Code that asked to be left alone by memory instrumentation.
   if (F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
     return;
-  SmallVector<Access, 32> Accesses;
-  for (Instruction &I : instructions(F))
-    if (!I.hasMetadata(LLVMContext::MD_nosanitize))
-      accessesOf(I, Accesses);
-  for (const Access &A : Accesses) {
-    if (A.Len) {
-      if (auto *C = dyn_cast<ConstantInt>(A.Len); C && C->isZero())
-        continue;
-    }
-    IRBuilder<> B(A.Before);
-    if (A.Len)
-      countRange(B, A.Ptr, A.Len);
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  SmallVector<Count, 32> Counts;
+  for (BasicBlock &BB : F)
+    countsOf(BB, DL, Counts);
+  for (const Count &C : Counts) {
+    IRBuilder<> B(C.Before);
+    if (C.Len)
+      countRange(B, C.Ptr, C.Len);
     else
-      countOne(B, A.Ptr);
+      countAt(B, C.Ptr, C.N);
   }
 }
-
 
 } // namespace mip

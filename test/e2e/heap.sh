@@ -107,6 +107,13 @@ density=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessDensity] | add
 [ "$density" = $((6656 * 100 / 4096)) ] && pass "access density: $density (accesses * 100 / bytes)" ||
   fail "access density: $density, want $((6656 * 100 / 4096))"
 
+# ---- copies and fills: one access per granule touched, 22 a round.
+"$MIPCC" -fmip-generate=heap -O2 -g "$SRC/copies.c" -o copies
+heap_profile copies
+got=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' copies.json)
+[ "$got" = 2200 ] && pass "copies and fills: exactly 2200 accesses (one per granule touched)" ||
+  fail "copies and fills: $got accesses, want 2200"
+
 # ---- 8 threads, 1000 blocks each of 16..23 bytes at one site.
 "$MIPCC" -fmip-generate=heap -O2 -g -pthread "$SRC/threads.c" -o threads
 heap_profile threads

@@ -9,14 +9,17 @@
 ; entry probe comes before the counted accesses.
 ; RUN: %opt -passes='mip-generate<all;heap>' -S %s -o %t.all.ll
 ; RUN: %FileCheck %s --check-prefix=ALL --input-file=%t.all.ll
-; One increment per counted access in the whole module (12 below).
-; RUN: grep -c 'mip.accesses[0-9]* = load' %t.ll | grep -qx 12
-; RUN: grep -c 'mip.accesses[0-9]* = load' %t.all.ll | grep -qx 12
+; One increment per group of counted accesses, two per short range, in the
+; whole module (9 groups and 4 short ranges below).
+; RUN: grep -c 'mip.accesses[0-9]* = load' %t.ll | grep -qx 17
+; RUN: grep -c 'mip.accesses[0-9]* = load' %t.all.ll | grep -qx 17
 
 @g = global [16 x i32] zeroinitializer
 @tls = thread_local global i32 0
 
-; A load and a store to the same place are two accesses.
+; A load and a store to the same place, and a store 100 bytes on through
+; an inbounds GEP (the same block): three accesses, one add of 3 to the
+; granule of the first.
 ; CHECK-LABEL: define void @heap(
 ; CHECK-NEXT: store atomic i8 1, ptr @__mip_1.heap monotonic
 ; CHECK-NEXT: [[A:%.*]] = ptrtoint ptr %p to i64
@@ -25,24 +28,12 @@
 ; CHECK-NEXT: [[S:%.*]] = add i64 [[O]], 2147450880
 ; CHECK-NEXT: %mip.shadow = inttoptr i64 [[S]] to ptr
 ; CHECK-NEXT: %mip.accesses = load i64, ptr %mip.shadow, align 8, !nosanitize ![[EMPTY:[0-9]+]]
-; CHECK-NEXT: [[N:%.*]] = add i64 %mip.accesses, 1
+; CHECK-NEXT: [[N:%.*]] = add i64 %mip.accesses, 3
 ; CHECK-NEXT: store i64 [[N]], ptr %mip.shadow, align 8, !nosanitize ![[EMPTY]]
 ; CHECK-NEXT: %x = load i32, ptr %p
 ; CHECK-NEXT: %y = add i32 %x, 1
-; CHECK-NEXT: [[A2:%.*]] = ptrtoint ptr %p to i64
-; CHECK-NEXT: %mip.granule1 = lshr i64 [[A2]], 6
-; CHECK-NEXT: [[O2:%.*]] = shl i64 %mip.granule1, 3
-; CHECK-NEXT: [[S2:%.*]] = add i64 [[O2]], 2147450880
-; CHECK-NEXT: %mip.shadow2 = inttoptr i64 [[S2]] to ptr
-; CHECK-NEXT: %mip.accesses3 = load i64, ptr %mip.shadow2, align 8, !nosanitize
-; CHECK-NEXT: [[N2:%.*]] = add i64 %mip.accesses3, 1
-; CHECK-NEXT: store i64 [[N2]], ptr %mip.shadow2, align 8, !nosanitize
 ; CHECK-NEXT: store i32 %y, ptr %p
-; An address computed from a pointer argument: counted at that address.
 ; CHECK-NEXT: %q = getelementptr inbounds i8, ptr %p, i64 100
-; CHECK-NEXT: [[A3:%.*]] = ptrtoint ptr %q to i64
-; CHECK-NEXT: %mip.granule4 = lshr i64 [[A3]], 6
-; CHECK: store i64 {{.*}}, ptr %mip.shadow5
 ; CHECK-NEXT: store i32 %y, ptr %q
 ; CHECK-NEXT: ret void
 define void @heap(ptr %p) {
@@ -54,24 +45,58 @@ define void @heap(ptr %p) {
   ret void
 }
 
-; Atomics, vectors, masked loads and stores count once each.
+; What keeps accesses apart: a call that may free memory between them
+; (one known not to free does not), a GEP that is not inbounds (it may
+; leave the block), a variable offset, another basic block.
+; CHECK-LABEL: define void @apart(
+; CHECK: %mip.accesses = load i64
+; CHECK-NEXT: add i64 %mip.accesses, 2
+; CHECK: store i32 1, ptr %p
+; CHECK-NEXT: call void @nofree()
+; CHECK-NEXT: store i32 2, ptr %p
+; CHECK-NEXT: call void @opaque()
+; CHECK: add i64 %mip.accesses{{[0-9]+}}, 1
+; CHECK-NEXT: store i64
+; CHECK-NEXT: store i32 3, ptr %p
+; CHECK-NEXT: %r = getelementptr i8, ptr %p, i64 8
+; CHECK: add i64 %mip.accesses{{[0-9]+}}, 1
+; CHECK-NEXT: store i64
+; CHECK-NEXT: store i32 4, ptr %r
+; CHECK-NEXT: %v = getelementptr inbounds i32, ptr %p, i64 %i
+; CHECK: add i64 %mip.accesses{{[0-9]+}}, 1
+; CHECK-NEXT: store i64
+; CHECK-NEXT: store i32 5, ptr %v
+; CHECK-NEXT: br label %next
+; CHECK-EMPTY:
+; CHECK: next:
+; CHECK: add i64 %mip.accesses{{[0-9]+}}, 1
+; CHECK-NEXT: store i64
+; CHECK-NEXT: store i32 6, ptr %p
+; CHECK-NEXT: ret void
+define void @apart(ptr %p, i64 %i) {
+  store i32 1, ptr %p
+  call void @nofree()
+  store i32 2, ptr %p
+  call void @opaque()
+  store i32 3, ptr %p
+  %r = getelementptr i8, ptr %p, i64 8
+  store i32 4, ptr %r
+  %v = getelementptr inbounds i32, ptr %p, i64 %i
+  store i32 5, ptr %v
+  br label %next
+next:
+  store i32 6, ptr %p
+  ret void
+}
+
+; Atomics, vectors, masked loads and stores count once each: 7 accesses
+; through %p (a gather's addresses are a vector: not counted).
 ; CHECK-LABEL: define void @kinds(
 ; CHECK: %mip.accesses = load i64
-; CHECK: %a = load atomic i32, ptr %p seq_cst
-; CHECK: %mip.accesses{{[0-9]+}} = load i64
-; CHECK: store atomic i32 %a, ptr %p release
-; CHECK: %mip.accesses{{[0-9]+}} = load i64
-; CHECK: %b = atomicrmw add ptr %p, i32 1 seq_cst
-; CHECK: %mip.accesses{{[0-9]+}} = load i64
-; CHECK: %c = cmpxchg ptr %p, i32 0, i32 1 seq_cst seq_cst
-; CHECK: %mip.accesses{{[0-9]+}} = load i64
-; CHECK: %v = load <8 x i32>, ptr %p
-; CHECK: %mip.accesses{{[0-9]+}} = load i64
-; CHECK: %m = call <4 x i32> @llvm.masked.load.v4i32.p0(ptr %p
-; CHECK: %mip.accesses{{[0-9]+}} = load i64
-; CHECK: call void @llvm.masked.store.v4i32.p0(<4 x i32> %m, ptr %p
-; A gather's addresses are a vector: not counted.
+; CHECK-NEXT: add i64 %mip.accesses, 7
 ; CHECK-NOT: %mip.accesses
+; CHECK: %a = load atomic i32, ptr %p seq_cst
+; CHECK: %m = call <4 x i32> @llvm.masked.load.v4i32.p0(ptr %p
 ; CHECK: %gv = call <2 x i32> @llvm.masked.gather
 ; CHECK-NEXT: ret void
 define void @kinds(ptr %p, <4 x i1> %mask, <2 x ptr> %ps) {
@@ -173,11 +198,26 @@ define i32 @noprofile(ptr %p) noprofile {
 }
 
 ; memcpy and memmove: both ranges, memset: its destination; each unless it
-; is on the stack or in a global; nothing for a length of 0.
+; is on the stack or in a global; nothing for a length of 0. A constant
+; length of at most 64 bytes is counted inline: one access in the first
+; granule, one in the last unless it is the first.
 ; CHECK-LABEL: define void @ranges(
 ; CHECK-NEXT: %s = alloca [64 x i8]
 ; CHECK-NEXT: store atomic i8 1
-; CHECK-NEXT: call void @__mip_heap_access_range(ptr %p, i64 64)
+; CHECK-NEXT: [[F:%.*]] = ptrtoint ptr %p to i64
+; CHECK-NEXT: [[L:%.*]] = add i64 [[F]], 63
+; CHECK-NEXT: [[G0:%.*]] = lshr i64 [[F]], 6
+; CHECK-NEXT: [[G1:%.*]] = lshr i64 [[L]], 6
+; CHECK-NEXT: [[TWO:%.*]] = icmp ne i64 [[G0]], [[G1]]
+; CHECK-NEXT: %mip.granule = lshr i64 [[F]], 6
+; CHECK: %mip.accesses = load i64
+; CHECK-NEXT: add i64 %mip.accesses, 1
+; CHECK-NEXT: store i64
+; CHECK-NEXT: %mip.granule{{[0-9]+}} = lshr i64 [[L]], 6
+; CHECK: [[Z:%.*]] = zext i1 [[TWO]] to i64
+; CHECK-NEXT: %mip.accesses{{[0-9]+}} = load i64
+; CHECK-NEXT: add i64 %mip.accesses{{[0-9]+}}, [[Z]]
+; CHECK-NEXT: store i64
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %s, i64 64, i1 false)
 ; CHECK-NEXT: call void @__mip_heap_access_range(ptr %q, i64 %n)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %s, ptr %q, i64 %n, i1 false)
@@ -189,11 +229,17 @@ define i32 @noprofile(ptr %p) noprofile {
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr %s, i8 0, i64 64, i1 false)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr @g, ptr %s, i64 64, i1 false)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr %q, i64 0, i1 false)
-; CHECK-NEXT: call void @__mip_heap_access_range(ptr %p, i64 32)
-; CHECK-NEXT: call void @__mip_heap_access_range(ptr %q, i64 32)
-; CHECK-NEXT: call void @llvm.memcpy.inline.p0.p0.i64(ptr %p, ptr %q, i64 32, i1 false)
-; CHECK-NEXT: call void @__mip_heap_access_range(ptr %p, i64 16)
-; CHECK-NEXT: call void @llvm.memset.inline.p0.i64(ptr %p, i8 1, i64 16, i1 false)
+; CHECK-NEXT: ptrtoint ptr %p to i64
+; CHECK-NEXT: add i64 {{%.*}}, 31
+; CHECK-NOT: call
+; CHECK: ptrtoint ptr %q to i64
+; CHECK-NEXT: add i64 {{%.*}}, 31
+; CHECK-NOT: call
+; CHECK: call void @llvm.memcpy.inline.p0.p0.i64(ptr %p, ptr %q, i64 32, i1 false)
+; CHECK-NEXT: ptrtoint ptr %p to i64
+; CHECK-NEXT: add i64 {{%.*}}, 15
+; CHECK-NOT: call
+; CHECK: call void @llvm.memset.inline.p0.i64(ptr %p, i8 1, i64 16, i1 false)
 ; The element-wise atomic forms, a 32-bit length.
 ; CHECK-NEXT: [[L:%.*]] = zext i32 %m to i64
 ; CHECK-NEXT: call void @__mip_heap_access_range(ptr %p, i64 [[L]])
@@ -224,6 +270,9 @@ define i32 @noprofile(ptr %p) noprofile {
 ; CHECK-NEXT: call void @__mip_heap_access_range(ptr %q, i64 %n)
 ; CHECK-NEXT: %r6 = call ptr @mempcpy(ptr %p, ptr %q, i64 %n)
 ; CHECK-NEXT: %r7 = call ptr @memset(ptr %s, i32 0, i64 64)
+; A constant length over 64 bytes goes to the runtime.
+; CHECK-NEXT: call void @__mip_heap_access_range(ptr %p, i64 65)
+; CHECK-NEXT: %r8 = call ptr @memset(ptr %p, i32 0, i64 65)
 ; CHECK-NEXT: ret void
 define void @ranges(ptr %p, ptr %q, i64 %n, i32 %m) {
   %s = alloca [64 x i8]
@@ -246,6 +295,7 @@ define void @ranges(ptr %p, ptr %q, i64 %n, i32 %m) {
   %r5 = call ptr @__memset_chk(ptr %p, i32 0, i64 %n, i64 -1)
   %r6 = call ptr @mempcpy(ptr %p, ptr %q, i64 %n)
   %r7 = call ptr @memset(ptr %s, i32 0, i64 64)
+  %r8 = call ptr @memset(ptr %p, i32 0, i64 65)
   ret void
 }
 
@@ -302,4 +352,6 @@ declare ptr @mempcpy(ptr, ptr, i64)
 declare ptr @__memcpy_chk(ptr, ptr, i64, i64)
 declare ptr @__memset_chk(ptr, i32, i64, i64)
 declare ptr @malloc(i64)
+declare void @nofree() nofree
+declare void @opaque()
 declare void @free(ptr)

@@ -35,3 +35,38 @@ define i32 @local(i64 %i) {
   %x = load i32, ptr %a
   ret i32 %x
 }
+
+; Fields of one struct read together: one add of their number. A short
+; struct copy: first and last granule, the last only when it differs from
+; the first, without a branch or a call.
+; CHECK-LABEL: <fields>:
+; CHECK: shrq $0x6, [[R:%r[a-z0-9]+]]
+; CHECK-NEXT: addq $0x3, 0x7fff8000(,[[R]],8)
+; CHECK-NOT: 0x7fff8000
+; CHECK: retq
+define i64 @fields(ptr %p) {
+  %a = load i64, ptr %p
+  %q = getelementptr inbounds i8, ptr %p, i64 8
+  %b = load i64, ptr %q
+  %r = getelementptr inbounds i8, ptr %p, i64 16
+  %c = load i64, ptr %r
+  %ab = add i64 %a, %b
+  %abc = add i64 %ab, %c
+  ret i64 %abc
+}
+
+; CHECK-LABEL: <copy>:
+; CHECK-NOT: call
+; CHECK: setne
+; CHECK-NOT: call
+; CHECK: incq 0x7fff8000(,[[F:%r[a-z0-9]+]],8)
+; CHECK-NEXT: addq {{%r[a-z0-9]+}}, 0x7fff8000(,{{%r[a-z0-9]+}},8)
+; CHECK-NOT: call
+; CHECK: retq
+define void @copy(ptr %p, ptr %q) {
+  call void @llvm.memcpy.p0.p0.i64(ptr %p, ptr @src, i64 48, i1 false)
+  ret void
+}
+
+@src = global [48 x i8] zeroinitializer
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
