@@ -197,6 +197,7 @@ struct mip_rt_heap_stack {
   uint32_t flags;  /* MIP_RT_HEAP_TRUNCATED */
   uint32_t ticket; /* the thread's record of the walk (0: none) */
   uint32_t way;    /* where it is kept */
+  uint64_t key;    /* its key there, 0: not known yet */
   uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
 };
 
@@ -451,17 +452,18 @@ MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp,
                                           struct mip_rt_heap_stack *s,
                                           uint32_t limit);
 
-/* The thread's recent walks. again: when the walk it last recorded from
- * fp (with this limit and the same first frames) would read the same
- * words now, 1 with the context found for it (for the state of this
- * serial) and its flags; otherwise 0. record: where the walk from fp
- * about to start keeps the words it reads (NULL: nowhere), recorded: it
- * read that many (s->ticket names the record, 0: none), found: the
- * context found for it. */
-#define MIP_RT_HEAP_RECENT_WORDS 64 /* those of a walk of 31 frames */
+/* The thread's recent walks, of up to MIP_RT_HEAP_DEPTH_DEFAULT frames.
+ * again: when the walk it last recorded from fp (with this limit and the
+ * same first frames) would read the same words now, 1 with the context
+ * found for it (for the state of this serial) and its flags; otherwise 0
+ * and the walk's key, for s->key. record: where the walk from fp about
+ * to start keeps the words it reads (NULL: nowhere; s->key 0: key not
+ * known yet), recorded: it read that many (s->ticket names the record, 0:
+ * none), found: the context found for it. */
+#define MIP_RT_HEAP_RECENT_WORDS (2 * MIP_RT_HEAP_DEPTH_DEFAULT + 2)
 MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uint32_t limit,
                                            uint32_t serial, uint32_t *context,
-                                           uint32_t *flags);
+                                           uint32_t *flags, uint64_t *key);
 MIP_RT_HIDDEN uintptr_t *
 mip_rt_heap_recent_record(const struct mip_rt_heap_bounds *b, const void *fp,
                           uint32_t limit, struct mip_rt_heap_stack *s);

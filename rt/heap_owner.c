@@ -62,8 +62,11 @@ static void fetch(struct mip_rt_heap *h, uintptr_t p) {
 static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
                            uint32_t depth, uintptr_t site) {
   uint32_t context, flags;
-  if (!mip_rt_heap_recent_again(fp, depth, h->serial, &context, &flags)) {
+  uint64_t key;
+  if (!mip_rt_heap_recent_again(fp, depth, h->serial, &context, &flags,
+                                &key)) {
     struct mip_rt_heap_stack s;
+    s.key = key;
     mip_rt_heap_unwind(fp, &s, depth);
     context = mip_rt_heap_context_hashed(h, &s, site);
     mip_rt_heap_recent_found(&s, context, h->serial);

@@ -105,10 +105,11 @@ static int unchanged(const struct recent *r, const struct first *w) {
 }
 
 int mip_rt_heap_recent_again(const void *fp, uint32_t limit, uint32_t serial,
-                             uint32_t *context, uint32_t *flags) {
+                             uint32_t *context, uint32_t *flags,
+                             uint64_t *walk_key) {
   struct first w;
   first_words(mip_rt_heap_thread_stack(), fp, &w);
-  uint64_t key = w.key;
+  uint64_t key = *walk_key = w.key;
   uint32_t set = set_of(key);
   for (uint32_t way = 0; way < WAYS; way++) {
     struct recent *r = &recent[set][way];
@@ -132,9 +133,12 @@ int mip_rt_heap_recent_again(const void *fp, uint32_t limit, uint32_t serial,
 uintptr_t *mip_rt_heap_recent_record(const struct mip_rt_heap_bounds *b,
                                      const void *fp, uint32_t limit,
                                      struct mip_rt_heap_stack *s) {
-  struct first w;
-  first_words(b, fp, &w);
-  uint64_t key = w.key;
+  uint64_t key = s->key;
+  if (!key) {
+    struct first w;
+    first_words(b, fp, &w);
+    key = w.key;
+  }
   uint32_t set = set_of(key), way = older[set];
   for (uint32_t i = 0; i < WAYS; i++)
     if (recent[set][i].key == key && recent[set][i].fp == fp)

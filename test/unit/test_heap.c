@@ -369,6 +369,13 @@ END_TEST
 
 /* ---- unwinding -------------------------------------------------------- */
 
+/* A walk without a key from a lookup of the recent walks. */
+static uint32_t walk(const void *fp, struct mip_rt_heap_stack *st,
+                     uint32_t limit) {
+  st->key = 0;
+  return mip_rt_heap_unwind(fp, st, limit);
+}
+
 /* Frames laid out by hand on this thread's stack: [next fp, return].
  * Not under AddressSanitizer, which would move the array to a stack of its
  * own (detect_stack_use_after_return). */
@@ -382,64 +389,67 @@ __attribute__((no_sanitize("address"), noinline)) static void unwind_test(void) 
   s[12] = 0, s[13] = 0x4004; /* next frame 0: the end */
   struct mip_rt_heap_stack st;
   const uintptr_t *frames = st.frames;
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, &st, 8), 4);
+  ck_assert_uint_eq(walk(s, &st, 8), 4);
   ck_assert_uint_eq(frames[0], 0x1001);
   ck_assert_uint_eq(frames[3], 0x4004);
   ck_assert_uint_eq(st.flags, 0);
   ck_assert_uint_eq(st.hash, mip_rt_heap_stack_hash(frames, 4, 0));
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, &st, 2), 2);
+  ck_assert_uint_eq(walk(s, &st, 2), 2);
   ck_assert_uint_eq(frames[1], 0x2002);
   ck_assert_uint_eq(st.flags, MIP_RT_HEAP_TRUNCATED);
   ck_assert_uint_eq(st.hash,
                     mip_rt_heap_stack_hash(frames, 2, MIP_RT_HEAP_TRUNCATED));
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, &st, 4), 4);
+  ck_assert_uint_eq(walk(s, &st, 4), 4);
   ck_assert_uint_eq(st.flags, 0);
 
   /* The walk is recorded: while every word it read holds, the context
    * found for it comes back without a walk. */
   uint32_t context, flags;
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, &st, 8), 4);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags), 0);
+  uint64_t key;
+  ck_assert_uint_eq(walk(s, &st, 8), 4);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
   mip_rt_heap_recent_found(&st, 42, 1);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags), 1);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 1);
   ck_assert_uint_eq(context, 42);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 4, 1, &context, &flags), 0);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 2, &context, &flags), 0);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 4, 1, &context, &flags, &key), 0);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 2, &context, &flags, &key), 0);
   s[13] = 0x4005; /* a return address far out */
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags), 0);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
   s[13] = 0x4004;
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags), 1);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 1);
   s[12] = (uintptr_t)&s[14]; /* the end moves on */
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags), 0);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
   s[12] = 0;
   /* A walk as deep as the record holds, and one deeper, which is not
    * kept. */
-  uintptr_t deep[2 * 40] __attribute__((aligned(16)));
-  for (int i = 0; i < 40; i++) {
-    deep[2 * i] = i + 1 < 40 ? (uintptr_t)&deep[2 * i + 2] : 0;
+  uintptr_t deep[2 * 70] __attribute__((aligned(16)));
+  for (int i = 0; i < 70; i++) {
+    deep[2 * i] = i + 1 < 70 ? (uintptr_t)&deep[2 * i + 2] : 0;
     deep[2 * i + 1] = 0x1000 + i;
   }
-  deep[2 * 31] = 0;
-  ck_assert_uint_eq(mip_rt_heap_unwind(deep, &st, 64), 32);
+  deep[2 * 63] = 0;
+  ck_assert_uint_eq(walk(deep, &st, 128), 64);
   mip_rt_heap_recent_found(&st, 7, 1);
-  ck_assert_int_eq(mip_rt_heap_recent_again(deep, 64, 1, &context, &flags), 1);
+  ck_assert_int_eq(
+      mip_rt_heap_recent_again(deep, 128, 1, &context, &flags, &key), 1);
   ck_assert_uint_eq(context, 7);
-  deep[2 * 31] = (uintptr_t)&deep[64];
-  ck_assert_uint_eq(mip_rt_heap_unwind(deep, &st, 64), 40);
+  deep[2 * 63] = (uintptr_t)&deep[128];
+  ck_assert_uint_eq(walk(deep, &st, 128), 70);
   mip_rt_heap_recent_found(&st, 8, 1);
-  ck_assert_int_eq(mip_rt_heap_recent_again(deep, 64, 1, &context, &flags), 0);
+  ck_assert_int_eq(
+      mip_rt_heap_recent_again(deep, 128, 1, &context, &flags, &key), 0);
 
   /* Going down, misaligned, or off the stack: the walk stops there. */
   s[8] = (uintptr_t)&s[2];
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, &st, 8), 3);
+  ck_assert_uint_eq(walk(s, &st, 8), 3);
   s[8] = (uintptr_t)&s[12] + 4;
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, &st, 8), 3);
+  ck_assert_uint_eq(walk(s, &st, 8), 3);
   static uintptr_t elsewhere[4];
   s[8] = (uintptr_t)elsewhere;
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, &st, 8), 3);
+  ck_assert_uint_eq(walk(s, &st, 8), 3);
   /* A frame not on this thread's stack: only its return address. */
   elsewhere[0] = (uintptr_t)&s[4], elsewhere[1] = 0x5005;
-  ck_assert_uint_eq(mip_rt_heap_unwind(elsewhere, &st, 8), 1);
+  ck_assert_uint_eq(walk(elsewhere, &st, 8), 1);
   ck_assert_uint_eq(frames[0], 0x5005);
 }
 
