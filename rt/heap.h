@@ -12,19 +12,24 @@
  *   heap_depot.c      call stacks, deduplicated; one context per stack
  *   heap_context.c    MemInfoBlocks: per block, merged per context
  *   heap_unwind.c     frame-pointer walks within the thread's stack
+ *   heap_recent.c     each thread's recent walks and their contexts
  *   heap_state.c      births and deaths against one heap state
  *   heap_write.c      the raw payloads, from a snapshot of the tables
  *   heap_owner.c      start-up, the owner of the process's heap state
  *   heap_hooks.c      the __mip_heap_* entry points of instrumented code
  *   heap_interpose.c  free, realloc and reallocarray of the whole process
  *
- * Nothing here calls malloc: tables live in mmap'd memory.
+ * Nothing here calls malloc: tables live in mmap'd memory. Nothing on
+ * the way of a birth or a death changes errno: the few calls that could
+ * (mmap, madvise, pthread_getattr_np, dlsym, a report) keep it
+ * themselves.
  */
 #ifndef MIP_RT_HEAP_H
 #define MIP_RT_HEAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "mip_rt.h"
 
@@ -92,6 +97,13 @@ MIP_RT_HIDDEN void mip_rt_heap_mib_block(struct mip_rt_mib *m, uint64_t size,
  * empty into, AllocCount 0, takes b as it is), plus MIP's fields. */
 MIP_RT_HIDDEN void mip_rt_heap_mib_merge(struct mip_rt_mib *into,
                                          const struct mip_rt_mib *b);
+/* mip_rt_heap_mib_block and mip_rt_heap_mib_merge of that block at once
+ * (ReallocCount realloc), without building the block's MemInfoBlock: what
+ * every death does. */
+MIP_RT_HIDDEN void mip_rt_heap_mib_add(struct mip_rt_mib *into, uint64_t size,
+                                       uint64_t count, uint32_t alloc_ms,
+                                       uint32_t dealloc_ms, uint32_t alloc_cpu,
+                                       uint32_t dealloc_cpu, uint32_t realloc);
 
 /* Field ids in record order, their number, and the encoded record size
  * (raw_heap_context head and the fields, padded to 8). */
@@ -121,23 +133,28 @@ MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
 /* Block flags. */
 #define MIP_RT_HEAP_REALLOC 1u /* born of a realloc */
 
+/* A live block, as the table operations take and give it; the table
+ * keeps it packed in 24 bytes (heap_table.c). */
 struct mip_rt_heap_block {
   uint64_t addr; /* 0: a free slot */
-  uint64_t size;
+  uint64_t size; /* below 2^48 */
   uint32_t alloc_ms;
   uint32_t context; /* MIP_RT_HEAP_NO_CONTEXT: tracked, never counted */
   uint16_t cpu;
   uint16_t flags;
-  uint32_t generation; /* the state's when born: older ones came through a
-                          fork and belong to the parent */
+  uint32_t generation; /* the state's when born (0 to 126): another came
+                          through a fork and belongs to the parent */
 };
+/* The generation of no state: blocks the parent of a fork left. */
+#define MIP_RT_HEAP_FOREIGN 127u
+#define MIP_RT_HEAP_SLOT_BYTES 24u
 
 /* One shard: its table of slots (open addressing, linear probing, at most
- * half full), mmap'd, whole pages of blocks and nothing else, replaced by
- * one twice as large when it fills. table is the slots' address (page
- * aligned) with log2 of their number in the low bits, so that one load
- * gives a reader that did not take the lock (a dump that could not get
- * it) a table and its size that belong together. */
+ * three quarters full), replaced by one twice as large when it fills.
+ * table is the slots' address (64-byte aligned) with log2 of their number
+ * in the low bits, so that one load gives a reader that did not take the
+ * lock (a dump that could not get it) a table and its size that belong
+ * together. */
 struct mip_rt_heap_shard {
   uint32_t lock;
   uint32_t reserved;
@@ -147,8 +164,10 @@ struct mip_rt_heap_shard {
 } __attribute__((aligned(64)));
 
 #define MIP_RT_HEAP_SHARDS 256
-#define MIP_RT_HEAP_SHARD_MIN_LOG2 7 /* a shard's first table: 128 slots,
-                                         one page */
+#define MIP_RT_HEAP_SHARD_MIN_LOG2 6 /* a shard's first table: 64 slots,
+                                         from the state's pool */
+#define MIP_RT_HEAP_FIRST_TABLES_BYTES                                         \
+  (MIP_RT_HEAP_SHARDS * (MIP_RT_HEAP_SLOT_BYTES << MIP_RT_HEAP_SHARD_MIN_LOG2))
 
 /* ---- Contexts and the stack depot (heap_depot.c) ---------------------- */
 
@@ -158,6 +177,8 @@ struct mip_rt_heap_shard {
 #define MIP_RT_HEAP_DEPTH_DEFAULT 64u
 #define MIP_RT_HEAP_DEPTH_MAX 128u
 
+/* Under its lock: live, peak and mib, all changed together, so that one
+ * locked instruction per birth and one per death keeps them exact. */
 struct mip_rt_heap_context {
   uint32_t lock;
   uint32_t reserved;
@@ -168,19 +189,57 @@ struct mip_rt_heap_context {
   struct mip_rt_mib mib; /* its dead blocks; AllocCount 0: none yet */
 };
 
+/* A call stack as the hooks take it: frames innermost first, and its
+ * hash (mip_rt_heap_stack_hash), computed during the walk. */
+struct mip_rt_heap_stack {
+  uint64_t hash;
+  uint32_t depth;
+  uint32_t flags;  /* MIP_RT_HEAP_TRUNCATED */
+  uint32_t ticket; /* the thread's record of the walk (0: none) */
+  uint32_t way;    /* where it is kept */
+  uint64_t key;    /* its key there, 0: not known yet */
+  uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
+};
+
+/* The stack hash, one frame at a time, in two lanes that take frames in
+ * turn (so that the multiplies of successive frames do not wait for each
+ * other): start with lane[] = MIP_RT_HEAP_HASH_START, step every frame,
+ * end with the depth and flags. */
+#define MIP_RT_HEAP_HASH_START {0x9e3779b97f4a7c15ULL, 0xbf58476d1ce4e5b9ULL}
+static inline void mip_rt_heap_hash_step(uint64_t lane[2], uint64_t frame) {
+  uint64_t x = (lane[0] ^ frame) * 0xff51afd7ed558ccdULL;
+  lane[0] = lane[1];
+  lane[1] = x;
+}
+static inline uint64_t mip_rt_heap_hash_end(const uint64_t lane[2],
+                                            uint32_t depth, uint32_t flags) {
+  uint64_t h = (depth | (uint64_t)flags << 32) ^
+               lane[0] * 0xc4ceb9fe1a85ec53ULL ^ lane[1] * 0xd6e8feb86659fd93ULL;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
+}
+
 /* ---- A heap state (heap_state.c) ------------------------------------- */
 
 struct mip_rt_heap_config {
   uintptr_t shadow;       /* shadow base, 0: no shadow (tests) */
   uint32_t depth;         /* stack depth limit, 1..MIP_RT_HEAP_DEPTH_MAX */
   uint32_t contexts;      /* context capacity */
-  uint32_t depot_slots;   /* a power of two, at least 2 * contexts */
+  uint32_t depot_slots;   /* the second tier's, a power of two, at
+                             least 2 * contexts */
   uint64_t arena_words;   /* u64 words of stack storage, < 2^32 */
 };
 
 /* The defaults of the process's state. */
 #define MIP_RT_HEAP_CONTEXTS (1u << 17)
+#define MIP_RT_HEAP_CONTEXTS_MAX 0xffffffu /* what a block can name */
 #define MIP_RT_HEAP_DEPOT_SLOTS (1u << 18)
+/* The depot's first tier: 4096 slots, 32 KiB, where a program with a few
+ * thousand stacks finds them all. */
+#define MIP_RT_HEAP_DEPOT_FIRST_LOG2 12
 #define MIP_RT_HEAP_ARENA_WORDS (8ull << 20) /* 64 MiB */
 
 enum mip_rt_heap_stat {
@@ -197,19 +256,30 @@ struct mip_rt_heap {
   uint32_t generation;
   uint32_t context_cap;
   uint32_t context_count; /* handed out; may run past context_cap */
+  uint32_t serial;        /* this state's, unique in the process */
+  uint32_t reserved;
   struct mip_rt_heap_context *contexts;
-  uint64_t *depot;       /* slots: hash << 32 | arena offset, 0: free */
-  uint64_t depot_mask;
+  uint64_t *depot;       /* slots: hash << 32 | arena offset, 0: free;
+                            the first tier, then the second */
+  uint64_t depot_mask;   /* the second tier's */
   uint64_t *arena;       /* entries: hash, depth | flags << 32, context,
                             then the frames */
   uint64_t arena_words;
   uint64_t arena_used;   /* words handed out; word 0 is never used */
   uint64_t stats[MIP_RT_HEAP_STAT_COUNT];
   uint32_t unlocked_readers; /* walks reading a shard without its lock */
-  uint32_t clock;            /* the clock_gettime clock of its times */
+  int32_t clock;             /* the clock_gettime clock of its times, -1:
+                                none works (times are 0) */
+  uint8_t *first_tables;     /* every shard's first table, side by side */
+  uint32_t first_used;       /* of them */
+  uint32_t reserved2;
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
 
+/* bytes of zeroed memory (MAP_NORESERVE), or NULL; errno unchanged. */
+MIP_RT_HIDDEN void *mip_rt_heap_map(uint64_t bytes);
+/* Unmaps a shard's table (table word), unless it is in the pool. */
+MIP_RT_HIDDEN void mip_rt_heap_table_unmap(uint64_t table);
 /* Maps h's tables; 0, or -1 when the memory cannot be had. */
 MIP_RT_HIDDEN int mip_rt_heap_init(struct mip_rt_heap *h,
                                    const struct mip_rt_heap_config *config);
@@ -223,18 +293,48 @@ MIP_RT_HIDDEN void mip_rt_heap_lock_all(struct mip_rt_heap *h);
 MIP_RT_HIDDEN void mip_rt_heap_unlock_all(struct mip_rt_heap *h);
 
 /* Milliseconds since h started, and the current CPU (MIP_RT_HEAP_NO_CPU
- * when unknown). */
-MIP_RT_HIDDEN uint32_t mip_rt_heap_now(const struct mip_rt_heap *h);
-MIP_RT_HIDDEN uint32_t mip_rt_heap_cpu(void);
+ * when unknown). Neither changes errno: the clock was found to work when
+ * h started, and a clock that works cannot fail. */
+static inline uint32_t mip_rt_heap_now(const struct mip_rt_heap *h) {
+  struct timespec ts;
+  if (h->clock < 0 || clock_gettime((clockid_t)h->clock, &ts) != 0)
+    return 0;
+  uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+  return ns < h->start_ns ? 0 : (uint32_t)((ns - h->start_ns) / 1000000u);
+}
+/* The CPU from the thread's rseq area, where the kernel keeps it and
+ * glibc's sched_getcpu reads it (glibc 2.35 and later, when the thread is
+ * registered), else sched_getcpu. */
+MIP_RT_HIDDEN uint32_t mip_rt_heap_cpu_slow(void);
+extern const ptrdiff_t __rseq_offset __attribute__((weak));
+extern const unsigned int __rseq_size __attribute__((weak));
+static inline uint32_t mip_rt_heap_cpu(void) {
+  if (&__rseq_size && __rseq_size) {
+    uintptr_t tp;
+    __asm__("mov %%fs:0, %0" : "=r"(tp));
+    /* struct rseq: cpu_id_start, then cpu_id (negative: not known) */
+    int32_t cpu = __atomic_load_n(
+        (const int32_t *)(tp + (uintptr_t)__rseq_offset + 4), __ATOMIC_RELAXED);
+    if (cpu >= 0 && cpu < (int32_t)MIP_RT_HEAP_NO_CPU)
+      return (uint32_t)cpu;
+  }
+  return mip_rt_heap_cpu_slow();
+}
 
 /* The context of a call stack (frames[0..depth), innermost first; flags
  * MIP_RT_HEAP_TRUNCATED), made the first time the stack is seen, with
  * site; MIP_RT_HEAP_NO_CONTEXT when the depot or the context table is
- * full. */
+ * full. hashed: with its hash, as the walk computed it. */
 MIP_RT_HIDDEN uint32_t mip_rt_heap_context_of(struct mip_rt_heap *h,
                                               const uintptr_t *frames,
                                               uint32_t depth, uint32_t flags,
                                               uintptr_t site);
+MIP_RT_HIDDEN uint32_t
+mip_rt_heap_context_hashed(struct mip_rt_heap *h,
+                           const struct mip_rt_heap_stack *s, uintptr_t site);
+/* The hash of a stack: the walk's (mip_rt_heap_hash_step). */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_stack_hash(const uintptr_t *frames,
+                                              uint32_t depth, uint32_t flags);
 /* The depot entry of a context (NULL: none), its depth and flags. */
 MIP_RT_HIDDEN const uint64_t *
 mip_rt_heap_stack_of(const struct mip_rt_heap *h, uint32_t context,
@@ -249,6 +349,13 @@ MIP_RT_HIDDEN int mip_rt_heap_table_put(struct mip_rt_heap *h,
                                         struct mip_rt_heap_block *old);
 MIP_RT_HIDDEN int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
                                          struct mip_rt_heap_block *out);
+/* Starts fetching the slot where addr would be into the cache, so that a
+ * put or take a little later finds it there. */
+MIP_RT_HIDDEN void mip_rt_heap_table_prefetch(struct mip_rt_heap *h,
+                                              uint64_t addr);
+/* Makes every live block the parent's (MIP_RT_HEAP_FOREIGN): a forked
+ * child whose generations wrap around, with every shard locked. */
+MIP_RT_HIDDEN void mip_rt_heap_table_disown(struct mip_rt_heap *h);
 /* Calls fn on every live block, shard by shard, each under its lock when
  * the lock can be had (a dump in a signal handler may interrupt its own
  * thread's holder: then the shard is read as it is). */
@@ -291,6 +398,9 @@ MIP_RT_HIDDEN void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p,
 MIP_RT_HIDDEN int mip_rt_heap_take(struct mip_rt_heap *h, uintptr_t p,
                                    struct mip_rt_heap_taken *t, uint32_t now,
                                    uint32_t cpu);
+/* Starts fetching a context (its lock and live bytes) into the cache. */
+MIP_RT_HIDDEN void mip_rt_heap_context_prefetch(struct mip_rt_heap *h,
+                                                uint32_t context);
 /* The second half of take, for a block already out of the table: the
  * clock and the CPU are read only when a block was found. */
 MIP_RT_HIDDEN void mip_rt_heap_taken_at(struct mip_rt_heap *h,
@@ -310,16 +420,57 @@ MIP_RT_HIDDEN void mip_rt_heap_block_mib(struct mip_rt_mib *m,
                                          uint64_t count, uint32_t now,
                                          uint32_t cpu);
 
-/* ---- Unwinding (heap_unwind.c) ---------------------------------------- */
+/* ---- Unwinding (heap_unwind.c, heap_recent.c) ------------------------ */
+
+/* The calling thread's stack, looked up once per thread: [lo, hi), lo ==
+ * hi when unknown. */
+struct mip_rt_heap_bounds {
+  uintptr_t lo, hi; /* hi == 0: not looked up yet */
+};
+MIP_RT_HIDDEN const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void);
+/* Whether a walk may start at frame f: not when the bounds are unknown,
+ * or when f is on another stack (a signal stack, a coroutine's); then the
+ * stack is frame 0 alone. */
+static inline int mip_rt_heap_start_ok(const struct mip_rt_heap_bounds *b,
+                                       uintptr_t f) {
+  return b->hi - b->lo >= 16 && f >= b->lo && f <= b->hi - 16;
+}
+/* Whether a walk may go on from frame f to next. */
+static inline int mip_rt_heap_next_ok(const struct mip_rt_heap_bounds *b,
+                                      uintptr_t f, uintptr_t next) {
+  return next > f && !(next & 7) && next <= b->hi - 16;
+}
 
 /* Walks the frame-pointer chain from fp, the frame of a runtime entry
  * point called by the code whose stack is wanted: frames[0] is the
  * return address of that call, then one per caller while the chain stays
  * within the thread's stack, 8-byte aligned and rising, up to limit
- * frames (then *flags gets MIP_RT_HEAP_TRUNCATED if more were there).
- * Returns the number of frames, at least 1. */
-MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp, uintptr_t *frames,
-                                          uint32_t limit, uint32_t *flags);
+ * frames (then flags gets MIP_RT_HEAP_TRUNCATED if more were there).
+ * Fills s, its hash too, and records the walk among the thread's recent
+ * ones (s->ticket); returns the depth, at least 1. */
+MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp,
+                                          struct mip_rt_heap_stack *s,
+                                          uint32_t limit);
+
+/* The thread's recent walks, of up to MIP_RT_HEAP_DEPTH_DEFAULT frames.
+ * again: when the walk it last recorded from fp (with this limit and the
+ * same first frames) would read the same words now, 1 with the context
+ * found for it (for the state of this serial) and its flags; otherwise 0
+ * and the walk's key, for s->key. record: where the walk from fp about
+ * to start keeps the words it reads (NULL: nowhere; s->key 0: key not
+ * known yet), recorded: it read that many (s->ticket names the record, 0:
+ * none), found: the context found for it. */
+#define MIP_RT_HEAP_RECENT_WORDS (2 * MIP_RT_HEAP_DEPTH_DEFAULT + 2)
+MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uint32_t limit,
+                                           uint32_t serial, uint32_t *context,
+                                           uint32_t *flags, uint64_t *key);
+MIP_RT_HIDDEN uintptr_t *
+mip_rt_heap_recent_record(const struct mip_rt_heap_bounds *b, const void *fp,
+                          uint32_t limit, struct mip_rt_heap_stack *s);
+MIP_RT_HIDDEN void mip_rt_heap_recent_recorded(struct mip_rt_heap_stack *s,
+                                               uint32_t words);
+MIP_RT_HIDDEN void mip_rt_heap_recent_found(const struct mip_rt_heap_stack *s,
+                                            uint32_t context, uint32_t serial);
 
 /* ---- Payloads (heap_write.c) ------------------------------------------ */
 
@@ -344,14 +495,16 @@ MIP_RT_HIDDEN void mip_rt_heap_payloads_release(struct mip_rt_payload *all,
 /* What an image's runtime offers the others once it owns the process's
  * heap state. Appended to, never reordered; version bumps when a change
  * would mislead an older caller. */
-#define MIP_RT_HEAP_OPS_VERSION 2u
+#define MIP_RT_HEAP_OPS_VERSION 3u
 struct mip_rt_heap_ops {
   uint32_t version; /* MIP_RT_HEAP_OPS_VERSION */
   uint32_t size;    /* sizeof(struct mip_rt_heap_ops) */
-  /* A block was allocated at p by the call whose stack this is. */
-  void (*alloc)(void *p, uint64_t size, uintptr_t site,
-                const uintptr_t *frames, uint32_t depth, uint32_t flags,
-                uint32_t block_flags);
+  /* A block was allocated at p by the call whose stack is walked from
+   * fp, the frame of the hook it called (mip_rt_heap_unwind), up to depth
+   * frames. The walk is the owner's, so that it can fetch the block's
+   * table slot meanwhile. */
+  void (*alloc)(void *p, uint64_t size, uintptr_t site, const void *fp,
+                uint32_t depth, uint32_t block_flags);
   /* mip_rt_heap_take and mip_rt_heap_settle on the owner's state. */
   int (*take)(const void *p, struct mip_rt_heap_taken *t);
   void (*settle)(const struct mip_rt_heap_taken *t, int died);
@@ -363,7 +516,9 @@ struct mip_rt_heap_ops {
    * is still live; a block MIP never saw at old (or old NULL) makes p a
    * block of the realloc call's own context, this stack's. */
   void (*realloc)(void *old, void *p, uint64_t size, uintptr_t site,
-                  const uintptr_t *frames, uint32_t depth, uint32_t flags);
+                  const void *fp, uint32_t depth);
+  /* take and settle(died) at once: whether a block was live at p. */
+  int (*free)(const void *p);
 };
 
 /* The ops of the owner of the process's heap state, starting this

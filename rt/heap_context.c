@@ -62,35 +62,80 @@ const uint32_t mip_rt_heap_mib_ids[] = {
 #undef MIP_MIB_FIELD
 };
 
-/* a * b / c without overflow (saturating); c > 0. */
+/* a * b / c without overflow (saturating); c 0 counts as 1 (at least one
+ * byte, at least one millisecond), and needs no division. */
 static uint64_t scale(uint64_t a, uint64_t b, uint64_t c) {
+  if (c <= 1)
+    return a > UINT64_MAX / b ? UINT64_MAX : a * b;
   if (a <= UINT64_MAX / b)
     return a * b / c;
   uint64_t q = a / c;
   return q > UINT64_MAX / b ? UINT64_MAX : q * b;
 }
 
+/* One block's values, from which each field's per-block value comes. */
+struct block {
+  uint64_t size, count, lifetime, density, per_second;
+  uint32_t alloc_ms, dealloc_ms, alloc_cpu, dealloc_cpu, realloc;
+};
+
+/* A field's value for one block (MemProf's constructor); a field added to
+ * mib.inc without one here does not compile either. */
+#define BLOCK_AllocCount 1
+#define BLOCK_TotalAccessCount v.count
+#define BLOCK_MinAccessCount v.count
+#define BLOCK_MaxAccessCount v.count
+#define BLOCK_TotalSize v.size
+#define BLOCK_MinSize v.size
+#define BLOCK_MaxSize v.size
+#define BLOCK_AllocTimestamp v.alloc_ms
+#define BLOCK_DeallocTimestamp v.dealloc_ms
+#define BLOCK_TotalLifetime v.lifetime
+#define BLOCK_MinLifetime v.lifetime
+#define BLOCK_MaxLifetime v.lifetime
+#define BLOCK_AllocCpuId v.alloc_cpu
+#define BLOCK_DeallocCpuId v.dealloc_cpu
+#define BLOCK_NumMigratedCpu (v.alloc_cpu != v.dealloc_cpu)
+#define BLOCK_NumLifetimeOverlaps 0
+#define BLOCK_NumSameAllocCpu 0
+#define BLOCK_NumSameDeallocCpu 0
+#define BLOCK_TotalAccessDensity v.density
+#define BLOCK_MinAccessDensity v.density
+#define BLOCK_MaxAccessDensity v.density
+#define BLOCK_TotalLifetimeAccessDensity v.per_second
+#define BLOCK_MinLifetimeAccessDensity v.per_second
+#define BLOCK_MaxLifetimeAccessDensity v.per_second
+#define BLOCK_LiveAtExitCount 0
+#define BLOCK_LiveAtExitSize 0
+#define BLOCK_PeakLiveSize 0
+#define BLOCK_ReallocCount v.realloc
+
+static struct block values(uint64_t size, uint64_t count, uint32_t alloc_ms,
+                           uint32_t dealloc_ms, uint32_t alloc_cpu,
+                           uint32_t dealloc_cpu, uint32_t realloc) {
+  struct block v = {.size = size, .count = count, .alloc_ms = alloc_ms,
+                    .dealloc_ms = dealloc_ms, .alloc_cpu = alloc_cpu,
+                    .dealloc_cpu = dealloc_cpu, .realloc = realloc};
+  v.lifetime = (uint32_t)(dealloc_ms - alloc_ms);
+  /* Accesses per byte, times 100 to keep two decimals (no division when
+   * there were none). */
+  v.density = count ? scale(count, 100, size ? size : 1) : 0;
+  /* The same per second of lifetime (at least 1 ms). */
+  v.per_second = v.density ? scale(v.density, 1000, v.lifetime) : 0;
+  return v;
+}
+
+static void fill(struct mip_rt_mib *m, struct block v) {
+#define MIP_MIB_FIELD(id, Name, type) m->Name = BLOCK_##Name;
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+}
+
 void mip_rt_heap_mib_block(struct mip_rt_mib *m, uint64_t size, uint64_t count,
                            uint32_t alloc_ms, uint32_t dealloc_ms,
                            uint32_t alloc_cpu, uint32_t dealloc_cpu) {
-  *m = (struct mip_rt_mib){0};
-  m->AllocCount = 1;
-  m->TotalAccessCount = m->MinAccessCount = m->MaxAccessCount = count;
-  m->TotalSize = m->MinSize = m->MaxSize = size;
-  m->AllocTimestamp = alloc_ms;
-  m->DeallocTimestamp = dealloc_ms;
-  uint32_t lifetime = dealloc_ms - alloc_ms;
-  m->TotalLifetime = m->MinLifetime = m->MaxLifetime = lifetime;
-  /* Accesses per byte, times 100 to keep two decimals. */
-  uint64_t density = scale(count, 100, size ? size : 1);
-  m->TotalAccessDensity = m->MinAccessDensity = m->MaxAccessDensity = density;
-  /* The same per second of lifetime (at least 1 ms). */
-  uint64_t per_second = scale(density, 1000, lifetime ? lifetime : 1);
-  m->TotalLifetimeAccessDensity = m->MinLifetimeAccessDensity =
-      m->MaxLifetimeAccessDensity = per_second;
-  m->AllocCpuId = alloc_cpu;
-  m->DeallocCpuId = dealloc_cpu;
-  m->NumMigratedCpu = alloc_cpu != dealloc_cpu;
+  fill(m, values(size, count, alloc_ms, dealloc_ms, alloc_cpu, dealloc_cpu,
+                 0));
 }
 
 void mip_rt_heap_mib_merge(struct mip_rt_mib *into,
@@ -105,6 +150,31 @@ void mip_rt_heap_mib_merge(struct mip_rt_mib *into,
   uint64_t same_dealloc = into->DeallocCpuId == b->DeallocCpuId;
 #define MIP_MIB_FIELD(id, Name, type)                                          \
   into->Name = COMBINE(RULE_##Name, into->Name, b->Name);
+#include "mip/layout/mib.inc"
+#undef MIP_MIB_FIELD
+  into->NumLifetimeOverlaps = add(into->NumLifetimeOverlaps, overlap);
+  into->NumSameAllocCpu = add(into->NumSameAllocCpu, same_alloc);
+  into->NumSameDeallocCpu = add(into->NumSameDeallocCpu, same_dealloc);
+}
+
+/* The same as mip_rt_heap_mib_block and mip_rt_heap_mib_merge, field by
+ * field from the same rules, with the block's values where its
+ * MemInfoBlock's fields would be. */
+void mip_rt_heap_mib_add(struct mip_rt_mib *into, uint64_t size,
+                         uint64_t count, uint32_t alloc_ms,
+                         uint32_t dealloc_ms, uint32_t alloc_cpu,
+                         uint32_t dealloc_cpu, uint32_t realloc) {
+  struct block v = values(size, count, alloc_ms, dealloc_ms, alloc_cpu,
+                          dealloc_cpu, realloc);
+  if (!into->AllocCount) {
+    fill(into, v);
+    return;
+  }
+  uint64_t overlap = v.alloc_ms < into->DeallocTimestamp;
+  uint64_t same_alloc = into->AllocCpuId == v.alloc_cpu;
+  uint64_t same_dealloc = into->DeallocCpuId == v.dealloc_cpu;
+#define MIP_MIB_FIELD(id, Name, type)                                          \
+  into->Name = COMBINE(RULE_##Name, into->Name, BLOCK_##Name);
 #include "mip/layout/mib.inc"
 #undef MIP_MIB_FIELD
   into->NumLifetimeOverlaps = add(into->NumLifetimeOverlaps, overlap);

@@ -9,49 +9,22 @@
  * the entry, so contexts are numbered densely in the order stacks were
  * first seen, and a context's index is its stack's id in the profile.
  *
- * Full (no slot within MIP_RT_DEPOT_PROBES tries, the arena or the
+ * Full (no slot within a stack's probe sequences, the arena or the
  * context table used up): the stack gets no context, and the caller
  * counts the allocation as dropped.
  */
 #include "heap.h"
 
-#define MIP_RT_DEPOT_PROBES 64
+#define FIRST_SLOTS (1u << MIP_RT_HEAP_DEPOT_FIRST_LOG2)
+#define FIRST_PROBES 16 /* two cache lines */
+#define SECOND_PROBES 64
 
-/* One frame into a lane: multiply, then fold the high half down. */
-static uint64_t step(uint64_t lane, uint64_t frame) {
-  lane = (lane ^ frame) * 0xff51afd7ed558ccdULL;
-  return lane ^ (lane >> 32);
-}
-
-/* Four lanes, frame i into lane i % 4, so that the multiplies of
- * successive frames do not wait for each other; then the lanes, the depth
- * and the flags are mixed into one (murmur3's finalizer). Lanes start
- * apart, so frames that change places change the hash. */
-static uint64_t hash_stack(const uintptr_t *frames, uint32_t depth,
-                           uint32_t flags) {
-  uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0xbf58476d1ce4e5b9ULL,
-           c = 0x94d049bb133111ebULL, d = 0x2545f4914f6cdd1dULL;
-  uint32_t i = 0;
-  for (; i + 4 <= depth; i += 4) {
-    a = step(a, frames[i]);
-    b = step(b, frames[i + 1]);
-    c = step(c, frames[i + 2]);
-    d = step(d, frames[i + 3]);
-  }
-  if (i < depth)
-    a = step(a, frames[i]);
-  if (i + 1 < depth)
-    b = step(b, frames[i + 1]);
-  if (i + 2 < depth)
-    c = step(c, frames[i + 2]);
-  uint64_t h = (depth | (uint64_t)flags << 32) ^ a * 0xc4ceb9fe1a85ec53ULL ^
-               b * 0xd6e8feb86659fd93ULL ^ c * 0xa0761d6478bd642fULL ^
-               d * 0xe7037ed1a0b428dbULL;
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  return h ^ (h >> 33);
+uint64_t mip_rt_heap_stack_hash(const uintptr_t *frames, uint32_t depth,
+                                uint32_t flags) {
+  uint64_t lane[2] = MIP_RT_HEAP_HASH_START;
+  for (uint32_t i = 0; i < depth; i++)
+    mip_rt_heap_hash_step(lane, frames[i]);
+  return mip_rt_heap_hash_end(lane, depth, flags);
 }
 
 static int same(const uint64_t *entry, const uintptr_t *frames,
@@ -89,28 +62,68 @@ static uint64_t append(struct mip_rt_heap *h, uint64_t hash,
   return at;
 }
 
-uint32_t mip_rt_heap_context_of(struct mip_rt_heap *h, const uintptr_t *frames,
-                                uint32_t depth, uint32_t flags,
-                                uintptr_t site) {
-  uint64_t hash = hash_stack(frames, depth, flags);
-  uint64_t tag = hash >> 32 ? hash >> 32 : 1;
-  uint64_t mine = 0;
-  for (uint64_t i = 0, at = hash; i < MIP_RT_DEPOT_PROBES; i++, at++) {
-    uint64_t *slot = &h->depot[at & h->depot_mask];
+/* Looks for the stack in one tier's probe sequence: 1 and *context when
+ * found (or published there now), 0 when the sequence ends at a free slot
+ * without it and there was no room for a new entry (*context =
+ * MIP_RT_HEAP_NO_CONTEXT), -1 when every slot of the sequence holds
+ * another stack. */
+static int look(struct mip_rt_heap *h, uint64_t *tier, uint64_t mask,
+                uint32_t probes, const struct mip_rt_heap_stack *s,
+                uintptr_t site, uint64_t *mine, uint32_t *context) {
+  uint64_t tag = s->hash >> 32 ? s->hash >> 32 : 1;
+  for (uint64_t i = 0, at = s->hash; i < probes; i++, at++) {
+    uint64_t *slot = &tier[at & mask];
     uint64_t v = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (v == 0) {
-      if (!mine && !(mine = append(h, hash, frames, depth, flags, site)))
-        return MIP_RT_HEAP_NO_CONTEXT;
-      if (__atomic_compare_exchange_n(slot, &v, tag << 32 | mine, 0,
-                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        return (uint32_t)h->arena[mine + 2];
+      if (!*mine && !(*mine = append(h, s->hash, s->frames, s->depth,
+                                     s->flags, site))) {
+        *context = MIP_RT_HEAP_NO_CONTEXT;
+        return 0;
+      }
+      if (__atomic_compare_exchange_n(slot, &v, tag << 32 | *mine, 0,
+                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        *context = (uint32_t)h->arena[*mine + 2];
+        return 1;
+      }
       /* v is what another thread published there first */
     }
     const uint64_t *e = h->arena + (v & 0xffffffffu);
-    if (v >> 32 == tag && same(e, frames, depth, flags))
-      return (uint32_t)e[2];
+    if (v >> 32 == tag && same(e, s->frames, s->depth, s->flags)) {
+      *context = (uint32_t)e[2];
+      return 1;
+    }
   }
-  return MIP_RT_HEAP_NO_CONTEXT;
+  return -1;
+}
+
+/* Two tiers of slots, the first small, so that the few stacks most
+ * programs have sit together in a few pages (in the cache, and little
+ * resident memory), and the second large, used only once a stack's probe
+ * sequence in the first is full. Slots are never emptied, so a stack
+ * whose sequence in the first tier reaches a free slot is not in the
+ * second. */
+uint32_t mip_rt_heap_context_hashed(struct mip_rt_heap *h,
+                                    const struct mip_rt_heap_stack *s,
+                                    uintptr_t site) {
+  uint64_t mine = 0;
+  uint32_t context = MIP_RT_HEAP_NO_CONTEXT;
+  if (look(h, h->depot, FIRST_SLOTS - 1, FIRST_PROBES, s, site, &mine,
+           &context) < 0)
+    look(h, h->depot + FIRST_SLOTS, h->depot_mask, SECOND_PROBES, s, site,
+         &mine, &context);
+  return context;
+}
+
+uint32_t mip_rt_heap_context_of(struct mip_rt_heap *h, const uintptr_t *frames,
+                                uint32_t depth, uint32_t flags,
+                                uintptr_t site) {
+  struct mip_rt_heap_stack s;
+  s.hash = mip_rt_heap_stack_hash(frames, depth, flags);
+  s.depth = depth;
+  s.flags = flags;
+  for (uint32_t i = 0; i < depth && i < MIP_RT_HEAP_DEPTH_MAX; i++)
+    s.frames[i] = frames[i];
+  return mip_rt_heap_context_hashed(h, &s, site);
 }
 
 const uint64_t *mip_rt_heap_stack_of(const struct mip_rt_heap *h,

@@ -7,11 +7,11 @@
  * of the process's heap state (heap_owner.c).
  *
  * Each hook keeps errno (a program may look at it after a failed
- * allocation) and has a frame of its own, never left by a tail call,
- * since the walk starts from it.
+ * allocation): nothing on their way can change it but the calls of the
+ * slow paths (starting the runtime, a thread's first walk, a table that
+ * grows), and those keep it themselves. Each has a frame of its own,
+ * never left by a tail call, since the walk starts from it.
  */
-#include <errno.h>
-
 #include "heap.h"
 
 #define HOOK MIP_RT_HIDDEN __attribute__((noinline, disable_tail_calls))
@@ -22,47 +22,26 @@ static void born(void *p, uint64_t size, uint8_t *site, const void *fp,
   if (!o)
     return;
   mip_rt_heap_just_freed = 0;
-  uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
-  uint32_t flags;
-  uint32_t depth = mip_rt_heap_unwind(fp, frames, mip_rt_heap_depth, &flags);
-  o->alloc(p, size, (uintptr_t)site, frames, depth, flags, block_flags);
-}
-
-/* Closes the block at p; whether there was one. */
-static int dies(const struct mip_rt_heap_ops *o, void *p) {
-  struct mip_rt_heap_taken t;
-  if (!o->take(p, &t))
-    return 0;
-  o->settle(&t, 1);
-  return 1;
+  o->alloc(p, size, (uintptr_t)site, fp, mip_rt_heap_depth, block_flags);
 }
 
 HOOK void __mip_heap_alloc(void *p, uint64_t size, uint8_t *site) {
   *site = 1;
-  if (!p)
-    return;
-  int saved = errno;
-  born(p, size, site, __builtin_frame_address(0), 0);
-  errno = saved;
+  if (p)
+    born(p, size, site, __builtin_frame_address(0), 0);
 }
 
 HOOK void __mip_heap_alloc_str(void *p, uint8_t *site) {
   *site = 1;
-  if (!p)
-    return;
-  int saved = errno;
-  born(p, mip_rt_strlen(p) + 1, site, __builtin_frame_address(0), 0);
-  errno = saved;
+  if (p)
+    born(p, mip_rt_strlen(p) + 1, site, __builtin_frame_address(0), 0);
 }
 
 HOOK void __mip_heap_alloc_at(void **out, int result, uint64_t size,
                               uint8_t *site) {
   *site = 1;
-  if (result != 0 || !out || !*out)
-    return;
-  int saved = errno;
-  born(*out, size, site, __builtin_frame_address(0), 0);
-  errno = saved;
+  if (result == 0 && out && *out)
+    born(*out, size, site, __builtin_frame_address(0), 0);
 }
 
 /* After realloc or reallocarray: when p is not NULL, old dies (unless the
@@ -75,34 +54,27 @@ HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
   *site = 1;
   if (!p && size)
     return;
-  int saved = errno;
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
   if (o && !p) {
-    dies(o, old);
+    o->free(old);
   } else if (o) {
     mip_rt_heap_just_freed = 0;
-    uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
-    uint32_t flags;
-    uint32_t depth = mip_rt_heap_unwind(__builtin_frame_address(0), frames,
-                                        mip_rt_heap_depth, &flags);
-    o->realloc(old, p, size, (uintptr_t)site, frames, depth, flags);
+    o->realloc(old, p, size, (uintptr_t)site, __builtin_frame_address(0),
+               mip_rt_heap_depth);
   }
-  errno = saved;
 }
 
 HOOK void __mip_heap_free(void *p, uint8_t *site) {
   *site = 1;
   if (!p)
     return;
-  int saved = errno;
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
   if (o) {
-    if (!dies(o, p))
+    if (!o->free(p))
       __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
     /* The free that follows need not look for it again. */
     mip_rt_heap_just_freed = (uintptr_t)p;
   }
-  errno = saved;
 }
 
 /* memcpy, memmove (each range) and memset: one access to each granule.

@@ -73,6 +73,7 @@ static int resolve_now(void) {
       sched_yield();
     return 1;
   }
+  int saved = errno;
   free_fn f = (free_fn)dlsym(RTLD_NEXT, "free");
   realloc_fn r = (realloc_fn)dlsym(RTLD_NEXT, "realloc");
   reallocarray_fn ra = (reallocarray_fn)dlsym(RTLD_NEXT, "reallocarray");
@@ -93,6 +94,7 @@ static int resolve_now(void) {
   uint32_t n = parked_count < PARKED ? parked_count : PARKED;
   for (uint32_t i = 0; i < n; i++)
     f(parked[i]);
+  errno = saved;
   return 1;
 }
 
@@ -104,11 +106,7 @@ static inline __attribute__((always_inline)) int resolve(void) {
   return resolve_now();
 }
 
-void mip_rt_heap_interpose_init(void) {
-  int saved = errno;
-  resolve();
-  errno = saved;
-}
+void mip_rt_heap_interpose_init(void) { resolve(); }
 
 /* Takes the block at p out of the table, if the owner has it. */
 static int take(const struct mip_rt_heap_ops *o, void *p,
@@ -121,10 +119,11 @@ MIP_RT_HIDDEN void *__mip_heap_interposed_realloc(void *old, size_t size);
 MIP_RT_HIDDEN void *__mip_heap_interposed_reallocarray(void *old, size_t n,
                                                        size_t m);
 
+/* None of these changes errno on its own (the table operations call
+ * nothing that could; the lookup of the real functions keeps it). */
 void __mip_heap_interposed_free(void *p) {
   if (!p)
     return;
-  int saved = errno;
   /* Read and cleared at once, as far as this thread goes: a signal
    * handler's free in between sees 0, or p (then p is closed already). */
   uintptr_t closed = mip_rt_heap_just_freed;
@@ -133,13 +132,14 @@ void __mip_heap_interposed_free(void *p) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
   }
   if (closed != (uintptr_t)p) {
+    /* Mostly blocks nobody tracks: the table first, the clock and the
+     * CPU only for a block found there. */
     const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
     struct mip_rt_heap_taken t;
     if (take(o, p, &t))
       o->settle(&t, 1);
   }
   if (resolve()) {
-    errno = saved;
     real_free(p);
   } else {
     /* Kept until dlsym is done: a leak if more come than there is room. */
@@ -147,19 +147,16 @@ void __mip_heap_interposed_free(void *p) {
     if (i < PARKED)
       parked[i] = p;
   }
-  errno = saved;
 }
 
 /* The real call, with the old block taken out first and settled after. */
 static void *reallocate(void *old, size_t size, size_t n, int array) {
-  int saved = errno;
   mip_rt_heap_just_freed = 0;
   const struct mip_rt_heap_ops *o = old ? mip_rt_heap_owner_if_any() : NULL;
   struct mip_rt_heap_taken t;
   int taken = take(o, old, &t);
   size_t total = 0;
   int overflow = array && __builtin_mul_overflow(size, n, &total);
-  errno = saved;
   void *q;
   if (!array)
     q = real_realloc(old, total = size);
@@ -169,11 +166,8 @@ static void *reallocate(void *old, size_t size, size_t n, int array) {
     q = NULL, errno = ENOMEM;
   else
     q = real_realloc(old, total);
-  if (taken) {
-    saved = errno;
+  if (taken)
     o->settle_moved(&t, q != NULL || (!overflow && total == 0));
-    errno = saved;
-  }
   return q;
 }
 

@@ -28,6 +28,7 @@
  * forgotten when they die in the child (docs/runtime.md: a child's
  * profile holds what the child did).
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -48,14 +49,41 @@ static pthread_t starter;
 
 /* ---- The owner's side ------------------------------------------------- */
 
-static void op_alloc(void *p, uint64_t size, uintptr_t site,
-                     const uintptr_t *frames, uint32_t depth, uint32_t flags,
-                     uint32_t block_flags) {
-  struct mip_rt_heap *h = &state;
-  uint32_t context = mip_rt_heap_context_of(h, frames, depth, flags, site);
+/* Starts fetching what a birth or death at p will touch, the table slot
+ * and the first counters, which are seldom in the cache: the walk, the
+ * clock and the CPU run meanwhile. */
+static void fetch(struct mip_rt_heap *h, uintptr_t p) {
+  mip_rt_heap_table_prefetch(h, p);
+  if (h->shadow && p < MIP_RT_HEAP_ADDR_LIMIT)
+    __builtin_prefetch((const void *)(h->shadow + ((p >> 6) << 3)), 1);
+}
+
+/* The context of the allocation whose hook's frame is fp. */
+static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
+                           uint32_t depth, uintptr_t site) {
+  uint32_t context, flags;
+  uint64_t key;
+  if (!mip_rt_heap_recent_again(fp, depth, h->serial, &context, &flags,
+                                &key)) {
+    struct mip_rt_heap_stack s;
+    s.key = key;
+    mip_rt_heap_unwind(fp, &s, depth);
+    context = mip_rt_heap_context_hashed(h, &s, site);
+    mip_rt_heap_recent_found(&s, context, h->serial);
+    flags = s.flags;
+  }
   if (flags & MIP_RT_HEAP_TRUNCATED)
     __atomic_fetch_add(&h->stats[MIP_RT_HEAP_STAT_TRUNCATED], 1,
                        __ATOMIC_RELAXED);
+  return context;
+}
+
+static void op_alloc(void *p, uint64_t size, uintptr_t site, const void *fp,
+                     uint32_t depth, uint32_t block_flags) {
+  struct mip_rt_heap *h = &state;
+  fetch(h, (uintptr_t)p);
+  uint32_t context = context_at(h, fp, depth, site);
+  mip_rt_heap_context_prefetch(h, context);
   mip_rt_heap_born(h, (uintptr_t)p, size, context, block_flags,
                    mip_rt_heap_now(h), mip_rt_heap_cpu());
 }
@@ -71,6 +99,15 @@ static int op_take(const void *p, struct mip_rt_heap_taken *t) {
 
 static void op_settle(const struct mip_rt_heap_taken *t, int died) {
   mip_rt_heap_settle(&state, t, died);
+}
+
+/* A free in instrumented code, of a block nearly always live: the clock
+ * and the CPU are read while its slot is fetched. */
+static int op_free(const void *p) {
+  struct mip_rt_heap *h = &state;
+  fetch(h, (uintptr_t)p);
+  return mip_rt_heap_free(h, (uintptr_t)p, mip_rt_heap_now(h),
+                          mip_rt_heap_cpu());
 }
 
 /* The last block a realloc moved on this thread, for the hook that comes
@@ -109,17 +146,16 @@ static int context_moved_from(struct mip_rt_heap *h, uintptr_t old,
   return 1;
 }
 
+/* The stack is walked only when the new block does not inherit its
+ * context. */
 static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
-                       const uintptr_t *frames, uint32_t depth,
-                       uint32_t flags) {
+                       const void *fp, uint32_t depth) {
   struct mip_rt_heap *h = &state;
+  fetch(h, (uintptr_t)p);
   uint32_t context;
-  if (!context_moved_from(h, (uintptr_t)old, &context)) {
-    context = mip_rt_heap_context_of(h, frames, depth, flags, site);
-    if (flags & MIP_RT_HEAP_TRUNCATED)
-      __atomic_fetch_add(&h->stats[MIP_RT_HEAP_STAT_TRUNCATED], 1,
-                         __ATOMIC_RELAXED);
-  }
+  if (!context_moved_from(h, (uintptr_t)old, &context))
+    context = context_at(h, fp, depth, site);
+  mip_rt_heap_context_prefetch(h, context);
   mip_rt_heap_born(h, (uintptr_t)p, size, context,
                    old ? MIP_RT_HEAP_REALLOC : 0, mip_rt_heap_now(h),
                    mip_rt_heap_cpu());
@@ -133,6 +169,7 @@ static const struct mip_rt_heap_ops ops = {
     .settle = op_settle,
     .settle_moved = op_settle_moved,
     .realloc = op_realloc,
+    .free = op_free,
 };
 
 static int owner_here(void) {
@@ -150,6 +187,7 @@ static void claim(void) {
   if (__atomic_load_n(&hd->owner, __ATOMIC_ACQUIRE) ||
       __atomic_load_n(&failed, __ATOMIC_RELAXED))
     return;
+  int saved = errno;
   mip_rt_heap_lock(&lock);
   if (!state.contexts) {
     struct mip_rt_heap_config config = {
@@ -169,6 +207,7 @@ static void claim(void) {
     __atomic_compare_exchange_n(&hd->owner, &none, &ops, 0, __ATOMIC_ACQ_REL,
                                 __ATOMIC_ACQUIRE);
   mip_rt_heap_unlock(&lock);
+  errno = saved;
 }
 
 /* ---- Options ---------------------------------------------------------- */
@@ -259,6 +298,7 @@ void mip_rt_heap_start(char **envp) {
     return;
   }
   __atomic_store_n(&starter, pthread_self(), __ATOMIC_RELAXED);
+  int saved = errno;
   mip_rt_heap_shadow_map();
   mip_rt_heap_payloads = &payloads;
   /* Every image reads the same MIP_OPTIONS: only the first to start
@@ -266,6 +306,7 @@ void mip_rt_heap_start(char **envp) {
   int first = !__atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE);
   read_options(options_in(envp), !first);
   claim();
+  errno = saved;
   __atomic_store_n(&phase, 2, __ATOMIC_RELEASE);
 }
 

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 
 #include "heap.h"
@@ -34,7 +33,10 @@ static _Noreturn void give_up(const char *why) {
 static int header_mapped(void) {
   unsigned char vec;
   uintptr_t page = (uintptr_t)MIP_RT_HEAP_HEADER & ~(uintptr_t)4095;
-  return mincore((void *)page, 4096, &vec) == 0;
+  int saved = errno;
+  int rc = mincore((void *)page, 4096, &vec);
+  errno = saved;
+  return rc == 0;
 }
 
 /* Another image mapped it: its header must say MIP. The image that maps
@@ -113,6 +115,15 @@ static int granules(uintptr_t base, uintptr_t p, uint64_t size,
  * (they read as zero again) rather than written over. */
 #define BIG_BYTES (64u << 10)
 
+/* Clears the counters [from, to), writing only those that are not 0: a
+ * page of counters nothing has touched stays the zero page, without
+ * memory (the counters of blocks only uninstrumented code uses). */
+static void clear(uint64_t *from, uint64_t *to) {
+  for (uint64_t *c = from; c < to; c++)
+    if (*c)
+      *c = 0;
+}
+
 void mip_rt_heap_shadow_zero(uintptr_t base, uintptr_t p, uint64_t size) {
   uint64_t *c, *last;
   if (!granules(base, p, size, &c, &last))
@@ -121,13 +132,16 @@ void mip_rt_heap_shadow_zero(uintptr_t base, uintptr_t p, uint64_t size) {
   if (to - from >= BIG_BYTES) {
     uintptr_t in = (from + 4095) & ~(uintptr_t)4095;
     uintptr_t out = to & ~(uintptr_t)4095;
-    if (madvise((void *)in, out - in, MADV_DONTNEED) == 0) {
-      memset((void *)from, 0, in - from);
-      memset((void *)out, 0, to - out);
+    int saved = errno;
+    int rc = madvise((void *)in, out - in, MADV_DONTNEED);
+    errno = saved;
+    if (rc == 0) {
+      clear((uint64_t *)from, (uint64_t *)in);
+      clear((uint64_t *)out, (uint64_t *)to);
       return;
     }
   }
-  memset((void *)from, 0, to - from);
+  clear((uint64_t *)from, (uint64_t *)to);
 }
 
 uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p, uint64_t size) {

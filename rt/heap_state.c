@@ -10,6 +10,7 @@
  * table, its counters are summed, and its MemInfoBlock is merged into its
  * context's, under the context's lock.
  */
+#include <errno.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,44 +18,49 @@
 
 #include "heap.h"
 
-static void *map(uint64_t bytes) {
+void *mip_rt_heap_map(uint64_t bytes) {
+  int saved = errno;
   void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  errno = saved;
   return m == MAP_FAILED ? NULL : m;
 }
 
 /* Times are kept in milliseconds, so the coarse clock does: the kernel
  * keeps it at each tick (1 to 10 ms, CONFIG_HZ), and the vDSO reads it
  * without the TSC, several times faster than CLOCK_MONOTONIC. Where it
- * cannot be had, or ticks more slowly than that, CLOCK_MONOTONIC. */
-static clockid_t pick_clock(void) {
+ * cannot be had, or ticks more slowly than that, CLOCK_MONOTONIC; where
+ * that fails too, none (-1). Found working here, a clock cannot fail
+ * later, so that reading it never changes errno. */
+static int32_t pick_clock(uint64_t *start_ns) {
   struct timespec res, ts;
+  int saved = errno;
+  int32_t clock = -1;
   if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && res.tv_sec == 0 &&
       res.tv_nsec <= 10000000 &&
       clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0)
-    return CLOCK_MONOTONIC_COARSE;
-  return CLOCK_MONOTONIC;
+    clock = CLOCK_MONOTONIC_COARSE;
+  else if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+    clock = CLOCK_MONOTONIC;
+  errno = saved;
+  *start_ns = clock < 0 ? 0
+                        : (uint64_t)ts.tv_sec * 1000000000u +
+                              (uint64_t)ts.tv_nsec;
+  return clock;
 }
 
-static int now_ns(clockid_t clock, uint64_t *ns) {
-  struct timespec ts;
-  if (clock_gettime(clock, &ts) != 0)
-    return -1;
-  *ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-  return 0;
-}
-
-uint32_t mip_rt_heap_now(const struct mip_rt_heap *h) {
-  uint64_t ns;
-  if (now_ns((clockid_t)h->clock, &ns) != 0 || ns < h->start_ns)
-    return 0;
-  return (uint32_t)((ns - h->start_ns) / 1000000u);
-}
-
-uint32_t mip_rt_heap_cpu(void) {
+uint32_t mip_rt_heap_cpu_slow(void) {
+  int saved = errno;
   int cpu = sched_getcpu();
+  errno = saved;
   return cpu < 0 || (uint32_t)cpu >= MIP_RT_HEAP_NO_CPU ? MIP_RT_HEAP_NO_CPU
-                                              : (uint32_t)cpu;
+                                                        : (uint32_t)cpu;
+}
+
+/* The depot's slots: both tiers in one mapping. */
+static uint64_t depot_bytes(uint64_t second_slots) {
+  return ((1u << MIP_RT_HEAP_DEPOT_FIRST_LOG2) + second_slots) *
+         sizeof(uint64_t);
 }
 
 int mip_rt_heap_init(struct mip_rt_heap *h,
@@ -62,21 +68,22 @@ int mip_rt_heap_init(struct mip_rt_heap *h,
   memset(h, 0, sizeof *h);
   if (!c->depot_slots || (c->depot_slots & (c->depot_slots - 1)) ||
       !c->depth || c->depth > MIP_RT_HEAP_DEPTH_MAX ||
-      c->arena_words >> 32)
+      c->arena_words >> 32 || c->contexts >= MIP_RT_HEAP_CONTEXTS_MAX)
     return -1;
+  static uint32_t serials;
+  h->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
   h->shadow = c->shadow;
-  h->clock = (uint32_t)pick_clock();
-  if (now_ns((clockid_t)h->clock, &h->start_ns) != 0)
-    h->start_ns = 0;
+  h->clock = pick_clock(&h->start_ns);
   h->depth = c->depth;
   h->context_cap = c->contexts;
   h->depot_mask = c->depot_slots - 1;
   h->arena_words = c->arena_words;
   h->arena_used = 1; /* offset 0 means "no entry" */
-  h->contexts = map((uint64_t)c->contexts * sizeof *h->contexts);
-  h->depot = map((uint64_t)c->depot_slots * sizeof *h->depot);
-  h->arena = map(c->arena_words * sizeof *h->arena);
-  if (!h->contexts || !h->depot || !h->arena) {
+  h->contexts = mip_rt_heap_map((uint64_t)c->contexts * sizeof *h->contexts);
+  h->depot = mip_rt_heap_map(depot_bytes(c->depot_slots));
+  h->arena = mip_rt_heap_map(c->arena_words * sizeof *h->arena);
+  h->first_tables = mip_rt_heap_map(MIP_RT_HEAP_FIRST_TABLES_BYTES);
+  if (!h->contexts || !h->depot || !h->arena || !h->first_tables) {
     mip_rt_heap_destroy(h);
     return -1;
   }
@@ -87,21 +94,23 @@ void mip_rt_heap_destroy(struct mip_rt_heap *h) {
   if (h->contexts)
     munmap(h->contexts, (uint64_t)h->context_cap * sizeof *h->contexts);
   if (h->depot)
-    munmap(h->depot, (h->depot_mask + 1) * sizeof *h->depot);
+    munmap(h->depot, depot_bytes(h->depot_mask + 1));
   if (h->arena)
     munmap(h->arena, h->arena_words * sizeof *h->arena);
-  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
-    uint64_t table = h->shards[i].table;
-    if (table)
-      munmap((void *)(uintptr_t)(table & ~(uint64_t)4095),
-             ((uint64_t)1 << (table & 63)) *
-                 sizeof(struct mip_rt_heap_block));
-  }
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
+    mip_rt_heap_table_unmap(h->shards[i].table);
+  if (h->first_tables)
+    munmap(h->first_tables, MIP_RT_HEAP_FIRST_TABLES_BYTES);
   memset(h, 0, sizeof *h);
 }
 
+/* Blocks keep 7 bits of generation: when they run out, every live block
+ * is made the parent's explicitly, once every 127 generations. */
 void mip_rt_heap_forget(struct mip_rt_heap *h) {
-  h->generation++;
+  if (++h->generation == MIP_RT_HEAP_FOREIGN) {
+    mip_rt_heap_table_disown(h);
+    h->generation = 0;
+  }
   uint32_t n = h->context_count < h->context_cap ? h->context_count
                                                  : h->context_cap;
   for (uint32_t i = 0; i < n; i++) {
@@ -120,27 +129,32 @@ static void stat(struct mip_rt_heap *h, enum mip_rt_heap_stat s) {
   __atomic_fetch_add(&h->stats[s], 1, __ATOMIC_RELAXED);
 }
 
+static uint32_t cpu_id(uint32_t cpu) {
+  return cpu == MIP_RT_HEAP_NO_CPU ? UINT32_MAX : cpu;
+}
+
 void mip_rt_heap_block_mib(struct mip_rt_mib *m,
                            const struct mip_rt_heap_block *b, uint64_t count,
                            uint32_t now, uint32_t cpu) {
-  uint32_t alloc_cpu = b->cpu == MIP_RT_HEAP_NO_CPU ? UINT32_MAX : b->cpu;
-  mip_rt_heap_mib_block(m, b->size, count, b->alloc_ms, now, alloc_cpu,
-                        cpu == MIP_RT_HEAP_NO_CPU ? UINT32_MAX : cpu);
+  mip_rt_heap_mib_block(m, b->size, count, b->alloc_ms, now, cpu_id(b->cpu),
+                        cpu_id(cpu));
   m->ReallocCount = (b->flags & MIP_RT_HEAP_REALLOC) != 0;
 }
 
-/* A block died with count accesses at now on cpu. */
+/* A block died with count accesses at now on cpu: its MemInfoBlock into
+ * its context's, and its bytes out of the context's live ones, under the
+ * context's lock. */
 static void died(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
                  uint64_t count, uint32_t now, uint32_t cpu) {
   if (b->context >= h->context_cap || b->generation != h->generation)
     return; /* never counted, or the parent's (fork) */
-  struct mip_rt_mib m;
-  mip_rt_heap_block_mib(&m, b, count, now, cpu);
   struct mip_rt_heap_context *c = &h->contexts[b->context];
   mip_rt_heap_lock(&c->lock);
-  mip_rt_heap_mib_merge(&c->mib, &m);
+  mip_rt_heap_mib_add(&c->mib, b->size, count, b->alloc_ms, now,
+                      cpu_id(b->cpu), cpu_id(cpu),
+                      (b->flags & MIP_RT_HEAP_REALLOC) != 0);
+  c->live -= b->size;
   mip_rt_heap_unlock(&c->lock);
-  __atomic_fetch_sub(&c->live, b->size, __ATOMIC_RELAXED);
 }
 
 void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
@@ -169,18 +183,19 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
     died(h, &old, mip_rt_heap_shadow_sum(h->shadow, old.addr, old.size), now,
          cpu);
   }
-  mip_rt_heap_shadow_zero(h->shadow, p, size);
   if (context < h->context_cap) {
     struct mip_rt_heap_context *c = &h->contexts[context];
-    uint64_t live = __atomic_add_fetch(&c->live, size, __ATOMIC_RELAXED);
-    uint64_t peak = __atomic_load_n(&c->peak, __ATOMIC_RELAXED);
-    while (live > peak &&
-           !__atomic_compare_exchange_n(&c->peak, &peak, live, 1,
-                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-      ;
+    mip_rt_heap_lock(&c->lock);
+    c->live += size;
+    if (c->live > c->peak) /* read by a dump without the lock */
+      __atomic_store_n(&c->peak, c->live, __ATOMIC_RELAXED);
+    mip_rt_heap_unlock(&c->lock);
   } else {
     stat(h, MIP_RT_HEAP_STAT_DROPPED);
   }
+  /* After the lock: a locked instruction waits for every store before it,
+   * and these may miss the cache. */
+  mip_rt_heap_shadow_zero(h->shadow, p, size);
 }
 
 void mip_rt_heap_taken_at(struct mip_rt_heap *h, struct mip_rt_heap_taken *t,
@@ -190,10 +205,16 @@ void mip_rt_heap_taken_at(struct mip_rt_heap *h, struct mip_rt_heap_taken *t,
   t->dealloc_cpu = cpu;
 }
 
+void mip_rt_heap_context_prefetch(struct mip_rt_heap *h, uint32_t context) {
+  if (context < h->context_cap)
+    __builtin_prefetch(&h->contexts[context], 1);
+}
+
 int mip_rt_heap_take(struct mip_rt_heap *h, uintptr_t p,
                      struct mip_rt_heap_taken *t, uint32_t now, uint32_t cpu) {
   if (!mip_rt_heap_table_take(h, p, &t->block))
     return 0;
+  mip_rt_heap_context_prefetch(h, t->block.context);
   mip_rt_heap_taken_at(h, t, now, cpu);
   return 1;
 }

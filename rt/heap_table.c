@@ -1,10 +1,16 @@
 /*
- * Live blocks by address. The address picks one of 256 shards, each an
- * open-addressing table (linear probing, backward-shift deletion, at most
- * half full) behind a spin lock of its own, so threads working on
- * different blocks rarely meet. Tables are mmap'd, whole pages of slots:
- * the first of a shard holds 128 blocks (one page), and a full one is
- * replaced by one twice its size.
+ * Live blocks by address. The address's 64 KiB region picks one of 256
+ * shards, each an open-addressing table (linear probing, backward-shift
+ * deletion, at most three quarters full) behind a spin lock of its own,
+ * so threads working on different blocks rarely meet, and a thread
+ * working in one region of memory keeps to one shard.
+ *
+ * A table is two arrays with one index: the keys (addresses, 8 bytes a
+ * slot, 0: free), which probing reads, eight to a cache line, and the
+ * rest of each block packed into 16 bytes, read once the key is found: 24
+ * bytes a block in all. A shard's first table (64 slots) is its slice of
+ * one pool mapped with the state, so that a shard little used takes less
+ * than a page; a full table is replaced by one twice its size, mmap'd.
  *
  * A replaced table goes back to the system whole. A walk that could not
  * take a shard's lock (a dump in a signal handler that interrupted its own
@@ -14,8 +20,10 @@
  * consistent, so one of the two sees the other): none, and the old table
  * is unmapped; some, and it is only emptied (MADV_DONTNEED: its memory
  * goes back, it reads as zeros, a reader cannot fault) and stays mapped
- * for good, address space without memory.
+ * for good, address space without memory. A first table stays in the
+ * pool.
  */
+#include <errno.h>
 #include <sched.h>
 #include <sys/mman.h>
 
@@ -47,90 +55,174 @@ int mip_rt_heap_try_lock(uint32_t *lock) {
   return 0;
 }
 
-static uint64_t mix(uint64_t addr) {
-  uint64_t k = addr >> 4; /* blocks are 16-byte aligned */
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdULL;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ULL;
-  k ^= k >> 33;
-  return k;
+/* Where an address goes. Its 64 KiB region picks the shard and an offset
+ * into the shard's table, and within a region consecutive 16-byte units
+ * get consecutive slots: blocks allocated or freed one after the other
+ * usually lie close together (an allocator hands out neighbouring chunks,
+ * and the most recently freed first), so their slots share cache lines
+ * and pages, where a random hash would spread them over the whole table
+ * and miss the cache on nearly every operation. Regions are spread by a
+ * multiplicative hash, so equal strides in different regions do not pile
+ * up on the same slots. */
+static uint64_t region_key(uint64_t addr) {
+  return (addr >> 16) * 0x9e3779b97f4a7c15ULL;
 }
 
-static struct mip_rt_heap_shard *shard_of(struct mip_rt_heap *h, uint64_t k) {
-  return &h->shards[k >> 56];
+static struct mip_rt_heap_shard *shard_of(struct mip_rt_heap *h,
+                                          uint64_t addr) {
+  return &h->shards[region_key(addr) >> 56];
 }
 
-#define PAGE 4096u
+static uint64_t home_of(uint64_t addr) {
+  return (addr >> 4) + (region_key(addr) >> 24);
+}
 
-/* A shard's table word: its slots and their mask (0 when none). */
-static struct mip_rt_heap_block *slots_of(uint64_t table) {
-  return (struct mip_rt_heap_block *)(uintptr_t)(table & ~(uint64_t)(PAGE - 1));
+#define FIRST_LOG2 MIP_RT_HEAP_SHARD_MIN_LOG2
+#define FIRST_BYTES (MIP_RT_HEAP_SLOT_BYTES << FIRST_LOG2)
+
+/* A shard's table word: its keys (64-byte aligned) and log2 of their
+ * number in the low bits, 0 when none; the values follow the keys. */
+static uint64_t *keys_of(uint64_t table) {
+  return (uint64_t *)(uintptr_t)(table & ~(uint64_t)63);
 }
 
 static uint64_t mask_of(uint64_t table) {
   return table ? ((uint64_t)1 << (table & 63)) - 1 : 0;
 }
 
-static uint64_t table_bytes(uint64_t table) {
-  return (mask_of(table) + 1) * sizeof(struct mip_rt_heap_block);
+static uint64_t *values_of(uint64_t table) {
+  return table ? keys_of(table) + mask_of(table) + 1 : NULL;
 }
 
+static uint64_t table_bytes(uint64_t table) {
+  return (mask_of(table) + 1) * MIP_RT_HEAP_SLOT_BYTES;
+}
+
+/* Whether a table is a shard's first, in the pool. */
+static int pooled(uint64_t table) { return (table & 63) == FIRST_LOG2; }
+
+void mip_rt_heap_table_unmap(uint64_t table) {
+  if (table && !pooled(table))
+    munmap(keys_of(table), table_bytes(table));
+}
+
+/* ---- Packing ---------------------------------------------------------- */
+
+/* A block's value words: size (48 bits: no block is larger than the
+ * address space) and CPU; allocation time, context (24 bits), generation
+ * (7) and the realloc flag. */
+#define SIZE_MASK (((uint64_t)1 << 48) - 1)
+#define CONTEXT_MASK 0xffffffu
+
+static void pack(uint64_t *v, const struct mip_rt_heap_block *b) {
+  uint64_t size = b->size > SIZE_MASK ? SIZE_MASK : b->size;
+  v[0] = size | (uint64_t)b->cpu << 48;
+  v[1] = b->alloc_ms | (uint64_t)(b->context & CONTEXT_MASK) << 32 |
+         (uint64_t)(b->generation & MIP_RT_HEAP_FOREIGN) << 56 |
+         (uint64_t)(b->flags & MIP_RT_HEAP_REALLOC) << 63;
+}
+
+static void unpack(struct mip_rt_heap_block *b, uint64_t addr,
+                   const uint64_t *v) {
+  uint32_t context = (uint32_t)(v[1] >> 32) & CONTEXT_MASK;
+  *b = (struct mip_rt_heap_block){
+      .addr = addr,
+      .size = v[0] & SIZE_MASK,
+      .alloc_ms = (uint32_t)v[1],
+      .context = context == CONTEXT_MASK ? MIP_RT_HEAP_NO_CONTEXT : context,
+      .cpu = (uint16_t)(v[0] >> 48),
+      .flags = (uint16_t)(v[1] >> 63),
+      .generation = (uint32_t)(v[1] >> 56) & MIP_RT_HEAP_FOREIGN,
+  };
+}
+
+/* ---- One table -------------------------------------------------------- */
+
 /* The slot holding addr, or the free slot where it would go. */
-static struct mip_rt_heap_block *find(struct mip_rt_heap_block *slot,
-                                      uint64_t mask, uint64_t k,
-                                      uint64_t addr) {
-  for (uint64_t i = k;; i++) {
-    struct mip_rt_heap_block *b = &slot[i & mask];
-    if (b->addr == addr || b->addr == 0)
-      return b;
+static uint64_t find(const uint64_t *keys, uint64_t mask, uint64_t addr) {
+  for (uint64_t i = home_of(addr);; i++) {
+    uint64_t k = keys[i & mask];
+    if (k == addr || k == 0)
+      return i & mask;
   }
 }
 
-/* Makes room for one more block in the shard (locked). */
+/* A new table of 2^log2 slots: the next slice of the pool for a shard's
+ * first (in the order shards are first used, so that the few a small
+ * program uses share pages), mmap'd for the others. */
+static uint64_t *new_table(struct mip_rt_heap *h, uint64_t log2) {
+  if (log2 == FIRST_LOG2) {
+    uint32_t i = __atomic_fetch_add(&h->first_used, 1, __ATOMIC_RELAXED);
+    return i < MIP_RT_HEAP_SHARDS /* one a shard: always */
+               ? (uint64_t *)(h->first_tables + i * FIRST_BYTES)
+               : NULL;
+  }
+  return mip_rt_heap_map(MIP_RT_HEAP_SLOT_BYTES << log2);
+}
+
+/* Makes room for one more block in the shard (locked): at most three
+ * quarters full, where linear probing still finds a block in two or
+ * three probes, nearly always in one cache line of keys. */
 static int room(struct mip_rt_heap *h, struct mip_rt_heap_shard *sh) {
   uint64_t old = sh->table;
   uint64_t mask = mask_of(old);
-  if (old && (sh->count + 1) * 2 <= mask + 1)
+  if (old && (sh->count + 1) * 4 <= (mask + 1) * 3)
     return 0;
-  uint64_t log2 = old ? (old & 63) + 1 : MIP_RT_HEAP_SHARD_MIN_LOG2;
-  uint64_t bytes = ((uint64_t)1 << log2) * sizeof(struct mip_rt_heap_block);
-  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED)
+  uint64_t log2 = old ? (old & 63) + 1 : FIRST_LOG2;
+  uint64_t *t = new_table(h, log2);
+  if (!t)
     return -1;
-  struct mip_rt_heap_block *t = m, *s = slots_of(old);
-  uint64_t tmask = ((uint64_t)1 << log2) - 1;
-  for (uint64_t i = 0; old && i <= mask; i++)
-    if (s[i].addr)
-      *find(t, tmask, mix(s[i].addr), s[i].addr) = s[i];
-  __atomic_store_n(&sh->table, (uint64_t)(uintptr_t)t | log2,
-                   __ATOMIC_SEQ_CST);
-  if (old) {
+  uint64_t table = (uint64_t)(uintptr_t)t | log2, tmask = mask_of(table);
+  const uint64_t *keys = keys_of(old), *values = values_of(old);
+  uint64_t *tvalues = values_of(table);
+  for (uint64_t i = 0; old && i <= mask; i++) {
+    if (keys[i]) {
+      uint64_t j = find(t, tmask, keys[i]);
+      t[j] = keys[i];
+      tvalues[2 * j] = values[2 * i];
+      tvalues[2 * j + 1] = values[2 * i + 1];
+    }
+  }
+  __atomic_store_n(&sh->table, table, __ATOMIC_SEQ_CST);
+  if (old && !pooled(old)) {
+    int saved = errno;
     if (__atomic_load_n(&h->unlocked_readers, __ATOMIC_SEQ_CST) == 0)
-      munmap(s, table_bytes(old));
+      munmap(keys_of(old), table_bytes(old));
     else
-      madvise(s, table_bytes(old), MADV_DONTNEED);
+      madvise(keys_of(old), table_bytes(old), MADV_DONTNEED);
+    errno = saved;
   }
   return 0;
+}
+
+/* ---- The shards ------------------------------------------------------- */
+
+void mip_rt_heap_table_prefetch(struct mip_rt_heap *h, uint64_t addr) {
+  uint64_t table =
+      __atomic_load_n(&shard_of(h, addr)->table, __ATOMIC_RELAXED);
+  uint64_t i = home_of(addr) & mask_of(table);
+  if (table) {
+    __builtin_prefetch(keys_of(table) + i, 1);
+    __builtin_prefetch(values_of(table) + 2 * i, 1);
+  }
 }
 
 int mip_rt_heap_table_put(struct mip_rt_heap *h,
                           const struct mip_rt_heap_block *b,
                           struct mip_rt_heap_block *old) {
-  uint64_t k = mix(b->addr);
-  struct mip_rt_heap_shard *sh = shard_of(h, k);
+  struct mip_rt_heap_shard *sh = shard_of(h, b->addr);
   mip_rt_heap_lock(&sh->lock);
   int rc = -1;
   if (room(h, sh) == 0) {
-    struct mip_rt_heap_block *slot =
-        find(slots_of(sh->table), mask_of(sh->table), k, b->addr);
-    rc = slot->addr != 0;
+    uint64_t *keys = keys_of(sh->table), *values = values_of(sh->table);
+    uint64_t i = find(keys, mask_of(sh->table), b->addr);
+    rc = keys[i] != 0;
     if (rc)
-      *old = *slot;
+      unpack(old, b->addr, &values[2 * i]);
     else
       sh->count++;
-    *slot = *b;
+    keys[i] = b->addr;
+    pack(&values[2 * i], b);
   }
   mip_rt_heap_unlock(&sh->lock);
   return rc;
@@ -138,32 +230,29 @@ int mip_rt_heap_table_put(struct mip_rt_heap *h,
 
 int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
                            struct mip_rt_heap_block *out) {
-  uint64_t k = mix(addr);
-  struct mip_rt_heap_shard *sh = shard_of(h, k);
+  struct mip_rt_heap_shard *sh = shard_of(h, addr);
   mip_rt_heap_lock(&sh->lock);
-  struct mip_rt_heap_block *s = slots_of(sh->table);
+  uint64_t *keys = keys_of(sh->table), *values = values_of(sh->table);
   uint64_t mask = mask_of(sh->table);
   int found = 0;
   if (mask && addr) {
-    struct mip_rt_heap_block *slot = find(s, mask, k, addr);
-    found = slot->addr != 0;
+    uint64_t hole = find(keys, mask, addr);
+    found = keys[hole] != 0;
     if (found) {
-      *out = *slot;
+      unpack(out, addr, &values[2 * hole]);
       sh->count--;
       /* Backward shift: pull later blocks of the run into the hole when
        * their home is not between the hole and themselves. */
-      uint64_t hole = (uint64_t)(slot - s);
-      for (uint64_t i = (hole + 1) & mask;; i = (i + 1) & mask) {
-        struct mip_rt_heap_block *b = &s[i];
-        if (!b->addr)
-          break;
-        uint64_t home = mix(b->addr) & mask;
+      for (uint64_t i = (hole + 1) & mask; keys[i]; i = (i + 1) & mask) {
+        uint64_t home = home_of(keys[i]) & mask;
         if (((i - home) & mask) >= ((i - hole) & mask)) {
-          s[hole] = *b;
+          keys[hole] = keys[i];
+          values[2 * hole] = values[2 * i];
+          values[2 * hole + 1] = values[2 * i + 1];
           hole = i;
         }
       }
-      s[hole].addr = 0;
+      keys[hole] = 0;
     }
   }
   mip_rt_heap_unlock(&sh->lock);
@@ -178,16 +267,28 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
     if (!locked)
       __atomic_add_fetch(&h->unlocked_readers, 1, __ATOMIC_SEQ_CST);
     uint64_t table = __atomic_load_n(&sh->table, __ATOMIC_SEQ_CST);
-    const struct mip_rt_heap_block *s = slots_of(table);
+    const uint64_t *keys = keys_of(table), *values = values_of(table);
     for (uint64_t j = 0; table && j <= mask_of(table); j++) {
-      struct mip_rt_heap_block b = s[j];
-      if (b.addr)
+      if (keys[j]) {
+        struct mip_rt_heap_block b;
+        unpack(&b, keys[j], &values[2 * j]);
         fn(&b, arg);
+      }
     }
     if (locked)
       mip_rt_heap_unlock(&sh->lock);
     else
       __atomic_sub_fetch(&h->unlocked_readers, 1, __ATOMIC_RELEASE);
+  }
+}
+
+void mip_rt_heap_table_disown(struct mip_rt_heap *h) {
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
+    uint64_t table = h->shards[i].table;
+    uint64_t *keys = keys_of(table), *values = values_of(table);
+    for (uint64_t j = 0; table && j <= mask_of(table); j++)
+      if (keys[j])
+        values[2 * j + 1] |= (uint64_t)MIP_RT_HEAP_FOREIGN << 56;
   }
 }
 

@@ -8,20 +8,22 @@
  * and inside the current thread's stack, whose bounds each thread looks
  * up once (pthread_getattr_np) and keeps in a TLS slot. A bad link ends
  * the stack there; it cannot make the walk read outside the stack.
+ *
+ * Every word a walk reads is recorded for the thread's recent walks
+ * (heap_recent.c), which can tell without walking that the same walk
+ * would find the same stack.
  */
+#include <errno.h>
 #include <pthread.h>
 
 #include "heap.h"
 
-struct bounds {
-  uintptr_t lo, hi; /* hi == 0: not looked up yet; lo == hi: unknown */
-};
+static __thread struct mip_rt_heap_bounds stack;
 
-static __thread struct bounds stack;
-
-static struct bounds *thread_stack(void) {
-  struct bounds *b = &stack;
-  if (!b->hi) {
+const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void) {
+  struct mip_rt_heap_bounds *b = &stack;
+  if (__builtin_expect(!b->hi, 0)) {
+    int saved = errno; /* pthread_getattr_np reads /proc, may set it */
     pthread_attr_t attr;
     void *addr;
     size_t size;
@@ -35,33 +37,52 @@ static struct bounds *thread_stack(void) {
     }
     b->lo = lo;
     b->hi = hi;
+    errno = saved;
   }
   return b;
 }
 
-uint32_t mip_rt_heap_unwind(const void *fp, uintptr_t *frames, uint32_t limit,
-                            uint32_t *flags) {
+static void keep(uintptr_t *words, uint32_t i, uintptr_t word) {
+  if (words && i < MIP_RT_HEAP_RECENT_WORDS)
+    words[i] = word;
+}
+
+/* The stack is hashed as it is walked: the walk waits on each frame's
+ * load before it can take the next, and the hash's multiplies fill that
+ * wait. */
+uint32_t mip_rt_heap_unwind(const void *fp, struct mip_rt_heap_stack *s,
+                            uint32_t limit) {
   const uintptr_t *f = fp;
-  uint32_t n = 0;
-  *flags = 0;
-  frames[n++] = f[1];
-  const struct bounds *b = thread_stack();
-  if (b->hi - b->lo < 16 || (uintptr_t)f < b->lo ||
-      (uintptr_t)f > b->hi - 16)
-    return n; /* bounds unknown, or on another stack (a signal stack, a
-                 coroutine's) */
-  for (;;) {
-    uintptr_t next = f[0];
-    if (next <= (uintptr_t)f || (next & 7) || next > b->hi - 16)
-      break;
-    f = (const uintptr_t *)next;
-    if (!f[1])
-      break;
-    if (n == limit) {
-      *flags |= MIP_RT_HEAP_TRUNCATED;
-      break;
+  const struct mip_rt_heap_bounds *b = mip_rt_heap_thread_stack();
+  uintptr_t *words = mip_rt_heap_recent_record(b, fp, limit, s);
+  uint64_t lane[2] = MIP_RT_HEAP_HASH_START;
+  uint32_t n = 0, read = 0, flags = 0;
+  uintptr_t ret = f[1];
+  keep(words, read++, ret);
+  s->frames[n++] = ret;
+  mip_rt_heap_hash_step(lane, ret);
+  if (mip_rt_heap_start_ok(b, (uintptr_t)f)) {
+    for (;;) {
+      uintptr_t next = f[0];
+      keep(words, read++, next);
+      if (!mip_rt_heap_next_ok(b, (uintptr_t)f, next))
+        break;
+      f = (const uintptr_t *)next;
+      ret = f[1];
+      keep(words, read++, ret);
+      if (!ret)
+        break;
+      if (n == limit) {
+        flags = MIP_RT_HEAP_TRUNCATED;
+        break;
+      }
+      s->frames[n++] = ret;
+      mip_rt_heap_hash_step(lane, ret);
     }
-    frames[n++] = f[1];
   }
+  s->depth = n;
+  s->flags = flags;
+  s->hash = mip_rt_heap_hash_end(lane, n, flags);
+  mip_rt_heap_recent_recorded(s, read);
   return n;
 }

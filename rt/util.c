@@ -1,5 +1,6 @@
 /* Small string helpers that neither allocate nor call stdio, so they are
  * safe in a destructor or a signal handler. */
+#include <errno.h>
 #include <stdarg.h>
 #include <unistd.h>
 
@@ -62,6 +63,8 @@ void mip_rt_report(const char *first, ...) {
   if (n > sizeof line - 2)
     n = sizeof line - 2;
   line[n++] = '\n';
+  int saved = errno; /* the program's, whatever the write does */
   ssize_t ignored = write(STDERR_FILENO, line, n);
   (void)ignored;
+  errno = saved;
 }

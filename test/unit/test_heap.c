@@ -105,11 +105,15 @@ START_TEST(table_grows_and_deletes) {
 }
 END_TEST
 
-/* Whether [p, p + bytes) is mapped (msync fails with ENOMEM if not). */
+/* A table's bytes (table word: address | log2 of its slots). */
+static size_t table_bytes(uint64_t table) {
+  return ((size_t)1 << (table & 63)) * MIP_RT_HEAP_SLOT_BYTES;
+}
+
+/* Whether the table is mapped (msync fails with ENOMEM if not). */
 static int mapped(uint64_t table) {
   void *p = (void *)(uintptr_t)(table & ~(uint64_t)4095);
-  size_t bytes = ((size_t)1 << (table & 63)) * sizeof(struct mip_rt_heap_block);
-  return msync(p, bytes, MS_ASYNC) == 0;
+  return msync(p, table_bytes(table), MS_ASYNC) == 0;
 }
 
 /* Whether every shard's table differs from was[i] (NULL: is there). */
@@ -120,50 +124,68 @@ static int all_differ(struct mip_rt_heap *h, const uint64_t *was) {
   return 1;
 }
 
+/* One block in each 64 KiB region: the regions' shards in turn. */
 static void put_next(struct mip_rt_heap *h, uint64_t *next) {
-  struct mip_rt_heap_block b = block(*next * 16, 1), old;
+  struct mip_rt_heap_block b = block(*next << 16, 1), old;
   ++*next;
   ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
 }
 
-/* A replaced table is unmapped, unless a walk is reading a shard without
- * its lock: then it stays mapped, emptied. A walk that cannot take a
- * shard's lock reads it anyway, and counts itself while it does. */
+/* Until every shard's table differs from was[i] (all 0: none yet); then
+ * was holds them. */
+static void grow_all(struct mip_rt_heap *h, uint64_t *next, uint64_t *was) {
+  while (!all_differ(h, was))
+    put_next(h, next);
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
+    was[i] = h->shards[i].table;
+}
+
+/* A shard's first table is its slice of the pool; a replaced table after
+ * it is unmapped, unless a walk is reading a shard without its lock: then
+ * it stays mapped, emptied. A walk that cannot take a shard's lock reads
+ * it anyway, and counts itself while it does. */
 START_TEST(table_retires_replaced_tables) {
   struct mip_rt_heap *h = new_heap(NULL, 16);
-  uint64_t next = 1, first[MIP_RT_HEAP_SHARDS];
-  /* Every shard's first table, then a reader, then every shard grows. */
-  while (!all_differ(h, NULL))
-    put_next(h, &next);
+  uint64_t next = 1, first[MIP_RT_HEAP_SHARDS] = {0};
+  uint64_t second[MIP_RT_HEAP_SHARDS];
+  uint64_t third[MIP_RT_HEAP_SHARDS];
+  grow_all(h, &next, first);
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
     first[i] = h->shards[i].table;
     ck_assert_uint_eq(first[i] & 63, MIP_RT_HEAP_SHARD_MIN_LOG2);
-    ck_assert_uint_eq(first[i] & 4095 & ~(uint64_t)63, 0);
+    uint8_t *t = (uint8_t *)(uintptr_t)(first[i] & ~(uint64_t)63);
+    ck_assert(t >= h->first_tables &&
+              t < h->first_tables + MIP_RT_HEAP_FIRST_TABLES_BYTES);
   }
+  memcpy(second, first, sizeof second);
+  grow_all(h, &next, second);
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
+    ck_assert_uint_eq(second[i] & 4095 & ~(uint64_t)63, 0);
+  /* A reader, then every shard grows again. */
   h->unlocked_readers = 1;
-  while (!all_differ(h, first))
-    put_next(h, &next);
-  uint64_t second[MIP_RT_HEAP_SHARDS];
+  memcpy(third, second, sizeof third);
+  grow_all(h, &next, third);
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
-    second[i] = h->shards[i].table;
-    ck_assert_uint_ne(second[i], first[i]);
-    ck_assert(mapped(first[i]));
-    const uint64_t *words = (const uint64_t *)(uintptr_t)(first[i] & ~4095ull);
-    ck_assert_uint_eq(words[0] | words[511], 0); /* emptied */
+    ck_assert_uint_ne(third[i], second[i]);
+    ck_assert(mapped(second[i]));
+    const uint64_t *words = (const uint64_t *)(uintptr_t)(second[i] & ~4095ull);
+    ck_assert_uint_eq(words[0] | words[table_bytes(second[i]) / 8 - 1],
+                      0); /* emptied */
   }
   h->unlocked_readers = 0;
-  while (!all_differ(h, second))
-    put_next(h, &next);
+  uint64_t fourth[MIP_RT_HEAP_SHARDS];
+  memcpy(fourth, third, sizeof fourth);
+  grow_all(h, &next, fourth);
   /* Unmapped: mmap may have handed its pages to a newer table since. */
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
-    ck_assert_uint_ne(h->shards[i].table, second[i]);
-    uint64_t lo = second[i] & ~4095ull, reused = 0;
+    ck_assert_uint_ne(h->shards[i].table, third[i]);
+    uint64_t lo = third[i] & ~4095ull, reused = 0;
     for (int j = 0; j < MIP_RT_HEAP_SHARDS; j++) {
       uint64_t t = h->shards[j].table, tlo = t & ~4095ull;
-      uint64_t thi = tlo + ((uint64_t)1 << (t & 63)) * 32;
+      uint64_t thi = tlo + table_bytes(t);
       reused |= lo >= tlo && lo < thi;
     }
-    ck_assert(reused || !mapped(second[i]));
+    ck_assert(reused || !mapped(third[i]));
   }
   /* Shard 0 held by someone else: walked all the same. */
   h->shards[0].lock = 1;
@@ -172,6 +194,42 @@ START_TEST(table_retires_replaced_tables) {
   ck_assert_uint_eq(sum[0], next - 1);
   ck_assert_uint_eq(h->unlocked_readers, 0);
   h->shards[0].lock = 0;
+  free_heap(h);
+}
+END_TEST
+
+/* A block's fields come back as they went in (packed in the table), and
+ * a forked child whose generations wrap makes every live block the
+ * parent's. */
+START_TEST(table_keeps_fields_and_generations) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  struct mip_rt_heap_block b = {.addr = 0x7ffff0001233,
+                                .size = (1ull << 47) + 5,
+                                .alloc_ms = 0xfedcba98,
+                                .context = 15,
+                                .cpu = MIP_RT_HEAP_NO_CPU,
+                                .flags = MIP_RT_HEAP_REALLOC,
+                                .generation = 126},
+                           old, out;
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  b.addr += 16, b.context = MIP_RT_HEAP_NO_CONTEXT, b.cpu = 3, b.flags = 0;
+  b.generation = 0;
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 0x7ffff0001233, &out), 1);
+  ck_assert_uint_eq(out.size, (1ull << 47) + 5);
+  ck_assert_uint_eq(out.alloc_ms, 0xfedcba98);
+  ck_assert_uint_eq(out.context, 15);
+  ck_assert_uint_eq(out.cpu, MIP_RT_HEAP_NO_CPU);
+  ck_assert_uint_eq(out.flags, MIP_RT_HEAP_REALLOC);
+  ck_assert_uint_eq(out.generation, 126);
+  h->generation = MIP_RT_HEAP_FOREIGN - 1;
+  mip_rt_heap_lock_all(h);
+  mip_rt_heap_forget(h);
+  ck_assert_uint_eq(h->generation, 0);
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 0x7ffff0001243, &out), 1);
+  ck_assert_uint_eq(out.context, MIP_RT_HEAP_NO_CONTEXT);
+  ck_assert_uint_eq(out.cpu, 3);
+  ck_assert_uint_eq(out.generation, MIP_RT_HEAP_FOREIGN);
   free_heap(h);
 }
 END_TEST
@@ -311,6 +369,13 @@ END_TEST
 
 /* ---- unwinding -------------------------------------------------------- */
 
+/* A walk without a key from a lookup of the recent walks. */
+static uint32_t walk(const void *fp, struct mip_rt_heap_stack *st,
+                     uint32_t limit) {
+  st->key = 0;
+  return mip_rt_heap_unwind(fp, st, limit);
+}
+
 /* Frames laid out by hand on this thread's stack: [next fp, return].
  * Not under AddressSanitizer, which would move the array to a stack of its
  * own (detect_stack_use_after_return). */
@@ -322,28 +387,69 @@ __attribute__((no_sanitize("address"), noinline)) static void unwind_test(void) 
   s[4] = (uintptr_t)&s[8], s[5] = 0x2002;
   s[8] = (uintptr_t)&s[12], s[9] = 0x3003;
   s[12] = 0, s[13] = 0x4004; /* next frame 0: the end */
-  uintptr_t frames[8];
-  uint32_t flags;
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 4);
+  struct mip_rt_heap_stack st;
+  const uintptr_t *frames = st.frames;
+  ck_assert_uint_eq(walk(s, &st, 8), 4);
   ck_assert_uint_eq(frames[0], 0x1001);
   ck_assert_uint_eq(frames[3], 0x4004);
-  ck_assert_uint_eq(flags, 0);
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 2, &flags), 2);
+  ck_assert_uint_eq(st.flags, 0);
+  ck_assert_uint_eq(st.hash, mip_rt_heap_stack_hash(frames, 4, 0));
+  ck_assert_uint_eq(walk(s, &st, 2), 2);
   ck_assert_uint_eq(frames[1], 0x2002);
-  ck_assert_uint_eq(flags, MIP_RT_HEAP_TRUNCATED);
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 4, &flags), 4);
-  ck_assert_uint_eq(flags, 0);
+  ck_assert_uint_eq(st.flags, MIP_RT_HEAP_TRUNCATED);
+  ck_assert_uint_eq(st.hash,
+                    mip_rt_heap_stack_hash(frames, 2, MIP_RT_HEAP_TRUNCATED));
+  ck_assert_uint_eq(walk(s, &st, 4), 4);
+  ck_assert_uint_eq(st.flags, 0);
+
+  /* The walk is recorded: while every word it read holds, the context
+   * found for it comes back without a walk. */
+  uint32_t context, flags;
+  uint64_t key;
+  ck_assert_uint_eq(walk(s, &st, 8), 4);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
+  mip_rt_heap_recent_found(&st, 42, 1);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 1);
+  ck_assert_uint_eq(context, 42);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 4, 1, &context, &flags, &key), 0);
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 2, &context, &flags, &key), 0);
+  s[13] = 0x4005; /* a return address far out */
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
+  s[13] = 0x4004;
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 1);
+  s[12] = (uintptr_t)&s[14]; /* the end moves on */
+  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
+  s[12] = 0;
+  /* A walk as deep as the record holds, and one deeper, which is not
+   * kept. */
+  uintptr_t deep[2 * 70] __attribute__((aligned(16)));
+  for (int i = 0; i < 70; i++) {
+    deep[2 * i] = i + 1 < 70 ? (uintptr_t)&deep[2 * i + 2] : 0;
+    deep[2 * i + 1] = 0x1000 + i;
+  }
+  deep[2 * 63] = 0;
+  ck_assert_uint_eq(walk(deep, &st, 128), 64);
+  mip_rt_heap_recent_found(&st, 7, 1);
+  ck_assert_int_eq(
+      mip_rt_heap_recent_again(deep, 128, 1, &context, &flags, &key), 1);
+  ck_assert_uint_eq(context, 7);
+  deep[2 * 63] = (uintptr_t)&deep[128];
+  ck_assert_uint_eq(walk(deep, &st, 128), 70);
+  mip_rt_heap_recent_found(&st, 8, 1);
+  ck_assert_int_eq(
+      mip_rt_heap_recent_again(deep, 128, 1, &context, &flags, &key), 0);
+
   /* Going down, misaligned, or off the stack: the walk stops there. */
   s[8] = (uintptr_t)&s[2];
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 3);
+  ck_assert_uint_eq(walk(s, &st, 8), 3);
   s[8] = (uintptr_t)&s[12] + 4;
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 3);
+  ck_assert_uint_eq(walk(s, &st, 8), 3);
   static uintptr_t elsewhere[4];
   s[8] = (uintptr_t)elsewhere;
-  ck_assert_uint_eq(mip_rt_heap_unwind(s, frames, 8, &flags), 3);
+  ck_assert_uint_eq(walk(s, &st, 8), 3);
   /* A frame not on this thread's stack: only its return address. */
   elsewhere[0] = (uintptr_t)&s[4], elsewhere[1] = 0x5005;
-  ck_assert_uint_eq(mip_rt_heap_unwind(elsewhere, frames, 8, &flags), 1);
+  ck_assert_uint_eq(walk(elsewhere, &st, 8), 1);
   ck_assert_uint_eq(frames[0], 0x5005);
 }
 
@@ -398,6 +504,19 @@ START_TEST(mib_follows_memprof) {
   ck_assert_uint_eq(m.MaxLifetimeAccessDensity, 400000);
   ck_assert_uint_eq(m.LiveAtExitCount, 0);
   ck_assert_uint_eq(m.PeakLiveSize, 0);
+
+  /* The same blocks added without their own MemInfoBlocks. */
+  struct mip_rt_mib n = {0};
+  mip_rt_heap_mib_add(&n, 100, 50, 10, 30, 1, 1, 0);
+  mip_rt_heap_mib_add(&n, 300, 9, 25, 26, 2, 3, 0);
+  mip_rt_heap_mib_add(&n, 0, 4, 40, 40, 3, 3, 0);
+  ck_assert_mem_eq(&n, &m, sizeof m);
+  struct mip_rt_mib big = m;
+  mip_rt_heap_mib_add(&n, 1ull << 62, ~0ull, 0, 0xffffffff, UINT32_MAX, 0, 1);
+  mip_rt_heap_mib_block(&a, 1ull << 62, ~0ull, 0, 0xffffffff, UINT32_MAX, 0);
+  a.ReallocCount = 1;
+  mip_rt_heap_mib_merge(&big, &a);
+  ck_assert_mem_eq(&n, &big, sizeof big);
 
   /* Encoded at the widths of mib.inc, u32 fields saturating. */
   uint8_t out[MIP_RT_HEAP_MIB_BYTES];
@@ -754,6 +873,7 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, table_puts_takes_and_replaces);
   tcase_add_test(tc, table_grows_and_deletes);
   tcase_add_test(tc, table_retires_replaced_tables);
+  tcase_add_test(tc, table_keeps_fields_and_generations);
   tcase_add_test(tc, table_counts_exactly_under_threads);
   tcase_add_test(tc, depot_deduplicates_stacks);
   tcase_add_test(tc, depot_agrees_under_threads);
