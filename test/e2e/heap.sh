@@ -31,14 +31,16 @@ mip_sites() {
 }
 
 # The same from DHAT: each program point under the first frame in one of
-# our sources ("0x...: function (file.c:12)"), keeping the lines that call
-# an allocator (DHAT also sees libc's own allocations, under the lines
-# that call printf and the like).
+# our sources ("0x...: function (file.c:12)"; valgrind names the file with
+# part of its directory when the sources and the build directory share a
+# prefix, such as /tmp: only the name counts), keeping the lines that
+# call an allocator (DHAT also sees libc's own allocations, under the
+# lines that call printf and the like).
 dhat_sites() {
   ours=$(cd "$SRC" && ls | tr '\n' '|' | sed 's/|$//; s/\./\\./g')
   jq -r --arg ours "($ours):[0-9]+\\)$" '.ftbl as $f | .pps[]
          | "\(.tbk) \(.tb) " + ([.fs[] | $f[.] | select(test($ours))] | first // "-")' "$1" |
-    sed -n 's/^\([0-9]*\) \([0-9]*\) .*(\([^()]*:[0-9]*\))$/\3 \1 \2/p' |
+    sed -n 's/^\([0-9]*\) \([0-9]*\) .*(\([^()]*\/\)\{0,1\}\([^()/]*:[0-9]*\))$/\4 \1 \2/p' |
     awk '{ n[$1] += $2; b[$1] += $3 } END { for (s in n) print s, n[s], b[s] }' |
     sort >"$1.all"
   while read -r site blocks bytes; do
