@@ -282,9 +282,8 @@ size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
   uint64_t cap = h ? sg.used + SEGMENT_SLACK : 0;
   uint64_t bytes = sizeof(struct snapshot) + n * sizeof(struct mip_rt_mib);
   bytes = (bytes + cap + 4095) & ~(uint64_t)4095;
-  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) {
+  void *m = mip_rt_heap_map(bytes);
+  if (!m) {
     mip_rt_report("heap profile left out: no memory for its snapshot", NULL);
     return count;
   }
