@@ -13,6 +13,10 @@ $(RT_OBJ): SAN_FLAGS :=
 # (no exception ever crosses it): it is part of what every image ships.
 $(RT_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4 -Os \
   -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt
+# Except the heap runtime, which only heap images link, and which runs at
+# every allocation and free: optimized for speed (Lua's bench run, 6.2
+# million blocks, 11% faster than at -Os, for 6 KiB more text).
+$(filter $(OBJ)/rt/heap_%.o,$(RT_OBJ)): ALL_CFLAGS += -O2
 
 $(RT_LIB): $(RT_OBJ)
 	@mkdir -p $(@D)
