@@ -57,6 +57,16 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p,
                                               uint64_t size);
 MIP_RT_HIDDEN void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p,
                                             uint64_t size);
+/* A dying block's counters, summed already: the whole pages of them
+ * that only [p, p + size) uses go back to the system (they read as zero
+ * again), when there are enough to be worth a call; 1 when they did.
+ * restore: a block released so that lives on after all (its realloc
+ * failed) gets back the accesses they held, as sum, its total before,
+ * says, in its second granule's counter (its own: it spans pages). */
+MIP_RT_HIDDEN int mip_rt_heap_shadow_release(uintptr_t base, uintptr_t p,
+                                             uint64_t size);
+MIP_RT_HIDDEN void mip_rt_heap_shadow_restore(uintptr_t base, uintptr_t p,
+                                              uint64_t size, uint64_t sum);
 
 struct mip_rt_heap_ops;
 
@@ -129,15 +139,18 @@ MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
 /* ---- Live blocks (heap_table.c) --------------------------------------- */
 
 #define MIP_RT_HEAP_NO_CONTEXT UINT32_MAX
-#define MIP_RT_HEAP_NO_CPU 0xffffu /* sched_getcpu failed */
+#define MIP_RT_HEAP_NO_CPU 0x7ffu /* sched_getcpu failed, or a CPU from
+                                   2047 up (11 bits in the table) */
 /* Block flags. */
 #define MIP_RT_HEAP_REALLOC 1u /* born of a realloc */
+#define MIP_RT_HEAP_RELEASED 2u /* taken, its counters given back (never in
+                                   the table) */
 
 /* A live block, as the table operations take and give it; the table
- * keeps it packed in 24 bytes (heap_table.c). */
+ * keeps it packed in 20 bytes (heap_table.c). */
 struct mip_rt_heap_block {
-  uint64_t addr; /* 0: a free slot */
-  uint64_t size; /* below 2^48 */
+  uint64_t addr; /* 0: a free slot; below 2^47, else not tracked */
+  uint64_t size; /* below 2^44, else clamped */
   uint32_t alloc_ms;
   uint32_t context; /* MIP_RT_HEAP_NO_CONTEXT: tracked, never counted */
   uint16_t cpu;
@@ -147,7 +160,7 @@ struct mip_rt_heap_block {
 };
 /* The generation of no state: blocks the parent of a fork left. */
 #define MIP_RT_HEAP_FOREIGN 127u
-#define MIP_RT_HEAP_SLOT_BYTES 24u
+#define MIP_RT_HEAP_SLOT_BYTES 20u
 
 /* One shard: its table of slots (open addressing, linear probing, at most
  * three quarters full), replaced by one twice as large when it fills.
@@ -164,7 +177,7 @@ struct mip_rt_heap_shard {
 } __attribute__((aligned(64)));
 
 #define MIP_RT_HEAP_SHARDS 256
-#define MIP_RT_HEAP_SHARD_MIN_LOG2 6 /* a shard's first table: 64 slots,
+#define MIP_RT_HEAP_SHARD_MIN_LOG2 4 /* a shard's first table: 16 slots,
                                          from the state's pool */
 #define MIP_RT_HEAP_FIRST_TABLES_BYTES                                         \
   (MIP_RT_HEAP_SHARDS * (MIP_RT_HEAP_SLOT_BYTES << MIP_RT_HEAP_SHARD_MIN_LOG2))
@@ -235,7 +248,7 @@ struct mip_rt_heap_config {
 
 /* The defaults of the process's state. */
 #define MIP_RT_HEAP_CONTEXTS (1u << 17)
-#define MIP_RT_HEAP_CONTEXTS_MAX 0xffffffu /* what a block can name */
+#define MIP_RT_HEAP_CONTEXTS_MAX 0x3ffffu /* what a block can name */
 #define MIP_RT_HEAP_DEPOT_SLOTS (1u << 18)
 /* The depot's first tier: 4096 slots, 32 KiB, where a program with a few
  * thousand stacks finds them all. */

@@ -153,6 +153,35 @@ uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p, uint64_t size) {
   return sum;
 }
 
+/* Blocks whose counters span at least this many whole pages give them
+ * back when they die: 64 KiB blocks and larger. */
+#define RELEASE_PAGES 2
+
+int mip_rt_heap_shadow_release(uintptr_t base, uintptr_t p, uint64_t size) {
+  uint64_t *c, *last;
+  if (!granules(base, p, size, &c, &last))
+    return 0;
+  /* Not the counters of the end granules, which a neighbour may share. */
+  uintptr_t in = ((uintptr_t)(c + 1) + 4095) & ~(uintptr_t)4095;
+  uintptr_t out = (uintptr_t)last & ~(uintptr_t)4095;
+  if (out < in + RELEASE_PAGES * 4096)
+    return 0;
+  int saved = errno;
+  int rc = madvise((void *)in, out - in, MADV_DONTNEED);
+  errno = saved;
+  return rc == 0;
+}
+
+void mip_rt_heap_shadow_restore(uintptr_t base, uintptr_t p, uint64_t size,
+                                uint64_t sum) {
+  uint64_t *c, *last;
+  if (!granules(base, p, size, &c, &last) || last == c)
+    return;
+  uint64_t now = mip_rt_heap_shadow_sum(base, p, size);
+  if (sum > now)
+    c[1] += sum - now;
+}
+
 void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p, uint64_t size) {
   uint64_t *c, *last;
   if (!size || !granules(base, p, size, &c, &last))

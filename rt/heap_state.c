@@ -7,8 +7,9 @@
  * that address died where MIP could not see, and is closed first, as
  * freed unseen), its granules' counters are cleared, and its context's
  * live bytes grow (and with them, perhaps, its peak). Dies: it leaves the
- * table, its counters are summed, and its MemInfoBlock is merged into its
- * context's, under the context's lock.
+ * table, its counters are summed (a big block's then given back to the
+ * system), and its MemInfoBlock is merged into its context's, under the
+ * context's lock.
  */
 #include <errno.h>
 #include <sched.h>
@@ -201,6 +202,10 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
 void mip_rt_heap_taken_at(struct mip_rt_heap *h, struct mip_rt_heap_taken *t,
                           uint32_t now, uint32_t cpu) {
   t->count = mip_rt_heap_shadow_sum(h->shadow, t->block.addr, t->block.size);
+  /* Before the real free or realloc, while the block is still its own:
+   * a big block's counters take no memory once it is gone. */
+  if (mip_rt_heap_shadow_release(h->shadow, t->block.addr, t->block.size))
+    t->block.flags |= MIP_RT_HEAP_RELEASED;
   t->dealloc_ms = now;
   t->dealloc_cpu = cpu;
 }
@@ -224,6 +229,9 @@ void mip_rt_heap_settle(struct mip_rt_heap *h,
   if (dies) {
     died(h, &t->block, t->count, t->dealloc_ms, t->dealloc_cpu);
   } else {
+    if (t->block.flags & MIP_RT_HEAP_RELEASED)
+      mip_rt_heap_shadow_restore(h->shadow, t->block.addr, t->block.size,
+                                 t->count);
     struct mip_rt_heap_block old;
     mip_rt_heap_table_put(h, &t->block, &old);
   }

@@ -5,12 +5,13 @@
  * so threads working on different blocks rarely meet, and a thread
  * working in one region of memory keeps to one shard.
  *
- * A table is two arrays with one index: the keys (addresses, 8 bytes a
- * slot, 0: free), which probing reads, eight to a cache line, and the
- * rest of each block packed into 16 bytes, read once the key is found: 24
- * bytes a block in all. A shard's first table (64 slots) is its slice of
- * one pool mapped with the state, so that a shard little used takes less
- * than a page; a full table is replaced by one twice its size, mmap'd.
+ * A table is two arrays with one index: the keys (8 bytes a slot, 0:
+ * free), which probing reads, eight to a cache line, and the rest of each
+ * block packed into 12 bytes, read once the key is found: 20 bytes a
+ * block in all (Packing, below). A shard's first table (16 slots) is its
+ * slice of one pool mapped with the state, so that a shard little used
+ * takes less than a page; a full table is replaced by one twice its size,
+ * mmap'd.
  *
  * A replaced table goes back to the system whole. A walk that could not
  * take a shard's lock (a dump in a signal handler that interrupted its own
@@ -90,8 +91,8 @@ static uint64_t mask_of(uint64_t table) {
   return table ? ((uint64_t)1 << (table & 63)) - 1 : 0;
 }
 
-static uint64_t *values_of(uint64_t table) {
-  return table ? keys_of(table) + mask_of(table) + 1 : NULL;
+static uint32_t *values_of(uint64_t table) {
+  return table ? (uint32_t *)(keys_of(table) + mask_of(table) + 1) : NULL;
 }
 
 static uint64_t table_bytes(uint64_t table) {
@@ -108,32 +109,69 @@ void mip_rt_heap_table_unmap(uint64_t table) {
 
 /* ---- Packing ---------------------------------------------------------- */
 
-/* A block's value words: size (48 bits: no block is larger than the
- * address space) and CPU; allocation time, context (24 bits), generation
- * (7) and the realloc flag. */
-#define SIZE_MASK (((uint64_t)1 << 48) - 1)
-#define CONTEXT_MASK 0xffffffu
+/* A block in 20 bytes. The key: its address (47 bits: user space, the
+ * only addresses the shadow covers; a block above is not tracked), the
+ * high bits of its context, its generation and the realloc flag. The
+ * value, three u32: size (44 bits, 16 TiB: larger is clamped), CPU (11
+ * bits: 2047 is "unknown", CPUs from there up among them) and the low
+ * bits of its context; then its allocation time. */
+#define ADDR_BITS 47
+#define ADDR_MASK (((uint64_t)1 << ADDR_BITS) - 1)
+#define SIZE_BITS 44
+#define SIZE_MASK (((uint64_t)1 << SIZE_BITS) - 1)
+#define CPU_BITS 11
+#define CONTEXT_LO_BITS 9
+#define CONTEXT_LO_MASK ((1u << CONTEXT_LO_BITS) - 1)
+#define CONTEXT_NONE ((1u << 18) - 1)
+#define GEN_SHIFT 56
+#define FLAG_SHIFT 63
 
-static void pack(uint64_t *v, const struct mip_rt_heap_block *b) {
-  uint64_t size = b->size > SIZE_MASK ? SIZE_MASK : b->size;
-  v[0] = size | (uint64_t)b->cpu << 48;
-  v[1] = b->alloc_ms | (uint64_t)(b->context & CONTEXT_MASK) << 32 |
-         (uint64_t)(b->generation & MIP_RT_HEAP_FOREIGN) << 56 |
-         (uint64_t)(b->flags & MIP_RT_HEAP_REALLOC) << 63;
+_Static_assert(MIP_RT_HEAP_NO_CPU == (1u << CPU_BITS) - 1, "CPU bits");
+_Static_assert(MIP_RT_HEAP_CONTEXTS_MAX == CONTEXT_NONE, "context bits");
+_Static_assert(MIP_RT_HEAP_SLOT_BYTES == 8 + 3 * 4, "slot bytes");
+
+static uint64_t key_of(const struct mip_rt_heap_block *b, uint32_t context) {
+  return b->addr | (uint64_t)(context >> CONTEXT_LO_BITS) << ADDR_BITS |
+         (uint64_t)(b->generation & MIP_RT_HEAP_FOREIGN) << GEN_SHIFT |
+         (uint64_t)(b->flags & MIP_RT_HEAP_REALLOC) << FLAG_SHIFT;
 }
 
-static void unpack(struct mip_rt_heap_block *b, uint64_t addr,
-                   const uint64_t *v) {
-  uint32_t context = (uint32_t)(v[1] >> 32) & CONTEXT_MASK;
+static void pack(uint64_t *key, uint32_t *v,
+                 const struct mip_rt_heap_block *b) {
+  uint64_t size = b->size > SIZE_MASK ? SIZE_MASK : b->size;
+  uint32_t context = b->context > CONTEXT_NONE ? CONTEXT_NONE : b->context;
+  uint32_t cpu = b->cpu > MIP_RT_HEAP_NO_CPU ? MIP_RT_HEAP_NO_CPU : b->cpu;
+  uint64_t low = size | (uint64_t)cpu << SIZE_BITS |
+                 (uint64_t)(context & CONTEXT_LO_MASK)
+                     << (SIZE_BITS + CPU_BITS);
+  *key = key_of(b, context);
+  __builtin_memcpy(v, &low, sizeof low);
+  v[2] = b->alloc_ms;
+}
+
+static void unpack(struct mip_rt_heap_block *b, uint64_t key,
+                   const uint32_t *v) {
+  uint64_t low;
+  __builtin_memcpy(&low, v, sizeof low);
+  uint32_t context = (uint32_t)((key >> ADDR_BITS) << CONTEXT_LO_BITS |
+                                low >> (SIZE_BITS + CPU_BITS)) &
+                     CONTEXT_NONE;
   *b = (struct mip_rt_heap_block){
-      .addr = addr,
-      .size = v[0] & SIZE_MASK,
-      .alloc_ms = (uint32_t)v[1],
-      .context = context == CONTEXT_MASK ? MIP_RT_HEAP_NO_CONTEXT : context,
-      .cpu = (uint16_t)(v[0] >> 48),
-      .flags = (uint16_t)(v[1] >> 63),
-      .generation = (uint32_t)(v[1] >> 56) & MIP_RT_HEAP_FOREIGN,
+      .addr = key & ADDR_MASK,
+      .size = low & SIZE_MASK,
+      .alloc_ms = v[2],
+      .context = context == CONTEXT_NONE ? MIP_RT_HEAP_NO_CONTEXT : context,
+      .cpu = (uint16_t)((low >> SIZE_BITS) & MIP_RT_HEAP_NO_CPU),
+      .flags = (uint16_t)(key >> FLAG_SHIFT),
+      .generation = (uint32_t)(key >> GEN_SHIFT) & MIP_RT_HEAP_FOREIGN,
   };
+}
+
+static void move_slot(uint64_t *keys, uint32_t *values, uint64_t to,
+                      const uint64_t *from_keys, const uint32_t *from_values,
+                      uint64_t from) {
+  keys[to] = from_keys[from];
+  __builtin_memcpy(values + 3 * to, from_values + 3 * from, 12);
 }
 
 /* ---- One table -------------------------------------------------------- */
@@ -142,7 +180,7 @@ static void unpack(struct mip_rt_heap_block *b, uint64_t addr,
 static uint64_t find(const uint64_t *keys, uint64_t mask, uint64_t addr) {
   for (uint64_t i = home_of(addr);; i++) {
     uint64_t k = keys[i & mask];
-    if (k == addr || k == 0)
+    if ((k & ADDR_MASK) == addr || k == 0)
       return i & mask;
   }
 }
@@ -173,16 +211,13 @@ static int room(struct mip_rt_heap *h, struct mip_rt_heap_shard *sh) {
   if (!t)
     return -1;
   uint64_t table = (uint64_t)(uintptr_t)t | log2, tmask = mask_of(table);
-  const uint64_t *keys = keys_of(old), *values = values_of(old);
-  uint64_t *tvalues = values_of(table);
-  for (uint64_t i = 0; old && i <= mask; i++) {
-    if (keys[i]) {
-      uint64_t j = find(t, tmask, keys[i]);
-      t[j] = keys[i];
-      tvalues[2 * j] = values[2 * i];
-      tvalues[2 * j + 1] = values[2 * i + 1];
-    }
-  }
+  const uint64_t *keys = keys_of(old);
+  const uint32_t *values = values_of(old);
+  uint32_t *tvalues = values_of(table);
+  for (uint64_t i = 0; old && i <= mask; i++)
+    if (keys[i])
+      move_slot(t, tvalues, find(t, tmask, keys[i] & ADDR_MASK), keys, values,
+                i);
   __atomic_store_n(&sh->table, table, __ATOMIC_SEQ_CST);
   if (old && !pooled(old)) {
     int saved = errno;
@@ -203,26 +238,28 @@ void mip_rt_heap_table_prefetch(struct mip_rt_heap *h, uint64_t addr) {
   uint64_t i = home_of(addr) & mask_of(table);
   if (table) {
     __builtin_prefetch(keys_of(table) + i, 1);
-    __builtin_prefetch(values_of(table) + 2 * i, 1);
+    __builtin_prefetch(values_of(table) + 3 * i, 1);
   }
 }
 
 int mip_rt_heap_table_put(struct mip_rt_heap *h,
                           const struct mip_rt_heap_block *b,
                           struct mip_rt_heap_block *old) {
+  if (!b->addr || b->addr > ADDR_MASK)
+    return -1;
   struct mip_rt_heap_shard *sh = shard_of(h, b->addr);
   mip_rt_heap_lock(&sh->lock);
   int rc = -1;
   if (room(h, sh) == 0) {
-    uint64_t *keys = keys_of(sh->table), *values = values_of(sh->table);
+    uint64_t *keys = keys_of(sh->table);
+    uint32_t *values = values_of(sh->table);
     uint64_t i = find(keys, mask_of(sh->table), b->addr);
     rc = keys[i] != 0;
     if (rc)
-      unpack(old, b->addr, &values[2 * i]);
+      unpack(old, keys[i], &values[3 * i]);
     else
       sh->count++;
-    keys[i] = b->addr;
-    pack(&values[2 * i], b);
+    pack(&keys[i], &values[3 * i], b);
   }
   mip_rt_heap_unlock(&sh->lock);
   return rc;
@@ -230,25 +267,26 @@ int mip_rt_heap_table_put(struct mip_rt_heap *h,
 
 int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
                            struct mip_rt_heap_block *out) {
+  if (!addr || addr > ADDR_MASK)
+    return 0;
   struct mip_rt_heap_shard *sh = shard_of(h, addr);
   mip_rt_heap_lock(&sh->lock);
-  uint64_t *keys = keys_of(sh->table), *values = values_of(sh->table);
+  uint64_t *keys = keys_of(sh->table);
+  uint32_t *values = values_of(sh->table);
   uint64_t mask = mask_of(sh->table);
   int found = 0;
-  if (mask && addr) {
+  if (mask) {
     uint64_t hole = find(keys, mask, addr);
     found = keys[hole] != 0;
     if (found) {
-      unpack(out, addr, &values[2 * hole]);
+      unpack(out, keys[hole], &values[3 * hole]);
       sh->count--;
       /* Backward shift: pull later blocks of the run into the hole when
        * their home is not between the hole and themselves. */
       for (uint64_t i = (hole + 1) & mask; keys[i]; i = (i + 1) & mask) {
-        uint64_t home = home_of(keys[i]) & mask;
+        uint64_t home = home_of(keys[i] & ADDR_MASK) & mask;
         if (((i - home) & mask) >= ((i - hole) & mask)) {
-          keys[hole] = keys[i];
-          values[2 * hole] = values[2 * i];
-          values[2 * hole + 1] = values[2 * i + 1];
+          move_slot(keys, values, hole, keys, values, i);
           hole = i;
         }
       }
@@ -267,11 +305,12 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
     if (!locked)
       __atomic_add_fetch(&h->unlocked_readers, 1, __ATOMIC_SEQ_CST);
     uint64_t table = __atomic_load_n(&sh->table, __ATOMIC_SEQ_CST);
-    const uint64_t *keys = keys_of(table), *values = values_of(table);
+    const uint64_t *keys = keys_of(table);
+    const uint32_t *values = values_of(table);
     for (uint64_t j = 0; table && j <= mask_of(table); j++) {
       if (keys[j]) {
         struct mip_rt_heap_block b;
-        unpack(&b, keys[j], &values[2 * j]);
+        unpack(&b, keys[j], &values[3 * j]);
         fn(&b, arg);
       }
     }
@@ -285,10 +324,10 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
 void mip_rt_heap_table_disown(struct mip_rt_heap *h) {
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
     uint64_t table = h->shards[i].table;
-    uint64_t *keys = keys_of(table), *values = values_of(table);
+    uint64_t *keys = keys_of(table);
     for (uint64_t j = 0; table && j <= mask_of(table); j++)
       if (keys[j])
-        values[2 * j + 1] |= (uint64_t)MIP_RT_HEAP_FOREIGN << 56;
+        keys[j] |= (uint64_t)MIP_RT_HEAP_FOREIGN << GEN_SHIFT;
   }
 }
 

@@ -204,9 +204,9 @@ END_TEST
 START_TEST(table_keeps_fields_and_generations) {
   struct mip_rt_heap *h = new_heap(NULL, 16);
   struct mip_rt_heap_block b = {.addr = 0x7ffff0001233,
-                                .size = (1ull << 47) + 5,
+                                .size = (1ull << 43) + 5,
                                 .alloc_ms = 0xfedcba98,
-                                .context = 15,
+                                .context = MIP_RT_HEAP_CONTEXTS_MAX - 1,
                                 .cpu = MIP_RT_HEAP_NO_CPU,
                                 .flags = MIP_RT_HEAP_REALLOC,
                                 .generation = 126},
@@ -216,9 +216,9 @@ START_TEST(table_keeps_fields_and_generations) {
   b.generation = 0;
   ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
   ck_assert_int_eq(mip_rt_heap_table_take(h, 0x7ffff0001233, &out), 1);
-  ck_assert_uint_eq(out.size, (1ull << 47) + 5);
+  ck_assert_uint_eq(out.size, (1ull << 43) + 5);
   ck_assert_uint_eq(out.alloc_ms, 0xfedcba98);
-  ck_assert_uint_eq(out.context, 15);
+  ck_assert_uint_eq(out.context, MIP_RT_HEAP_CONTEXTS_MAX - 1);
   ck_assert_uint_eq(out.cpu, MIP_RT_HEAP_NO_CPU);
   ck_assert_uint_eq(out.flags, MIP_RT_HEAP_REALLOC);
   ck_assert_uint_eq(out.generation, 126);
@@ -230,6 +230,19 @@ START_TEST(table_keeps_fields_and_generations) {
   ck_assert_uint_eq(out.context, MIP_RT_HEAP_NO_CONTEXT);
   ck_assert_uint_eq(out.cpu, 3);
   ck_assert_uint_eq(out.generation, MIP_RT_HEAP_FOREIGN);
+  /* Sizes from 16 TiB up are clamped; CPUs from 2047 up are unknown; an
+   * address above user space is not tracked. */
+  b = (struct mip_rt_heap_block){.addr = 0x1000, .size = 1ull << 50,
+                                 .context = 511, .cpu = 5000};
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 0x1000, &out), 1);
+  ck_assert_uint_eq(out.size, (1ull << 44) - 1);
+  ck_assert_uint_eq(out.context, 511);
+  ck_assert_uint_eq(out.cpu, MIP_RT_HEAP_NO_CPU);
+  b.addr = 1ull << 47;
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), -1);
+  ck_assert_int_eq(mip_rt_heap_table_take(h, 1ull << 47, &out), 0);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
   free_heap(h);
 }
 END_TEST
@@ -617,6 +630,61 @@ START_TEST(shadow_clears_sums_and_touches) {
 }
 END_TEST
 
+/* A big block's counters go back to the system when it dies, all but
+ * those of its end granules; a block that lives on after all gets their
+ * sum back. */
+START_TEST(shadow_releases_big_blocks) {
+  uint64_t *shadow = new_shadow();
+  uintptr_t base = (uintptr_t)shadow;
+  for (uint64_t i = 0; i < SHADOW_GRANULES; i++)
+    shadow[i] = 1;
+  /* Granules 100 to 3100: counters 512 to 3071 are five whole pages. */
+  uintptr_t p = 100 * 64 + 8;
+  uint64_t size = 3000 * 64;
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(base, p, size), 3001);
+  ck_assert_int_eq(mip_rt_heap_shadow_release(base, p, size), 1);
+  ck_assert_uint_eq(shadow[100], 1);
+  ck_assert_uint_eq(shadow[511], 1);
+  ck_assert_uint_eq(shadow[512], 0);
+  ck_assert_uint_eq(shadow[3071], 0);
+  ck_assert_uint_eq(shadow[3072], 1);
+  ck_assert_uint_eq(shadow[3100], 1);
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(base, p, size), 3001 - 2560);
+  mip_rt_heap_shadow_restore(base, p, size, 3001);
+  ck_assert_uint_eq(mip_rt_heap_shadow_sum(base, p, size), 3001);
+  ck_assert_uint_eq(shadow[100], 1); /* maybe a neighbour's too */
+  /* One whole page is not worth a call; nor is a range out of reach. */
+  ck_assert_int_eq(mip_rt_heap_shadow_release(base, 5000 * 64, 1000 * 64), 0);
+  ck_assert_uint_eq(shadow[5120], 1);
+  ck_assert_int_eq(mip_rt_heap_shadow_release(base, 1ull << 47, 1 << 20), 0);
+  ck_assert_int_eq(mip_rt_heap_shadow_release(0, 0, 1 << 20), 0);
+
+  /* Through a state: taken (a realloc about to run), it lives on when the
+   * realloc fails, with its accesses; freed, it takes them along. */
+  struct mip_rt_heap *h = new_heap(shadow, 16);
+  uintptr_t frames[1] = {0x400100};
+  uint32_t c = mip_rt_heap_context_of(h, frames, 1, 0, 0x77);
+  mip_rt_heap_born(h, p, size, c, 0, 5, 1);
+  mip_rt_heap_shadow_touch(base, p, size);
+  mip_rt_heap_shadow_touch(base, p, size);
+  struct mip_rt_heap_taken t;
+  ck_assert_int_eq(mip_rt_heap_take(h, p, &t, 6, 1), 1);
+  ck_assert_uint_eq(t.count, 2 * 3001);
+  ck_assert_uint_eq(t.block.flags & MIP_RT_HEAP_RELEASED,
+                    MIP_RT_HEAP_RELEASED);
+  ck_assert_uint_eq(shadow[1000], 0);
+  mip_rt_heap_settle(h, &t, 0);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 1);
+  ck_assert_int_eq(mip_rt_heap_take(h, p, &t, 7, 1), 1);
+  ck_assert_uint_eq(t.count, 2 * 3001);
+  mip_rt_heap_settle(h, &t, 1);
+  ck_assert_uint_eq(h->contexts[c].mib.TotalAccessCount, 2 * 3001);
+  ck_assert_uint_eq(h->contexts[c].mib.ReallocCount, 0);
+  free_heap(h);
+  munmap(shadow, SHADOW_GRANULES * 8);
+}
+END_TEST
+
 /* ---- payloads --------------------------------------------------------- */
 
 struct decoded {
@@ -881,6 +949,7 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, mib_follows_memprof);
   tcase_add_test(tc, state_counts_accesses_and_lifetimes);
   tcase_add_test(tc, shadow_clears_sums_and_touches);
+  tcase_add_test(tc, shadow_releases_big_blocks);
   tcase_add_test(tc, payloads_decode);
   suite_add_tcase(s, tc);
   return s;
