@@ -159,7 +159,9 @@ uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p, uint64_t size) {
 
 int mip_rt_heap_shadow_release(uintptr_t base, uintptr_t p, uint64_t size) {
   uint64_t *c, *last;
-  if (!granules(base, p, size, &c, &last))
+  /* Every death asks: most blocks are far too small. */
+  if (size >> MIP_RT_HEAP_GRANULE_SHIFT < RELEASE_PAGES * 4096 / 8 ||
+      !granules(base, p, size, &c, &last))
     return 0;
   /* Not the counters of the end granules, which a neighbour may share. */
   uintptr_t in = ((uintptr_t)(c + 1) + 4095) & ~(uintptr_t)4095;

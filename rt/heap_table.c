@@ -125,16 +125,11 @@ void mip_rt_heap_table_unmap(uint64_t table) {
 #define CONTEXT_NONE ((1u << 18) - 1)
 #define GEN_SHIFT 56
 #define FLAG_SHIFT 63
+#define VALUE_WORDS 3 /* u32 */
 
 _Static_assert(MIP_RT_HEAP_NO_CPU == (1u << CPU_BITS) - 1, "CPU bits");
 _Static_assert(MIP_RT_HEAP_CONTEXTS_MAX == CONTEXT_NONE, "context bits");
-_Static_assert(MIP_RT_HEAP_SLOT_BYTES == 8 + 3 * 4, "slot bytes");
-
-static uint64_t key_of(const struct mip_rt_heap_block *b, uint32_t context) {
-  return b->addr | (uint64_t)(context >> CONTEXT_LO_BITS) << ADDR_BITS |
-         (uint64_t)(b->generation & MIP_RT_HEAP_FOREIGN) << GEN_SHIFT |
-         (uint64_t)(b->flags & MIP_RT_HEAP_REALLOC) << FLAG_SHIFT;
-}
+_Static_assert(MIP_RT_HEAP_SLOT_BYTES == 8 + VALUE_WORDS * 4, "slot bytes");
 
 static void pack(uint64_t *key, uint32_t *v,
                  const struct mip_rt_heap_block *b) {
@@ -144,7 +139,9 @@ static void pack(uint64_t *key, uint32_t *v,
   uint64_t low = size | (uint64_t)cpu << SIZE_BITS |
                  (uint64_t)(context & CONTEXT_LO_MASK)
                      << (SIZE_BITS + CPU_BITS);
-  *key = key_of(b, context);
+  *key = b->addr | (uint64_t)(context >> CONTEXT_LO_BITS) << ADDR_BITS |
+         (uint64_t)(b->generation & MIP_RT_HEAP_FOREIGN) << GEN_SHIFT |
+         (uint64_t)(b->flags & MIP_RT_HEAP_REALLOC) << FLAG_SHIFT;
   __builtin_memcpy(v, &low, sizeof low);
   v[2] = b->alloc_ms;
 }
@@ -171,7 +168,8 @@ static void move_slot(uint64_t *keys, uint32_t *values, uint64_t to,
                       const uint64_t *from_keys, const uint32_t *from_values,
                       uint64_t from) {
   keys[to] = from_keys[from];
-  __builtin_memcpy(values + 3 * to, from_values + 3 * from, 12);
+  __builtin_memcpy(values + VALUE_WORDS * to, from_values + VALUE_WORDS * from,
+                   VALUE_WORDS * sizeof *values);
 }
 
 /* ---- One table -------------------------------------------------------- */
@@ -238,7 +236,7 @@ void mip_rt_heap_table_prefetch(struct mip_rt_heap *h, uint64_t addr) {
   uint64_t i = home_of(addr) & mask_of(table);
   if (table) {
     __builtin_prefetch(keys_of(table) + i, 1);
-    __builtin_prefetch(values_of(table) + 3 * i, 1);
+    __builtin_prefetch(values_of(table) + VALUE_WORDS * i, 1);
   }
 }
 
@@ -256,10 +254,10 @@ int mip_rt_heap_table_put(struct mip_rt_heap *h,
     uint64_t i = find(keys, mask_of(sh->table), b->addr);
     rc = keys[i] != 0;
     if (rc)
-      unpack(old, keys[i], &values[3 * i]);
+      unpack(old, keys[i], &values[VALUE_WORDS * i]);
     else
       sh->count++;
-    pack(&keys[i], &values[3 * i], b);
+    pack(&keys[i], &values[VALUE_WORDS * i], b);
   }
   mip_rt_heap_unlock(&sh->lock);
   return rc;
@@ -279,7 +277,7 @@ int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
     uint64_t hole = find(keys, mask, addr);
     found = keys[hole] != 0;
     if (found) {
-      unpack(out, keys[hole], &values[3 * hole]);
+      unpack(out, keys[hole], &values[VALUE_WORDS * hole]);
       sh->count--;
       /* Backward shift: pull later blocks of the run into the hole when
        * their home is not between the hole and themselves. */
@@ -310,7 +308,7 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
     for (uint64_t j = 0; table && j <= mask_of(table); j++) {
       if (keys[j]) {
         struct mip_rt_heap_block b;
-        unpack(&b, keys[j], &values[3 * j]);
+        unpack(&b, keys[j], &values[VALUE_WORDS * j]);
         fn(&b, arg);
       }
     }
