@@ -210,7 +210,7 @@ struct mip_rt_heap_stack {
   uint32_t flags;  /* MIP_RT_HEAP_TRUNCATED */
   uint32_t ticket; /* the thread's record of the walk (0: none) */
   uint32_t way;    /* where it is kept */
-  uint64_t key;    /* its key there, 0: not known yet */
+  uint64_t key;    /* its key there (mip_rt_heap_recent_key) */
   uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
 };
 
@@ -460,28 +460,30 @@ static inline int mip_rt_heap_next_ok(const struct mip_rt_heap_bounds *b,
  * within the thread's stack, 8-byte aligned and rising, up to limit
  * frames (then flags gets MIP_RT_HEAP_TRUNCATED if more were there).
  * Fills s, its hash too, and records the walk among the thread's recent
- * ones (s->ticket); returns the depth, at least 1. */
+ * ones under s->key (s->ticket); returns the depth, at least 1. */
 MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp,
                                           struct mip_rt_heap_stack *s,
                                           uint32_t limit);
 
-/* The thread's recent walks, of up to MIP_RT_HEAP_DEPTH_DEFAULT frames.
- * again: when the walk it last recorded from fp (with this limit and the
- * same first frames) would read the same words now, 1 with the context
- * found for it (for the state of this serial) and its flags; otherwise 0
- * and the walk's key, for s->key. record: where the walk from fp about
- * to start keeps the words it reads (NULL: nowhere; s->key 0: key not
- * known yet), recorded: it read that many (s->ticket names the record, 0:
- * none), found: the context found for it. */
-#define MIP_RT_HEAP_RECENT_WORDS (2 * MIP_RT_HEAP_DEPTH_DEFAULT + 2)
-MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uint32_t limit,
-                                           uint32_t serial, uint32_t *context,
-                                           uint32_t *flags, uint64_t *key);
-MIP_RT_HIDDEN uintptr_t *
-mip_rt_heap_recent_record(const struct mip_rt_heap_bounds *b, const void *fp,
-                          uint32_t limit, struct mip_rt_heap_stack *s);
+/* The thread's recent walks, of up to MIP_RT_HEAP_DEPTH_DEFAULT frames,
+ * kept by key (mip_rt_heap_recent_key). again: when the walk it last
+ * recorded from fp (with this limit) would visit the same frames now, 1
+ * with the context found for it (for the state of this serial) and its
+ * flags; otherwise 0. record: where the walk from fp about to start (its
+ * s->key set) keeps the 16 bytes of each frame it visits (NULL: nowhere),
+ * recorded: it visited that many (s->ticket names the record, 0: none),
+ * found: the context found for it. */
+#define MIP_RT_HEAP_RECENT_FRAMES (MIP_RT_HEAP_DEPTH_DEFAULT + 1)
+static inline uint64_t mip_rt_heap_recent_key(const void *fp, uintptr_t site) {
+  return (uintptr_t)fp ^ (uint64_t)site << 17;
+}
+MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uint64_t key,
+                                           uint32_t limit, uint32_t serial,
+                                           uint32_t *context, uint32_t *flags);
+MIP_RT_HIDDEN uintptr_t (*mip_rt_heap_recent_record(
+    const void *fp, uint32_t limit, struct mip_rt_heap_stack *s))[2];
 MIP_RT_HIDDEN void mip_rt_heap_recent_recorded(struct mip_rt_heap_stack *s,
-                                               uint32_t words);
+                                               uint32_t frames);
 MIP_RT_HIDDEN void mip_rt_heap_recent_found(const struct mip_rt_heap_stack *s,
                                             uint32_t context, uint32_t serial);
 

@@ -62,9 +62,9 @@ static void fetch(struct mip_rt_heap *h, uintptr_t p) {
 static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
                            uint32_t depth, uintptr_t site) {
   uint32_t context, flags;
-  uint64_t key;
-  if (!mip_rt_heap_recent_again(fp, depth, h->serial, &context, &flags,
-                                &key)) {
+  uint64_t key = mip_rt_heap_recent_key(fp, site);
+  if (!mip_rt_heap_recent_again(fp, key, depth, h->serial, &context,
+                                &flags)) {
     struct mip_rt_heap_stack s;
     s.key = key;
     mip_rt_heap_unwind(fp, &s, depth);

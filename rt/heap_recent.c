@@ -5,144 +5,137 @@
  * next, and the depot's entries are seldom in the cache).
  *
  * A walk is a function of its first frame, the thread's stack bounds, the
- * depth limit and the words it reads: each address it reads is the frame
- * a word before it gave. So when every word a recorded walk read still
- * holds what it read then, walking again would give the same stack, and
- * the context found for it. Checking that takes loads whose addresses
- * are all known in advance, which the processor does at once.
+ * depth limit and the frames it visits, each 16 bytes (the next frame,
+ * the return address) at an address the frame before gave. So when every
+ * frame a recorded walk visited still holds what it held then, walking
+ * again would give the same stack, and the context found for it. Checking
+ * that takes loads whose addresses are all in the record, which the
+ * processor does at once, 16 bytes a frame.
  *
- * Walks are kept by their first frame and first few return addresses
- * (different paths reach an allocation from the same depth), in sets of
- * two, the one used less recently replaced.
+ * Walks are kept by their first frame and the allocation's site (no load
+ * needed to find them), in sets of four ways, tried most recently used
+ * first, the least recently used replaced. Walks from one frame and site
+ * differ only deeper down: a check that fails mostly fails within its
+ * first frames, and is given up there.
  *
  * A signal handler that allocates can interrupt any of this on the same
  * thread: a walk being recorded is busy, and a handler's walk leaves it
  * alone; each recording gets a new ticket, a context is kept for the
  * recording whose ticket it was found with, and it is used only while
- * the ticket stays the same.
+ * the ticket stays the same. The order of the ways changes in one store.
  */
+#include <string.h>
+
 #include "heap.h"
 
-#define SETS_LOG2 4
-#define WAYS 2
-#define KEY_FRAMES 8
+#define SETS_LOG2 3
+#define WAYS 4
 #define NOWHERE UINT32_MAX /* a walk not recorded */
 
+/* A frame's 16 bytes. */
+typedef uintptr_t frame_bytes __attribute__((vector_size(16), aligned(8)));
+
 struct recent {
-  uint64_t key;    /* of its first words (first_words), 0: none */
   const void *fp;  /* its first frame */
   uint32_t limit;  /* the depth limit it had */
-  uint32_t words;  /* how many it read, 0: too many to keep */
+  uint32_t frames; /* how many it visited, 0: too many to keep */
   uint32_t ticket; /* the recording's */
   uint32_t found;  /* the ticket context goes with, 0: none */
   uint32_t busy;   /* being recorded */
   uint32_t flags;
   uint32_t context;
   uint32_t serial; /* the heap state's, for which context holds */
-  uintptr_t word[MIP_RT_HEAP_RECENT_WORDS];
+  uintptr_t frame[MIP_RT_HEAP_RECENT_FRAMES][2];
 };
 
 static __thread struct recent recent[1u << SETS_LOG2][WAYS];
-static __thread uint8_t older[1u << SETS_LOG2]; /* the way to replace */
+/* Per set, its ways most recently used first, a byte each. */
+#define IN_ORDER 0x03020100u
+static __thread uint32_t order[1u << SETS_LOG2] = {
+    IN_ORDER, IN_ORDER, IN_ORDER, IN_ORDER,
+    IN_ORDER, IN_ORDER, IN_ORDER, IN_ORDER};
+_Static_assert(WAYS == 4 && SETS_LOG2 == 3, "order's layout");
 static __thread uint32_t tickets;
 
-/* The first words a walk from f reads, as the walk reads them, for
- * KEY_FRAMES frames (their return addresses and the next frames), going
- * on past a return address of 0; and the key of the walk: the first frame
- * and those return addresses, mixed; never 0. */
-struct first {
-  uint64_t key;
-  uint32_t n;
-  uintptr_t word[2 * KEY_FRAMES];
-};
-
-static void first_words(const struct mip_rt_heap_bounds *b, const uintptr_t *f,
-                        struct first *w) {
-  uint64_t key = (uintptr_t)f;
-  uint32_t n = 0;
-  w->word[n++] = f[1];
-  key = (key ^ f[1]) * 0x9e3779b97f4a7c15ULL;
-  if (mip_rt_heap_start_ok(b, (uintptr_t)f)) {
-    for (int i = 1;; i++) {
-      uintptr_t next = f[0];
-      w->word[n++] = next;
-      if (i == KEY_FRAMES || !mip_rt_heap_next_ok(b, (uintptr_t)f, next))
-        break;
-      f = (const uintptr_t *)next;
-      w->word[n++] = f[1];
-      key = (key ^ f[1]) * 0x9e3779b97f4a7c15ULL;
-    }
-  }
-  w->n = n;
-  w->key = key | 1;
-}
-
 static uint32_t set_of(uint64_t key) {
-  return (uint32_t)(key >> (64 - SETS_LOG2));
+  return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SETS_LOG2));
 }
 
-/* Whether memory still holds every word r's walk read: the first ones as
- * first_words read them just now, the others read again. */
-static int unchanged(const struct recent *r, const struct first *w) {
-  const uintptr_t *word = r->word;
-  uint32_t n = r->words, m = w->n < n ? w->n : n;
-  uintptr_t diff = 0;
-  for (uint32_t i = 0; i < m; i++)
-    diff |= word[i] ^ w->word[i];
-  /* Word 2k + 1 is the frame k + 1 the walk went on to, word 2k + 2 its
-   * return address. Where first_words stopped at a frame the walk went on
-   * from, the words differ. */
-  if (n > m && (m & 1))
-    return 0;
-  uint32_t i = m;
-  for (; i + 1 < n; i += 2) {
-    const uintptr_t *f = (const uintptr_t *)word[i - 1];
-    diff |= (f[1] ^ word[i]) | (f[0] ^ word[i + 1]);
+/* order with the way at position i moved to the front. */
+static uint32_t to_front(uint32_t o, uint32_t i) {
+  uint32_t below = o & ((1u << (8 * i)) - 1);
+  uint32_t above = i == 3 ? 0 : o & ~((1u << (8 * i + 8)) - 1);
+  return above | below << 8 | ((o >> (8 * i)) & 0xff);
+}
+
+static int any(frame_bytes v) { return (v[0] | v[1]) != 0; }
+
+/* What the frame at f holds now against what it held, then, into diff;
+ * the next frame's address, from the record (so that the loads do not
+ * wait for each other). */
+static const char *compare(const uintptr_t *then, const char *f,
+                           frame_bytes *diff) {
+  frame_bytes now, was;
+  memcpy(&now, f, sizeof now);
+  memcpy(&was, then, sizeof was);
+  *diff |= now ^ was;
+  return (const char *)then[0];
+}
+
+/* Whether every frame r's walk visited still holds what it did. A check
+ * of another walk from the same place fails mostly in its first frames:
+ * it stops at the first group of four that differs. */
+static int unchanged(const struct recent *r) {
+  const char *f = r->fp;
+  const uintptr_t(*then)[2] = r->frame, (*end)[2] = r->frame + r->frames;
+  frame_bytes diff = {0, 0};
+  for (; end - then >= 4; then += 4) {
+    f = compare(then[0], f, &diff);
+    f = compare(then[1], f, &diff);
+    f = compare(then[2], f, &diff);
+    f = compare(then[3], f, &diff);
+    if (any(diff))
+      return 0;
   }
-  if (i < n) /* the walk ended at this return address */
-    diff |= ((const uintptr_t *)word[i - 1])[1] ^ word[i];
-  return !diff;
+  for (; then < end; then++)
+    f = compare(*then, f, &diff);
+  return !any(diff);
 }
 
-int mip_rt_heap_recent_again(const void *fp, uint32_t limit, uint32_t serial,
-                             uint32_t *context, uint32_t *flags,
-                             uint64_t *walk_key) {
-  struct first w;
-  first_words(mip_rt_heap_thread_stack(), fp, &w);
-  uint64_t key = *walk_key = w.key;
-  uint32_t set = set_of(key);
-  for (uint32_t way = 0; way < WAYS; way++) {
-    struct recent *r = &recent[set][way];
+/* Whether r is a finished record of a walk from fp with this limit whose
+ * context, for this serial, is known. */
+static int usable(const struct recent *r, const void *fp, uint32_t limit,
+                  uint32_t serial, uint32_t ticket) {
+  return r->fp == fp && !r->busy && r->found == ticket && r->limit == limit &&
+         r->serial == serial && r->frames;
+}
+
+int mip_rt_heap_recent_again(const void *fp, uint64_t key, uint32_t limit,
+                             uint32_t serial, uint32_t *context,
+                             uint32_t *flags) {
+  uint32_t set = set_of(key), o = order[set];
+  for (uint32_t i = 0; i < WAYS; i++) {
+    struct recent *r = &recent[set][(o >> (8 * i)) & 0xff];
     uint32_t ticket = r->ticket;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (r->key != key || r->busy || r->found != ticket || r->fp != fp ||
-        r->limit != limit || r->serial != serial || !r->words)
+    if (!usable(r, fp, limit, serial, ticket) || !unchanged(r))
       continue;
-    int same = unchanged(r, &w);
     *context = r->context;
     *flags = r->flags;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (!same || r->ticket != ticket || r->busy)
+    if (r->ticket != ticket || r->busy)
       return 0;
-    older[set] = (uint8_t)(way ^ 1);
+    if (i)
+      order[set] = to_front(o, i);
     return 1;
   }
   return 0;
 }
 
-uintptr_t *mip_rt_heap_recent_record(const struct mip_rt_heap_bounds *b,
-                                     const void *fp, uint32_t limit,
-                                     struct mip_rt_heap_stack *s) {
-  uint64_t key = s->key;
-  if (!key) {
-    struct first w;
-    first_words(b, fp, &w);
-    key = w.key;
-  }
-  uint32_t set = set_of(key), way = older[set];
-  for (uint32_t i = 0; i < WAYS; i++)
-    if (recent[set][i].key == key && recent[set][i].fp == fp)
-      way = i; /* the same walk's, out of date */
+uintptr_t (*mip_rt_heap_recent_record(const void *fp, uint32_t limit,
+                                      struct mip_rt_heap_stack *s))[2] {
+  uint32_t set = set_of(s->key), o = order[set];
+  uint32_t way = o >> 24; /* the least recently used */
   struct recent *r = &recent[set][way];
   s->ticket = 0;
   s->way = NOWHERE;
@@ -152,18 +145,18 @@ uintptr_t *mip_rt_heap_recent_record(const struct mip_rt_heap_bounds *b,
   r->busy = 1;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   r->found = 0;
-  r->key = key;
   r->fp = fp;
   r->limit = limit;
-  older[set] = (uint8_t)(way ^ 1);
-  return r->word;
+  order[set] = to_front(o, 3);
+  return r->frame;
 }
 
-void mip_rt_heap_recent_recorded(struct mip_rt_heap_stack *s, uint32_t words) {
+void mip_rt_heap_recent_recorded(struct mip_rt_heap_stack *s,
+                                 uint32_t frames) {
   if (s->way == NOWHERE)
     return;
   struct recent *r = &recent[0][0] + s->way;
-  r->words = words <= MIP_RT_HEAP_RECENT_WORDS ? words : 0;
+  r->frames = frames <= MIP_RT_HEAP_RECENT_FRAMES ? frames : 0;
   r->flags = s->flags;
   s->ticket = ++tickets ? tickets : ++tickets;
   r->ticket = s->ticket;

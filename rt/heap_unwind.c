@@ -9,9 +9,11 @@
  * up once (pthread_getattr_np) and keeps in a TLS slot. A bad link ends
  * the stack there; it cannot make the walk read outside the stack.
  *
- * Every word a walk reads is recorded for the thread's recent walks
- * (heap_recent.c), which can tell without walking that the same walk
- * would find the same stack.
+ * Every frame a walk visits is recorded, both its words, for the
+ * thread's recent walks (heap_recent.c), which can tell without walking
+ * that the same walk would find the same stack. (A walk that stops at a
+ * frame reads one of its words only, but the other is inside the stack
+ * too, or in the hook's own frame.)
  */
 #include <errno.h>
 #include <pthread.h>
@@ -42,9 +44,11 @@ const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void) {
   return b;
 }
 
-static void keep(uintptr_t *words, uint32_t i, uintptr_t word) {
-  if (words && i < MIP_RT_HEAP_RECENT_WORDS)
-    words[i] = word;
+static void keep(uintptr_t (*visited)[2], uint32_t i, const uintptr_t *f) {
+  if (visited && i < MIP_RT_HEAP_RECENT_FRAMES) {
+    visited[i][0] = f[0];
+    visited[i][1] = f[1];
+  }
 }
 
 /* The stack is hashed as it is walked: the walk waits on each frame's
@@ -54,22 +58,21 @@ uint32_t mip_rt_heap_unwind(const void *fp, struct mip_rt_heap_stack *s,
                             uint32_t limit) {
   const uintptr_t *f = fp;
   const struct mip_rt_heap_bounds *b = mip_rt_heap_thread_stack();
-  uintptr_t *words = mip_rt_heap_recent_record(b, fp, limit, s);
+  uintptr_t(*visited)[2] = mip_rt_heap_recent_record(fp, limit, s);
   uint64_t lane[2] = MIP_RT_HEAP_HASH_START;
-  uint32_t n = 0, read = 0, flags = 0;
+  uint32_t n = 0, seen = 0, flags = 0;
   uintptr_t ret = f[1];
-  keep(words, read++, ret);
+  keep(visited, seen++, f);
   s->frames[n++] = ret;
   mip_rt_heap_hash_step(lane, ret);
   if (mip_rt_heap_start_ok(b, (uintptr_t)f)) {
     for (;;) {
       uintptr_t next = f[0];
-      keep(words, read++, next);
       if (!mip_rt_heap_next_ok(b, (uintptr_t)f, next))
         break;
       f = (const uintptr_t *)next;
       ret = f[1];
-      keep(words, read++, ret);
+      keep(visited, seen++, f);
       if (!ret)
         break;
       if (n == limit) {
@@ -83,6 +86,6 @@ uint32_t mip_rt_heap_unwind(const void *fp, struct mip_rt_heap_stack *s,
   s->depth = n;
   s->flags = flags;
   s->hash = mip_rt_heap_hash_end(lane, n, flags);
-  mip_rt_heap_recent_recorded(s, read);
+  mip_rt_heap_recent_recorded(s, seen);
   return n;
 }

@@ -382,11 +382,19 @@ END_TEST
 
 /* ---- unwinding -------------------------------------------------------- */
 
-/* A walk without a key from a lookup of the recent walks. */
+/* A walk, and a lookup of the recent walks, from an allocation at site
+ * 0. */
 static uint32_t walk(const void *fp, struct mip_rt_heap_stack *st,
                      uint32_t limit) {
-  st->key = 0;
+  st->key = mip_rt_heap_recent_key(fp, 0);
   return mip_rt_heap_unwind(fp, st, limit);
+}
+
+static int again(const void *fp, uint32_t limit, uint32_t serial,
+                 uint32_t *context) {
+  uint32_t flags;
+  return mip_rt_heap_recent_again(fp, mip_rt_heap_recent_key(fp, 0), limit,
+                                  serial, context, &flags);
 }
 
 /* Frames laid out by hand on this thread's stack: [next fp, return].
@@ -415,24 +423,38 @@ __attribute__((no_sanitize("address"), noinline)) static void unwind_test(void) 
   ck_assert_uint_eq(walk(s, &st, 4), 4);
   ck_assert_uint_eq(st.flags, 0);
 
-  /* The walk is recorded: while every word it read holds, the context
+  /* The walk is recorded: while every frame it visited holds, the context
    * found for it comes back without a walk. */
-  uint32_t context, flags;
-  uint64_t key;
+  uint32_t context;
   ck_assert_uint_eq(walk(s, &st, 8), 4);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
+  ck_assert_int_eq(again(s, 8, 1, &context), 0);
   mip_rt_heap_recent_found(&st, 42, 1);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 1);
+  ck_assert_int_eq(again(s, 8, 1, &context), 1);
   ck_assert_uint_eq(context, 42);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 4, 1, &context, &flags, &key), 0);
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 2, &context, &flags, &key), 0);
+  ck_assert_int_eq(again(s, 4, 1, &context), 0);
+  ck_assert_int_eq(again(s, 8, 2, &context), 0);
   s[13] = 0x4005; /* a return address far out */
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
+  ck_assert_int_eq(again(s, 8, 1, &context), 0);
   s[13] = 0x4004;
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 1);
+  ck_assert_int_eq(again(s, 8, 1, &context), 1);
   s[12] = (uintptr_t)&s[14]; /* the end moves on */
-  ck_assert_int_eq(mip_rt_heap_recent_again(s, 8, 1, &context, &flags, &key), 0);
+  ck_assert_int_eq(again(s, 8, 1, &context), 0);
   s[12] = 0;
+  /* Walks from one frame that differ deeper down are kept side by side,
+   * four of them; a fifth replaces the one used least recently. */
+  for (uintptr_t v = 0; v < 5; v++) {
+    s[13] = 0x4000 + v;
+    walk(s, &st, 8);
+    mip_rt_heap_recent_found(&st, 100 + v, 1);
+  }
+  for (uintptr_t v = 4; v >= 1; v--) {
+    s[13] = 0x4000 + v;
+    ck_assert_int_eq(again(s, 8, 1, &context), 1);
+    ck_assert_uint_eq(context, 100 + v);
+  }
+  s[13] = 0x4000;
+  ck_assert_int_eq(again(s, 8, 1, &context), 0);
+  s[13] = 0x4004;
   /* A walk as deep as the record holds, and one deeper, which is not
    * kept. */
   uintptr_t deep[2 * 70] __attribute__((aligned(16)));
@@ -443,14 +465,12 @@ __attribute__((no_sanitize("address"), noinline)) static void unwind_test(void) 
   deep[2 * 63] = 0;
   ck_assert_uint_eq(walk(deep, &st, 128), 64);
   mip_rt_heap_recent_found(&st, 7, 1);
-  ck_assert_int_eq(
-      mip_rt_heap_recent_again(deep, 128, 1, &context, &flags, &key), 1);
+  ck_assert_int_eq(again(deep, 128, 1, &context), 1);
   ck_assert_uint_eq(context, 7);
   deep[2 * 63] = (uintptr_t)&deep[128];
   ck_assert_uint_eq(walk(deep, &st, 128), 70);
   mip_rt_heap_recent_found(&st, 8, 1);
-  ck_assert_int_eq(
-      mip_rt_heap_recent_again(deep, 128, 1, &context, &flags, &key), 0);
+  ck_assert_int_eq(again(deep, 128, 1, &context), 0);
 
   /* Going down, misaligned, or off the stack: the walk stops there. */
   s[8] = (uintptr_t)&s[2];
