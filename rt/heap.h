@@ -75,9 +75,11 @@ struct mip_rt_heap_ops;
  * exists exactly when the shadow does, at the same place for every
  * image. Its layout never changes; the ops it points to are versioned. */
 struct mip_rt_heap_header {
-  uint64_t magic;   /* MIP_RT_HEAP_MAGIC: the shadow is MIP's */
-  uint32_t version; /* MIP_RT_HEAP_HEADER_VERSION */
-  uint32_t reserved;
+  uint64_t magic;     /* MIP_RT_HEAP_MAGIC: the shadow is MIP's */
+  uint32_t version;   /* MIP_RT_HEAP_HEADER_VERSION */
+  uint32_t addr_bits; /* it covers addresses below 2^addr_bits; 0: all
+                         of user space (2^47), as everywhere but under
+                         valgrind (heap_shadow.c) */
   const struct mip_rt_heap_ops *owner; /* the owner's ops, or NULL */
 };
 #define MIP_RT_HEAP_MAGIC 0x574f444148504d49ULL /* "IMPHADOW" */

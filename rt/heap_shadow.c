@@ -8,6 +8,13 @@
  * (its header says so), since counting into someone else's memory (an
  * AddressSanitizer or MemProf shadow at the same place) would corrupt it
  * silently: then the process stops with one line saying why.
+ *
+ * Valgrind cannot reserve 16 TiB, and gives the program it runs addresses
+ * below 128 GiB only: under valgrind (when its header was there to build
+ * with) the shadow is the largest reservation it grants that covers the
+ * program's stack, the top of its address space, and the header says
+ * what it covers, so that the runtime never looks past it. Heap builds
+ * then run under callgrind, DHAT or memcheck like any other program.
  */
 #include <errno.h>
 #include <sched.h>
@@ -16,11 +23,28 @@
 
 #include "heap.h"
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define UNDER_VALGRIND() RUNNING_ON_VALGRIND
+#endif
+#endif
+#ifndef UNDER_VALGRIND
+#define UNDER_VALGRIND() 0
+#endif
+
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
 static uint32_t mapped; /* this image has seen the shadow in place */
+/* The addresses the shadow covers, as its header says. */
+static uint64_t covered = MIP_RT_HEAP_ADDR_LIMIT;
+
+static void cover(uint32_t addr_bits) {
+  if (addr_bits && addr_bits < 47)
+    covered = (uint64_t)1 << addr_bits;
+}
 
 static _Noreturn void give_up(const char *why) {
   mip_rt_report("heap profiling needs the address range 0x7fff8000-"
@@ -48,8 +72,10 @@ static int ours(void) {
   struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
   for (int i = 0; i < 10000; i++) {
     uint64_t magic = __atomic_load_n(&hd->magic, __ATOMIC_ACQUIRE);
-    if (magic == MIP_RT_HEAP_MAGIC)
+    if (magic == MIP_RT_HEAP_MAGIC) {
+      cover(hd->addr_bits);
       return 1;
+    }
     if (magic != 0)
       return 0;
     sched_yield();
@@ -64,21 +90,46 @@ int mip_rt_heap_shadow_present(void) {
                                           __ATOMIC_ACQUIRE) !=
                               MIP_RT_HEAP_MAGIC)
     return 0;
+  cover(MIP_RT_HEAP_HEADER->addr_bits);
   __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
   return 1;
+}
+
+static void *reserve(uint64_t bytes) {
+  return mmap((void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET, bytes,
+              PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+              -1, 0);
+}
+
+/* Under valgrind: the largest shadow it grants that covers this stack
+ * (addresses below 2^bits); 0 when none does. */
+static uint32_t reserve_under_valgrind(void) {
+  uintptr_t stack = (uintptr_t)__builtin_frame_address(0);
+  for (uint32_t bits = 46; bits >= 36 && !(stack >> bits); bits--) {
+    void *got = reserve((uint64_t)1 << (bits - 3));
+    if (got == (void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET)
+      return bits;
+    if (got != MAP_FAILED)
+      munmap(got, (uint64_t)1 << (bits - 3));
+  }
+  return 0;
 }
 
 void mip_rt_heap_shadow_map(void) {
   if (__atomic_load_n(&mapped, __ATOMIC_ACQUIRE))
     return;
   void *want = (void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET;
-  void *got = mmap(want, MIP_RT_HEAP_SHADOW_SIZE, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-                       MAP_FIXED_NOREPLACE,
-                   -1, 0);
+  void *got = reserve(MIP_RT_HEAP_SHADOW_SIZE);
+  uint32_t bits = 0;
+  if (got == MAP_FAILED && errno != EEXIST && UNDER_VALGRIND() &&
+      (bits = reserve_under_valgrind()) != 0)
+    got = want;
   if (got == want) {
     struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
     hd->version = MIP_RT_HEAP_HEADER_VERSION;
+    hd->addr_bits = bits;
+    cover(bits);
     __atomic_store_n(&hd->magic, MIP_RT_HEAP_MAGIC, __ATOMIC_RELEASE);
   } else if (got != MAP_FAILED) {
     /* A kernel without MAP_FIXED_NOREPLACE (before 4.17) took it as a
@@ -101,10 +152,12 @@ void mip_rt_heap_shadow_map(void) {
  * *last]; 0 when the range lies outside user space. */
 static int granules(uintptr_t base, uintptr_t p, uint64_t size,
                     uint64_t **first, uint64_t **last) {
-  if (!base || p >= MIP_RT_HEAP_ADDR_LIMIT)
+  uint64_t limit = base == MIP_RT_HEAP_SHADOW_OFFSET ? covered
+                                                     : MIP_RT_HEAP_ADDR_LIMIT;
+  if (!base || p >= limit)
     return 0;
   uint64_t end = size ? size : 1;
-  end = end > MIP_RT_HEAP_ADDR_LIMIT - p ? MIP_RT_HEAP_ADDR_LIMIT : p + end;
+  end = end > limit - p ? limit : p + end;
   *first = (uint64_t *)(base + ((p >> MIP_RT_HEAP_GRANULE_SHIFT) << 3));
   *last =
       (uint64_t *)(base + (((end - 1) >> MIP_RT_HEAP_GRANULE_SHIFT) << 3));

@@ -63,6 +63,17 @@ awk -v t="$gh" -v r="$grh" 'BEGIN {
     t, (t + 0 <= 2 ? "met" : "**not met**"), r, (r + 0 <= 1.5 ? "met" : "**not met**") }'
 echo
 
+# ---- instructions ----
+echo "Instructions (callgrind Ir, one run each at the callgrind size of \`make bench\`: sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB), which the machine's other work does not change:"
+echo
+echo "| program | plain Ir | heap Ir | heap / plain |"
+echo "| --- | ---: | ---: | ---: |"
+awk -F'\t' '{ printf "| %s | %.0f | %.0f | **%.2f** |\n", $1, $2, $3, $3 / $2; l += log($3 / $2); n++ }
+  END { if (n) printf "| geomean | | | **%.2f** |\n", exp(l / n) }' "$HB/out/instructions.tsv"
+echo
+echo "MemProf's runtime cannot run under valgrind (its shadow is one reservation valgrind refuses), so it has no column here."
+echo
+
 # ---- DHAT's slowdown ----
 # At full size DHAT's run is set against plain's median above; at the small
 # size against the plain run the comparison made just before it.
@@ -112,7 +123,7 @@ else
       function kind(f) {
         if (f ~ /^(__mip_heap_access_range|mip_rt_heap_shadow_touch|mip_rt_heap_shadow_present|mip_rt_heap_start)$/) return "ranges"
         if (f ~ /clock_gettime|getcpu|^mip_rt_heap_(now|cpu|cpu_slow)$/) return "clock"
-        if (f ~ /^(mip_rt_heap_(unwind|thread_stack|stack_hash|context_.*|recent_.*)|first_words)$/) return "stack"
+        if (f ~ /^(mip_rt_heap_(unwind|thread_stack|stack_hash|context_.*|recent_.*))$/) return "stack"
         if (f ~ /^mip_rt_heap_(table_|lock|unlock|try_lock)/) return "table"
         return "rest"
       }
@@ -131,7 +142,7 @@ else
       }' "$rt" "$HB/perf/$p.plain/symbols.tsv" "$HB/perf/$p.heap/symbols.tsv"
   done
   echo
-  echo "From one run of each of plain and heap under \`perf record -F 2999\` (samples per function, user and kernel; the files are in \`build/bench/heap/perf/\`). The heap run's samples are split by function: *program code* is everything outside the runtime (the program, libc, malloc, the kernel), given as its samples over all of the plain run's at the same sampling rate: what counting accesses inline and keeping frame pointers cost. The runtime's work for each block: *clock and CPU reads* (the coarse clock at each birth and death, the CPU from the rseq area, \`sched_getcpu\` where there is none), *stack walk and depot* (\`mip_rt_heap_recent_again\` and \`first_words\`: checking the thread's recent walks, which most allocations stop at; \`mip_rt_heap_unwind\` and \`mip_rt_heap_context_*\`: the frame-pointer walk, the stack's hash and its depot lookup), *live-block table* (\`mip_rt_heap_table_*\` and the shard locks), *the rest* (every other function of \`libmip_rt.a\`: the hooks, the interposed free and realloc, the MemInfoBlock merge, counters summed and cleared). Each as a share of the heap run and, in parentheses, that share of the heap build's median time divided by the blocks the run allocated (each born and dead once; not shown below 1000 blocks). *memcpy/memset ranges*: \`__mip_heap_access_range\` and what it calls."
+  echo "From one run of each of plain and heap under \`perf record -F 2999\` (samples per function, user and kernel; the files are in \`build/bench/heap/perf/\`). The heap run's samples are split by function: *program code* is everything outside the runtime (the program, libc, malloc, the kernel), given as its samples over all of the plain run's at the same sampling rate: what counting accesses inline and keeping frame pointers cost. The runtime's work for each block: *clock and CPU reads* (the coarse clock at each birth and death, the CPU from the rseq area, \`sched_getcpu\` where there is none), *stack walk and depot* (\`mip_rt_heap_recent_again\`: checking the thread's recent walks, which most allocations stop at; \`mip_rt_heap_unwind\` and \`mip_rt_heap_context_*\`: the frame-pointer walk, the stack's hash and its depot lookup), *live-block table* (\`mip_rt_heap_table_*\` and the shard locks), *the rest* (every other function of \`libmip_rt.a\`: the hooks, the interposed free and realloc, the MemInfoBlock merge, counters summed and cleared). Each as a share of the heap run and, in parentheses, that share of the heap build's median time divided by the blocks the run allocated (each born and dead once; not shown below 1000 blocks). *memcpy/memset ranges*: \`__mip_heap_access_range\` and what it calls."
   echo
   echo "Largest runtime functions (share of the heap run):"
   echo

@@ -8,7 +8,8 @@
 #   2. checks that every build prints what plain prints, keeping the heap
 #      build's profile (its allocation count);
 #   3. times plain, heap and memprof, interleaved, with each process's peak
-#      resident size (rusage.c);
+#      resident size (rusage.c), and counts plain's and heap's instructions
+#      with callgrind (MemProf's runtime cannot run under valgrind);
 #   4. with perf, if it works here: where the heap build's time goes;
 #   5. blocks and bytes per allocation site and per calling context, MIP
 #      against valgrind's DHAT on the same run, and DHAT's time (truth.sh);
@@ -133,6 +134,19 @@ for r in $(seq 1 "$RUNS"); do
         END { print p, c, r, wall, rss }' "$s/rusage" >>"$times"
     done
   done
+done
+
+# Instructions, at the callgrind size of make bench (bench/workload.sh);
+# the heap runtime takes a smaller shadow under valgrind (docs/heap.md).
+log "counting instructions with callgrind ($JOBS at a time)"
+for p in $PROGRAMS; do for c in plain heap; do echo "$p $c callgrind"; done; done |
+  xargs -P "$JOBS" -n 3 "$BENCH_DIR/workload.sh" >/dev/null || die "a callgrind run failed (see above)"
+: >"$HB/out/instructions.tsv"
+for p in $PROGRAMS; do
+  read -r want plain_ir <"$OUT/callgrind/$p.plain/result"
+  read -r sum heap_ir <"$OUT/callgrind/$p.heap/result"
+  [ "$sum" = "$want" ] || die "$p/heap prints something else than $p/plain under callgrind"
+  printf '%s\t%s\t%s\n' "$p" "$plain_ir" "$heap_ir" >>"$HB/out/instructions.tsv"
 done
 
 # ---- 4. where the heap build's time goes --------------------------------------

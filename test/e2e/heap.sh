@@ -84,6 +84,31 @@ else
   pass "a changed count is caught by the comparison"
 fi
 
+# ---- under valgrind, which cannot reserve the usual shadow: the heap
+# build runs all the same (on a smaller shadow), with the same profile.
+contexts() {
+  jq -c '.heap[] | [[.frames[].function], .AllocCount, .TotalSize,
+                    .TotalAccessCount, .ReallocCount, .LiveAtExitCount]' "$1" | sort
+}
+if MIP_PROFILE_FILE=truth.vg.mipraw valgrind --tool=none -q ./truth 6 \
+  >truth.vg.out 2>truth.vg.log && cmp -s truth.out truth.vg.out; then
+  "$MIPDATA" create -p truth.vg.mip truth.mipmap
+  "$MIPDATA" merge -p truth.vg.mip --debug truth truth.vg.mipraw
+  "$MIPDATA" show -p truth.vg.mip --heap --format json >truth.vg.json
+  contexts truth.json >truth.contexts
+  contexts truth.vg.json >truth.vg.contexts
+  n=$(wc -l <truth.contexts)
+  if [ "$n" -ge 3 ] && cmp -s truth.contexts truth.vg.contexts; then
+    pass "under valgrind: the same $n contexts, blocks, bytes and accesses"
+  else
+    fail "under valgrind: other contexts (< native, > valgrind):"
+    diff truth.contexts truth.vg.contexts | sed 's/^/     /'
+  fi
+else
+  fail "the heap build does not run under valgrind:"
+  tail -n 5 truth.vg.log | sed 's/^/     /'
+fi
+
 # Live at exit (rounds = 6): the posix_memalign blocks of the even rounds
 # (64, 66 and 68 bytes; each overwrites the last) and the last round's
 # 24-byte block.
