@@ -26,7 +26,7 @@ TMP=$B/tmp               # scratch space of single runs
 CONFIGS="plain mip mip-co pgo-cov instr sancov"
 # make bench-heap (bench/heap/run.sh): plain again, MIP heap profiling and
 # clang's MemProf (timed), and the builds compared with DHAT and MemProf.
-HEAP_CONFIGS="plain heap memprof dhat heap-nosib memprof-nosib"
+HEAP_CONFIGS="plain heap memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"
 ALL_PROGRAMS="sqlite3 lua bzip2"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
@@ -82,6 +82,12 @@ config_flags() {
       LINK_EXTRA=("$BIN/sancov-rt.o") ;;
     # The heap benchmark's (bench/heap/run.sh, HEAP_CONFIGS above).
     heap)    CC_CMD=("$MIPCC" -fmip-generate=heap -g) ;;
+    # What heap's cost is made of: plain with heap's frame pointers, and
+    # heap with hooks that do nothing (bench/heap/hooks-stub.c).
+    plain-fp) CC_CMD=("$CLANG" -fno-omit-frame-pointer) ;;
+    heap-stub)
+      CC_CMD=("$MIPCC" -fmip-generate=heap -g)
+      LINK_EXTRA=("$BIN/heap-hooks-stub.o") ;;
     memprof)
       CC_CMD=("$CLANG" -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer) ;;
     # For DHAT: DWARF 4 (valgrind 3.19 cannot read 5), and no tail calls,

@@ -53,7 +53,7 @@ geo=$(printf '%s' "$ratios" | awk '
 read -r gh gm grh grm <<<"$geo"
 echo "| geomean | | | | **$gh** | $gm | | | | **$grh** | $grm |"
 echo
-echo "Medians of $RUNS runs per build, the three builds interleaved (each round starts with another). A workload's time is its processes' added up (bzip2: compress, then decompress), from fork to exit, profile writing included; its peak RSS the largest \`ru_maxrss\` of its processes. MemProf's figures are for \`clang -fmemory-profile\` with its defaults. The machine may run other work at the same time: read differences of a few percent as noise."
+echo "Medians of $RUNS runs per build, interleaved with plain-fp's and heap-stub's (below): each round runs every build once and starts with another. A workload's time is its processes' added up (bzip2: compress, then decompress), from fork to exit, profile writing included; its peak RSS the largest \`ru_maxrss\` of its processes. MemProf's figures are for \`clang -fmemory-profile\` with its defaults. The machine may run other work at the same time: read differences of a few percent as noise."
 echo
 echo "Targets:"
 echo
@@ -61,6 +61,22 @@ printf '%s' "$targets"
 awk -v t="$gh" -v r="$grh" 'BEGIN {
   printf "- geomean: wall time %sx plain (target 2x): %s; peak RSS %sx plain (target 1.5x): %s\n",
     t, (t + 0 <= 2 ? "met" : "**not met**"), r, (r + 0 <= 1.5 ? "met" : "**not met**") }'
+echo
+
+# ---- the split ----
+echo "What heap mode's wall time is made of, from the same interleaved runs: *plain-fp* is plain with heap's frame pointers (\`-fno-omit-frame-pointer\`), *heap-stub* the heap build with hooks that only mark their site (\`bench/heap/hooks-stub.c\`, linked before \`libmip_rt.a\`): the same inline access counts, hook calls and interposed \`free\` and \`realloc\`, without the runtime's work for each block (no walk, no table, no MemInfoBlock). What the runtime adds per block is heap's median less heap-stub's, over the blocks the run allocated (each born and dead once); the budget is what it could add and keep heap at 2x plain."
+echo
+echo "| program | blocks | plain s | plain-fp / plain | heap-stub / plain | heap / plain | runtime per block | budget per block for 2x |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for p in $PROGRAMS; do
+  tp=$(median "$p" plain 4) tf=$(median "$p" plain-fp 4) ts=$(median "$p" heap-stub 4) th=$(median "$p" heap 4)
+  awk -v p="$p" -v nb="$(blocks_of "$p")" -v tp="$tp" -v tf="$tf" -v ts="$ts" -v th="$th" 'BEGIN {
+    ns = nb >= 1000 ? sprintf("%.0f ns", (th - ts) * 1000 / nb) : "-"
+    budget = nb < 1000 ? "-" : ((2 * tp > ts) ? sprintf("%.0f ns", (2 * tp - ts) * 1000 / nb) : "none")
+    if (tp <= 0) tp = 1
+    printf "| %s | %d | %.3f | %.2f | %.2f | **%.2f** | %s | %s |\n", p, nb, tp / 1e6,
+      tf / tp, ts / tp, th / tp, ns, budget }'
+done
 echo
 
 # ---- instructions ----
@@ -327,7 +343,7 @@ echo "| program | build | runs | wall s: median | fastest | slowest | fastest / 
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for p in $PROGRAMS; do
   fp=$(awk -F'\t' -v p="$p" '$1 == p && $2 == "plain" && (m == "" || $4 < m) { m = $4 } END { print m + 0 }' "$times")
-  for c in plain heap memprof; do
+  for c in plain heap memprof plain-fp heap-stub; do
     awk -F'\t' -v p="$p" -v c="$c" '$1 == p && $2 == c { print $4, $5 }' "$times" |
       sort -n | awk -v p="$p" -v c="$c" -v fp="$fp" '
         { w[NR] = $1; r[NR] = $2 }

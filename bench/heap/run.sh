@@ -3,13 +3,15 @@
 # bench/README.md "Heap profiling"). On the programs of `make bench`:
 #
 #   1. builds plain, heap (mipcc -fmip-generate=heap), memprof (clang
-#      -fmemory-profile), and for the comparisons dhat, heap-nosib and
-#      memprof-nosib (bench/lib.sh);
+#      -fmemory-profile), plain-fp and heap-stub (what heap's cost is made
+#      of), and for the comparisons dhat, heap-nosib and memprof-nosib
+#      (bench/lib.sh);
 #   2. checks that every build prints what plain prints, keeping the heap
 #      build's profile (its allocation count);
-#   3. times plain, heap and memprof, interleaved, with each process's peak
-#      resident size (rusage.c), and counts plain's and heap's instructions
-#      with callgrind (MemProf's runtime cannot run under valgrind);
+#   3. times plain, heap, memprof, plain-fp and heap-stub, interleaved,
+#      with each process's peak resident size (rusage.c), and counts
+#      plain's and heap's instructions with callgrind (MemProf's runtime
+#      cannot run under valgrind);
 #   4. with perf, if it works here: where the heap build's time goes;
 #   5. blocks and bytes per allocation site and per calling context, MIP
 #      against valgrind's DHAT on the same run, and DHAT's time (truth.sh);
@@ -34,7 +36,7 @@ PROFDATA=$LLVM_DIR/bin/llvm-profdata
 HERE=$BENCH_DIR/heap
 HB=$B/heap
 REPORT=$B/heap.md
-TIMED="plain heap memprof"
+TIMED="plain heap memprof plain-fp heap-stub"
 case $RUNS in '' | *[!0-9]* | 0) die "BENCH_HEAP_RUNS must be a positive number, not '$RUNS'" ;; esac
 case $JOBS in '' | *[!0-9]* | 0) die "BENCH_JOBS must be a positive number, not '$JOBS'" ;; esac
 case ${BENCH_HEAP_DHAT_SIZE:-full} in full | small) ;; *) die "BENCH_HEAP_DHAT_SIZE must be full or small" ;; esac
@@ -77,6 +79,13 @@ for p in $PROGRAMS; do
   ) || die "$p: fetching or preparing failed"
 done
 "$CLANG" -O2 -Wall -Wextra -Werror "$HERE/rusage.c" -o "$HB/rusage"
+# replaced only when it changed: the builds that link it depend on it
+"$CLANG" -O2 -Wall -Wextra -Werror -c "$HERE/hooks-stub.c" -o "$BIN/heap-hooks-stub.o.tmp"
+if ! cmp -s "$BIN/heap-hooks-stub.o.tmp" "$BIN/heap-hooks-stub.o"; then
+  mv "$BIN/heap-hooks-stub.o.tmp" "$BIN/heap-hooks-stub.o"
+else
+  rm -f "$BIN/heap-hooks-stub.o.tmp"
+fi
 log "building ($JOBS at a time)"
 for p in $PROGRAMS; do for c in $HEAP_CONFIGS; do echo "$p $c"; done; done |
   xargs -P "$JOBS" -n 2 "$BENCH_DIR/build.sh" || die "a build failed (see above)"
