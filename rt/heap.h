@@ -17,6 +17,7 @@
  *   heap_write.c      the raw payloads, from a snapshot of the tables
  *   heap_owner.c      start-up, the owner of the process's heap state
  *   heap_hooks.c      the __mip_heap_* entry points of instrumented code
+ *                     (declared in heap_hooks.h, which tests share)
  *   heap_interpose.c  free, realloc and reallocarray of the whole process
  *
  * Nothing here calls malloc: tables live in mmap'd memory. Nothing on

@@ -13,6 +13,7 @@
  * never left by a tail call, since the walk starts from it.
  */
 #include "heap.h"
+#include "heap_hooks.h"
 
 #define HOOK MIP_RT_HIDDEN __attribute__((noinline, disable_tail_calls))
 

@@ -1,28 +1,16 @@
 /*
  * Heap-mode hooks that do nothing but mark their site, for the *heap-stub*
- * build of `make bench-heap` (bench/README.md, "What heap mode's time is
- * made of"). Linked before libmip_rt.a, these definitions keep the
- * archive's hooks out, so that build runs the same instrumented code as
- * *heap* (inline access counts, frame pointers, the calls of the hooks,
- * the interposed free and realloc) without the runtime's work per block:
- * no walk, no table insert, no MemInfoBlock (memcpy and memset ranges
- * still count, as the program's own loads and stores do). Its time
- * against plain's is
+ * build of `make bench-heap` (bench/README.md, "What is measured").
+ * Linked before libmip_rt.a, these definitions keep the archive's hooks
+ * out, so that build runs the same instrumented code as *heap* (inline
+ * access counts, frame pointers, the calls of the hooks, the interposed
+ * free and realloc) without the runtime's work per block: no walk, no
+ * table insert, no MemInfoBlock (memcpy and memset ranges still count, as
+ * the program's own loads and stores do). Its time against plain's is
  * what heap mode costs before any bookkeeping; against heap's, what the
  * bookkeeping costs.
  */
-#include <stdint.h>
-
-#define HOOK __attribute__((visibility("hidden"), noinline))
-
-HOOK void __mip_heap_alloc(void *p, uint64_t size, uint8_t *site);
-HOOK void __mip_heap_alloc_str(void *p, uint8_t *site);
-HOOK void __mip_heap_alloc_at(void **out, int result, uint64_t size,
-                              uint8_t *site);
-HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
-                             uint8_t *site);
-HOOK void __mip_heap_free(void *p, uint8_t *site);
-HOOK void __mip_heap_access_range(const void *p, uint64_t size);
+#include "heap_hooks.h" /* rt/ */
 
 void __mip_heap_alloc(void *p, uint64_t size, uint8_t *site) {
   (void)p;

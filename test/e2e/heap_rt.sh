@@ -18,7 +18,7 @@ RT=$BUILD/lib/mip/libmip_rt.a
 make_tmp
 cd "$TMP"
 
-FP="-O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror"
+FP="-O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror -I$SRC/rt"
 RTLINK="-Wl,--build-id -Wl,-u,__mip_rt_anchor $RT"
 "$CLANG" -O1 -Wall -Wextra -Werror -I"$SRC/include" "$PROG/check.c" -o check
 # shellcheck disable=SC2086 # flag lists
@@ -207,7 +207,7 @@ MIP_PROFILE_FILE=host.mipraw ./host_dl dlopen "$TMP/libheaprt.so" 2>err.txt || r
 # the process stops rather than corrupt it.
 echo 'int main(void) { return 0; }' >asan.c
 # shellcheck disable=SC2086
-"$CLANG" -fsanitize=address -include "$PROG/glue.h" -DHEAP_RT_MAIN asan.c \
+"$CLANG" -fsanitize=address -I"$SRC/rt" -include "$PROG/glue.h" -DHEAP_RT_MAIN asan.c \
   $RTLINK -o asan 2>/dev/null
 rc=0
 ./asan >/dev/null 2>err.txt || rc=$?

@@ -10,15 +10,7 @@
 
 #include <stdint.h>
 
-#define HIDDEN __attribute__((visibility("hidden")))
-HIDDEN void __mip_heap_alloc(void *p, uint64_t size, uint8_t *site);
-HIDDEN void __mip_heap_alloc_str(void *p, uint8_t *site);
-HIDDEN void __mip_heap_alloc_at(void **out, int result, uint64_t size,
-                                uint8_t *site);
-HIDDEN void __mip_heap_realloc(void *old, void *p, uint64_t size,
-                               uint8_t *site);
-HIDDEN void __mip_heap_free(void *p, uint8_t *site);
-HIDDEN void __mip_heap_access_range(const void *p, uint64_t size);
+#include "heap_hooks.h" /* rt/: the hooks */
 
 /* One access by instrumented code: the granule's counter goes up. */
 #define TOUCH(p)                                                               \
