@@ -364,9 +364,15 @@ t_other_drivers() {
         refused $HEAP_SYM "$CLANG" -fuse-ld=$ld $gc -shared lib=heap.o \
           "$LIB/libmip_rt.a" -o x.so || return 1
     done
+    # The linker itself, without a driver.
+    linker=ld.$ld
+    [ $ld = lld ] && linker=$LLVM_BIN/ld.lld
+    refused $RT_SYM $linker -shared lib.o -o x.so &&
+      refused $HEAP_SYM $linker -shared lib=heap.o "$LIB/libmip_rt.a" \
+        -o x.so || return 1
   done
 }
-check "clang ($LINKERS, with and without --gc-sections): links fail naming what to add" \
+check "clang, ld ($LINKERS, with and without --gc-sections): links fail naming what to add" \
   t_other_drivers
 
 if command -v gcc >/dev/null; then

@@ -960,7 +960,11 @@ t_cxx_program() {
     out=$(MIP_PROFILE_FILE=$W/cxx.mipraw "$W/templates") &&
     [ "$out" = "6 2.0 6
 tally=3" ] &&
-    profile_of "$W/cxx.mipraw" "$W/templates"
+    profile_of "$W/cxx.mipraw" "$W/templates" &&
+    # Linked without the flag, as builds that link with LDFLAGS do.
+    drive "$MIPCXX" templates.o -o templates2 && [ "$RC" = 0 ] &&
+    ends_with "$RT" && (cd "$W" && MIP_PROFILE_FILE=$W/cxx2.mipraw ./templates2 >/dev/null) &&
+    profile_of "$W/cxx2.mipraw" "$W/templates2"
 }
 check "mipc++: templates and inline functions build, run, profile" \
   t_cxx_program
