@@ -80,7 +80,8 @@ install: all
 	install -m 755 $(BIN)/mipdata $(BIN)/mipcc $(DESTDIR)$(PREFIX)/bin/
 	ln -sf mipcc $(DESTDIR)$(PREFIX)/bin/mipc++
 	install -m 644 $(LIB)/mip/libmip.so $(LIB)/mip/libmip-clang.so \
-	  $(LIB)/mip/libmip_rt.a $(LIB)/mip/libmip_alloc.a \
+	  $(LIB)/mip/libmip_rt.a $(LIB)/mip/mip_interpose.o \
+	  $(LIB)/mip/mip_interpose_shared.o $(LIB)/mip/libmip_alloc.a \
 	  $(DESTDIR)$(PREFIX)/lib/mip/
 	install -D -m 644 -t $(DESTDIR)$(PREFIX)/include/mip include/mip/mip.h \
 	  include/mip/alloc.h

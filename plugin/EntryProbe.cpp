@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EntryProbe.h"
+#include "LinkRefs.h"
 
 #include "mip/format.h"
 
@@ -90,8 +91,10 @@ void rankFirstCall(IRBuilder<> &B, InstrumentedFunction &IF,
   Module &M = *IF.F->getParent();
   FunctionCallee Callee = M.getOrInsertFunction(
       FirstCall, C.getVoidTy(), C.getPtrTy(), C.getPtrTy());
-  cast<Function>(Callee.getCallee())->setCallingConv(CallingConv::PreserveMost);
-  cast<Function>(Callee.getCallee())->setDoesNotThrow();
+  auto *Fn = cast<Function>(Callee.getCallee());
+  Fn->setCallingConv(CallingConv::PreserveMost);
+  Fn->setDoesNotThrow();
+  markRuntimeFunction(*Fn);
   CallInst *Call = C.CreateCall(Callee, {Cov, Ord});
   Call->setCallingConv(CallingConv::PreserveMost);
   B.SetInsertPoint(Anchor);
@@ -109,6 +112,7 @@ void sampleEdge(IRBuilder<> &B, Function &F, GlobalVariable *Cov,
       Intrinsic::returnaddress, {}, {C.getInt32(0)}, nullptr, "mip.site");
   FunctionCallee Sample = M.getOrInsertFunction(
       EdgeSample, C.getVoidTy(), C.getPtrTy(), C.getPtrTy());
+  markRuntimeFunction(*cast<Function>(Sample.getCallee()));
   C.CreateCall(Sample, {Cov, ReturnAddress});
   B.SetInsertPoint(Anchor);
 }

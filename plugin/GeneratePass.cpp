@@ -10,6 +10,7 @@
 #include "HeapAccesses.h"
 #include "HeapGlue.h"
 #include "HeapSites.h"
+#include "LinkRefs.h"
 #include "MapWriter.h"
 
 #include "llvm/IR/Constants.h"
@@ -54,6 +55,8 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     addEntryProbe(IF, Generated);
     Done.push_back(std::move(IF));
   }
+  if (!Done.empty())
+    addLinkRefs(M, Generated.Heap);
   if (Generated.Heap && !Done.empty())
     addHeapGlue(M);
   writeMap(M, Done);

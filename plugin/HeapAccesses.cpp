@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HeapAccesses.h"
+#include "LinkRefs.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -207,8 +208,10 @@ void countRange(IRBuilder<> &B, Value *Ptr, Value *Len) {
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Hook = M.getOrInsertFunction(AccessRange, B.getVoidTy(),
                                               B.getPtrTy(), B.getInt64Ty());
-  if (auto *Fn = dyn_cast<Function>(Hook.getCallee()))
+  if (auto *Fn = dyn_cast<Function>(Hook.getCallee())) {
     Fn->setDoesNotThrow();
+    markRuntimeFunction(*Fn);
+  }
   B.CreateCall(Hook, {Ptr, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
 }
 

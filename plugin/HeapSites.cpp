@@ -21,6 +21,7 @@
 #include "HeapSites.h"
 
 #include "AllocCalls.h"
+#include "LinkRefs.h"
 
 #include "mip/format.h"
 
@@ -80,8 +81,10 @@ FunctionCallee runtimeHook(Module &M, StringRef Name, Type *Result,
                            ArrayRef<Type *> Params) {
   FunctionCallee Hook =
       M.getOrInsertFunction(Name, FunctionType::get(Result, Params, false));
-  if (auto *Fn = dyn_cast<Function>(Hook.getCallee()))
+  if (auto *Fn = dyn_cast<Function>(Hook.getCallee())) {
     Fn->setDoesNotThrow();
+    markRuntimeFunction(*Fn);
+  }
   return Hook;
 }
 

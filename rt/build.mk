@@ -21,3 +21,25 @@ $(filter $(OBJ)/rt/heap_%.o,$(RT_OBJ)): ALL_CFLAGS += -O2
 $(RT_LIB): $(RT_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && $(AR) rcs $@ $^
+
+# The heap interposers (rt/interpose/): objects mipcc links into heap
+# images beside the archive, one for executables and one for shared
+# libraries (hidden definitions).
+INTERPOSE_EXE    := $(LIB)/mip/mip_interpose.o
+INTERPOSE_SHARED := $(LIB)/mip/mip_interpose_shared.o
+ALL_TARGETS += $(INTERPOSE_EXE) $(INTERPOSE_SHARED)
+INTERPOSE_OBJ := $(OBJ)/rt/interpose/exe.o $(OBJ)/rt/interpose/shared.o
+
+$(INTERPOSE_OBJ): SAN_FLAGS :=
+$(INTERPOSE_OBJ): ALL_CFLAGS += -fPIC
+$(OBJ)/rt/interpose/shared.o: ALL_CFLAGS += -DMIP_INTERPOSE_HIDDEN
+$(INTERPOSE_OBJ): $(OBJ)/rt/interpose/%.o: rt/interpose/interpose.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(INTERPOSE_EXE): $(OBJ)/rt/interpose/exe.o
+	@mkdir -p $(@D)
+	cp $< $@
+$(INTERPOSE_SHARED): $(OBJ)/rt/interpose/shared.o
+	@mkdir -p $(@D)
+	cp $< $@

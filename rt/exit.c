@@ -2,19 +2,24 @@
  * When the profile is written: once the program is done, after its own
  * atexit handlers and C++ static destructors (those run before the
  * fini_array this destructor sits in) and, for a shared library, when it is
- * unloaded; not at all with MIP_OPTIONS=dump_at_exit=0. Nothing here may
- * change the program's behaviour: errors become one stderr line, errno is
- * restored, the exit status is untouched.
+ * unloaded; not at all with MIP_OPTIONS=dump_at_exit=0, nor in a
+ * configure-time test program (probe.c). Nothing here may change the
+ * program's behaviour: errors become one stderr line, errno is restored,
+ * the exit status is untouched.
  */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "mip/link.h"
 #include "mip_rt.h"
 
-/* Referenced by the compiler driver (-u) so the linker pulls this file,
- * and with it the constructor and destructor (and, through them, the rest
- * of the runtime, mip_dump included), out of libmip_rt.a. */
-MIP_RT_HIDDEN const char __mip_rt_anchor = 1;
+/* Every instrumented object refers to this symbol (include/mip/link.h),
+ * and mipcc names it with -u for objects of older plugins that do not: it
+ * makes the linker pull this file, and with it the constructor and
+ * destructor (and, through them, the rest of the runtime, mip_dump
+ * included), out of libmip_rt.a. Its name is what a link without the
+ * runtime reports as undefined. */
+MIP_RT_HIDDEN const char mip_rt_link_anchor __asm__(MIP_RT_LINK_SYMBOL) = 1;
 
 __attribute__((constructor(101))) static void mip_rt_init(void) {
   int saved = errno;
@@ -24,12 +29,22 @@ __attribute__((constructor(101))) static void mip_rt_init(void) {
   const char *options = getenv("MIP_OPTIONS");
   if (options && *options)
     mip_rt_options_parse(options, mip_rt_other_ready());
+  mip_rt_probe_init();
   mip_rt_fork_init();
   mip_rt_set_ready();
   errno = saved;
 }
 
 __attribute__((destructor(101))) static void mip_rt_fini(void) {
-  if (mip_rt_options.dump_at_exit)
+  if (!mip_rt_options.dump_at_exit)
+    return;
+  const char *probe = mip_rt_probe();
+  if (!probe) {
     mip_rt_dump_self();
+  } else if (mip_rt_options.verbose && mip_rt_self()->is_main) {
+    mip_rt_report("no profile for '", probe,
+                  "', a configure-time test program (set MIP_PROFILE_FILE "
+                  "to write one)",
+                  NULL);
+  }
 }

@@ -7,15 +7,18 @@
  * The public symbols are not defined here: a member of libmip_rt.a that
  * defined `free` would be pulled into every program that calls free,
  * coverage-only ones included, since the linker takes an archive member
- * for any undefined symbol it defines. Instead every object built with
- * heap mode carries, in one COMDAT group, weak definitions of free,
- * realloc and reallocarray that jump here, and the group's own symbol,
- * __mip_heap_interpose, which tells the runtime the image is a heap image
- * (docs/heap.md has the assembly). Weak: a program that defines its own
- * free keeps it (and the hooks alone see its instrumented frees).
+ * for any undefined symbol it defines. Instead mipcc links into every
+ * image with heap code an object (rt/interpose/) with weak definitions of
+ * free, realloc and reallocarray that jump here (default visibility in an
+ * executable, hidden in a shared library), and __mip_heap_interpose,
+ * which tells the runtime the image is a heap image (docs/heap.md has the
+ * assembly). Weak: a program that defines its own free keeps it (and the
+ * hooks alone see its instrumented frees).
  *
  * Each forwards to the next definition in the lookup order
- * (dlsym(RTLD_NEXT)), looked up from the image's constructor or at the
+ * (dlsym(RTLD_NEXT)) or, in a shared library, whose interposed functions
+ * are hidden, to the one the library would have used without them
+ * (dlsym(RTLD_DEFAULT)), looked up from the image's constructor or at the
  * first call. dlsym may itself free (or realloc) while it looks: a free
  * arriving then, on the looking thread, is kept and done once the real
  * one is known; a realloc then goes to glibc's __libc_realloc.
@@ -46,6 +49,16 @@ typedef void (*free_fn)(void *);
 typedef void *(*realloc_fn)(void *, size_t);
 typedef void *(*reallocarray_fn)(void *, size_t, size_t);
 
+/* 1 in shared libraries, whose interposer (rt/interpose/) defines it so:
+ * their free is hidden, the library's own, so the real one is the one the
+ * global lookup finds, RTLD_DEFAULT's; RTLD_NEXT's, the next after the
+ * library, would skip an allocator that the executable or a preloaded
+ * library defines, and free its blocks with libc's. An executable's free
+ * is the process's: the real one comes next. A weak definition, not a
+ * weak reference: gold resolves an undefined hidden weak symbol to the
+ * image's load address, not to 0. */
+MIP_RT_HIDDEN __attribute__((weak)) const char __mip_heap_interpose_hidden = 0;
+
 /* glibc's own entry points, for the bootstrap only. */
 extern void __libc_free(void *) __attribute__((weak));
 extern void *__libc_realloc(void *, size_t) __attribute__((weak));
@@ -74,9 +87,10 @@ static int resolve_now(void) {
     return 1;
   }
   int saved = errno;
-  free_fn f = (free_fn)dlsym(RTLD_NEXT, "free");
-  realloc_fn r = (realloc_fn)dlsym(RTLD_NEXT, "realloc");
-  reallocarray_fn ra = (reallocarray_fn)dlsym(RTLD_NEXT, "reallocarray");
+  void *next = __mip_heap_interpose_hidden ? RTLD_DEFAULT : RTLD_NEXT;
+  free_fn f = (free_fn)dlsym(next, "free");
+  realloc_fn r = (realloc_fn)dlsym(next, "realloc");
+  reallocarray_fn ra = (reallocarray_fn)dlsym(next, "reallocarray");
   if (!f)
     f = __libc_free;
   if (!r)

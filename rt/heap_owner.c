@@ -39,8 +39,9 @@
 uint32_t mip_rt_heap_depth = MIP_RT_HEAP_DEPTH_DEFAULT;
 uint64_t mip_rt_heap_unseen_frees;
 
-/* Defined (weak, hidden) with the interposed free by every object built
- * with heap mode (docs/heap.md): whether this image is one. */
+/* Defined (weak, hidden) by the heap interposer object that mipcc links
+ * into every image with heap code (rt/interpose/, docs/heap.md): whether
+ * this image is one. */
 extern const char __mip_heap_interpose[] __attribute__((weak)) MIP_RT_HIDDEN;
 
 static struct mip_rt_heap state;

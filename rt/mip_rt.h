@@ -126,6 +126,13 @@ MIP_RT_HIDDEN extern struct mip_rt_options mip_rt_options;
  * keys and bad values unless quiet. */
 MIP_RT_HIDDEN void mip_rt_options_parse(const char *text, int quiet);
 
+/* probe.c: whether this process is a configure-time test program
+ * (conftest, cmTC_*) that writes no profile at exit, since
+ * MIP_PROFILE_FILE does not ask for one; decided by mip_rt_probe_init()
+ * at start-up. mip_rt_probe() is its file name, or NULL. */
+MIP_RT_HIDDEN void mip_rt_probe_init(void);
+MIP_RT_HIDDEN const char *mip_rt_probe(void);
+
 /* fork.c */
 MIP_RT_HIDDEN void mip_rt_fork_init(void);
 /* Whether this process is a child forked after the runtime started. */

@@ -10,7 +10,9 @@
 #                   (heap_rt), heap merge and symbolization (heap_merge),
 #                   heap profiles against DHAT and known patterns (heap),
 #                   hot and cold decisions against the compiler's
-#                   (annotate), the driver, and the above
+#                   (annotate), the driver (argument translation, and
+#                   real builds: CMake, Makefiles, autotools and
+#                   libtool, links by other drivers), and the above
 #   test-alloc      libmip_alloc.a, the allocator side of allocation hints
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
@@ -42,6 +44,7 @@ $(E2E_SCRIPTS:%=test-%): test-%: all
 
 test-driver: all
 	test/driver/run.sh $(BUILD)
+	test/driver/builds.sh $(BUILD)
 
 test-e2e: test-ir test-bad-input $(E2E_SCRIPTS:%=test-%) test-driver test-alloc
 

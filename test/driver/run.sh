@@ -155,7 +155,7 @@ printf 'int lib(int x) { return x + 1; }\n' >"$W/lib.c"
 printf '#!/bin/sh\nfor a in "$@"; do printf "%%s\\n" "$a"; done\n' >"$TMP/argv"
 chmod +x "$TMP/argv"
 PLUGIN="-fplugin=$LIB/libmip.so"
-RT="-Wl,-u,__mip_rt_anchor $LIB/libmip_rt.a"
+RT="-Wl,-u,__mip_link_with_mipcc_or_libmip_rt $LIB/libmip_rt.a"
 
 t_compile_only() {
   drive "$MIPCC" -fmip-generate -c a.c -o a.o
@@ -648,11 +648,13 @@ t_order_compile() {
 check "-fmip-order compiles get -ffunction-sections (last), no ordering" \
   t_order_compile
 
+# (The -fmip-order links below link plain.o: an instrumented object, such
+# as a.o, would bring the runtime onto the line.)
 t_order_link() {
-  fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order a.o -o prog
+  fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order plain.o -o prog
   [ "$RC" = 0 ] && order_file_removed &&
     [ "$ORDER_LINE" = "$TMP/fakemipdata order -p p.mip -o $ORDER_FILE --format lld" ] &&
-    printf '%s\n' a.o -o prog -fuse-ld=lld \
+    printf '%s\n' plain.o -o prog -fuse-ld=lld \
       "-Wl,--symbol-ordering-file=$ORDER_FILE" -Wl,--no-warn-symbol-ordering |
       cmp -s - "$FAKE/cc.args" &&
     # The compiler got the file mipdata wrote; mipdata's summary is not
@@ -672,7 +674,7 @@ check "-fmip-order links: mipdata order, lld, the ordering file, removed" \
 t_order_linkers() {
   for ld in -fuse-ld=lld -fuse-ld=ld.lld -fuse-ld=/usr/bin/ld.lld \
     --ld-path=/usr/lib/llvm-19/bin/ld.lld; do
-    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order "$ld" a.o -o prog
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order "$ld" plain.o -o prog
     # The user's choice, not another -fuse-ld=lld.
     [ "$RC" = 0 ] && order_file_removed &&
       [ "$(grep -c -- '-fuse-ld\|--ld-path' "$FAKE/cc.args")" = 1 ] &&
@@ -682,11 +684,11 @@ t_order_linkers() {
   done
   for ld in -fuse-ld=gold -fuse-ld=ld.gold -fuse-ld=/usr/bin/ld.gold \
     --ld-path=/usr/bin/ld.gold; do
-    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fuse-ld=lld "$ld" a.o \
-      -o prog
+    fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -fuse-ld=lld "$ld" \
+      plain.o -o prog
     [ "$RC" = 0 ] && order_file_removed &&
       case "$ORDER_LINE" in *"--format gold") ;; *) false ;; esac &&
-      printf '%s\n' -fuse-ld=lld "$ld" a.o -o prog \
+      printf '%s\n' -fuse-ld=lld "$ld" plain.o -o prog \
         "-Wl,--section-ordering-file=$ORDER_FILE" |
       cmp -s - "$FAKE/cc.args" || return 1
   done
@@ -776,16 +778,130 @@ t_order_mipdata_fails() {
 check "-fmip-order: a failing mipdata order stops the link, exit 1" \
   t_order_mipdata_fails
 
+# ---- 1c. what a link needs, whatever its command says --------------------
+
+# rt_note_is TEXT: the driver's verbose line about libmip_rt.a;
+# interpose_note_is OBJECT TEXT: about the heap interposer.
+rt_note_is() { grep -qxF "mipcc: libmip_rt.a $1" "$TMP/err"; }
+interpose_note_is() { grep -qxF "mipcc: $1 $2" "$TMP/err"; }
+INTERPOSE=$LIB/mip_interpose.o
+INTERPOSE_SHARED=$LIB/mip_interpose_shared.o
+
+# Instrumented and plain objects, and archives of them in ld/ (static
+# only) and ld/so/ (a shared library of the same name beside).
+mkdir -p "$W/ld/so"
+(cd "$W" && "$CLANG" -c a.c -o amain.o && "$CLANG" -fPIC -c lib.c -o nlib.o &&
+  "$MIPCC" -fmip-generate -fPIC -c lib.c -o ilib.o &&
+  "$MIPCC" -fmip-generate=heap -fPIC -c lib.c -o hlib.o &&
+  "$MIPCC" -fmip-generate=heap -c a.c -o ha.o &&
+  ar rcs ld/libinst.a nlib.o ilib.o && cp ld/libinst.a ld/so/ &&
+  "$CLANG" -shared nlib.o -o ld/so/libinst.so && ar rcs ld/libheap.a hlib.o) ||
+  echo "cannot build the objects for the link checks"
+
+t_link_scan() {
+  # An instrumented object, linked without the flag: the runtime comes.
+  drive "$MIPCC" a.o -o scan1
+  [ "$RC" = 0 ] && has -Wl,--build-id && ends_with "a.o -o scan1 $RT" &&
+    rt_note_is "added: a.o is instrumented" &&
+    (cd "$W" && MIP_PROFILE_FILE=$W/scan1.mipraw ./scan1) &&
+    profile_of "$W/scan1.mipraw" "$W/scan1" &&
+    # Nothing instrumented, nothing added.
+    drive "$MIPCC" amain.o nlib.o -o scan2 && [ "$RC" = 0 ] &&
+    [ "$LINE" = "$CLANG amain.o nlib.o -o scan2" ] &&
+    rt_note_is "not added: no input is instrumented" &&
+    drive "$MIPCC" -fmip-generate amain.o -o scan3 && [ "$RC" = 0 ] &&
+    rt_note_is "added: -fmip-generate" &&
+    # Not on commands that make no image.
+    drive "$MIPCC" -r a.o -o part.o && [ "$RC" = 0 ] && lacks libmip_rt &&
+    ! grep -q 'libmip_rt' "$TMP/err"
+}
+check "links of instrumented objects get the runtime, flag or not" t_link_scan
+
+# scan_adds ARGS...: the link (compiler stood in for) gets the runtime for
+# ld/libinst.a(ilib.o); scan_skips ARGS...: it gets nothing.
+scan_adds() {
+  argv_drive amain.o "$@" -o s
+  [ "$RC" = 0 ] && ends_with "$RT" &&
+    rt_note_is "added: $SCAN_WHERE(ilib.o) is instrumented" ||
+    { echo "adds: $*" >>"$TMP/err"; return 1; }
+}
+scan_skips() {
+  argv_drive amain.o "$@" -o s
+  [ "$RC" = 0 ] && lacks libmip_rt && rt_note_is "not added: no input is instrumented" ||
+    { echo "skips: $*" >>"$TMP/err"; return 1; }
+}
+
+t_link_scan_args() {
+  SCAN_WHERE=ld/libinst.a
+  scan_adds ld/libinst.a &&
+    scan_adds -Wl,--whole-archive,ld/libinst.a,--no-whole-archive &&
+    scan_adds -Xlinker ld/libinst.a &&
+    # Values of linker options are no inputs.
+    scan_skips -Wl,-soname,ld/libinst.a && scan_skips -Wl,-Map,ld/libinst.a &&
+    scan_skips -Xlinker -soname -Xlinker ld/libinst.a &&
+    SCAN_WHERE=ld/libinst.a && scan_adds -Lld -linst &&
+    SCAN_WHERE=ld/libinst.a && scan_adds -L ld -l inst &&
+    scan_adds -Wl,-Lld,-linst && scan_adds -Xlinker -L -Xlinker ld -linst &&
+    scan_adds -Lld -l:libinst.a && scan_adds --library-directory=ld -linst &&
+    # A shared library found first is another image, with its own runtime.
+    scan_skips -Lld/so -linst && scan_skips -linst && scan_skips -Lnowhere -linst &&
+    SCAN_WHERE=ld/so/libinst.a && scan_adds -Lld/so -Wl,-Bstatic -linst &&
+    scan_adds -static -Lld/so -linst &&
+    scan_skips -Lld/so -Wl,-Bstatic -Wl,-Bdynamic -linst
+}
+check "-Wl, -Xlinker, -L and -l: the static libraries the linker reads are looked into" \
+  t_link_scan_args
+
+t_link_heap() {
+  # Heap code: the executable's interposer, or the shared library's.
+  drive "$MIPCC" ha.o -o hx
+  [ "$RC" = 0 ] && ends_with "ha.o -o hx $INTERPOSE $RT" &&
+    interpose_note_is mip_interpose.o \
+      "added: ha.o has heap code (__mip_heap_link_with_mipcc_or_mip_interpose)" &&
+    (cd "$W" && MIP_PROFILE_FILE=$W/hx.mipraw ./hx) &&
+    profile_of "$W/hx.mipraw" "$W/hx" &&
+    drive "$MIPCC" -shared hlib.o -o libh.so && [ "$RC" = 0 ] &&
+    ends_with "-o libh.so $INTERPOSE_SHARED $RT" &&
+    interpose_note_is mip_interpose_shared.o \
+      "added: hlib.o has heap code (__mip_heap_link_with_mipcc_or_mip_interpose)" &&
+    ! nm -D --defined-only "$W/libh.so" | grep -Eq ' (free|realloc|reallocarray)$' &&
+    argv_drive -Wl,-shared ld/libheap.a -o x.so && ends_with "$INTERPOSE_SHARED $RT" &&
+    interpose_note_is mip_interpose_shared.o \
+      "added: ld/libheap.a(hlib.o) has heap code (__mip_heap_link_with_mipcc_or_mip_interpose)" &&
+    # Compiled in the same command: the flag says.
+    drive "$MIPCC" -fmip-generate=heap a.c -o hx2 && [ "$RC" = 0 ] &&
+    ends_with "-o hx2 $FP $INTERPOSE $RT" &&
+    interpose_note_is mip_interpose.o \
+      "added: a.c is compiled with heap mode in this command" &&
+    # No heap code, no interposer, whatever the flag.
+    argv_drive -fmip-generate=heap a.o -o nx && ends_with "a.o -o nx $RT" &&
+    ! grep -q mip_interpose "$TMP/err"
+}
+check "links of heap code get the interposer: the executable's or the library's" \
+  t_link_heap
+
+t_link_scan_hints() {
+  # Hinted calls in a static library found through -L and -l.
+  argv_drive -fmip-use=p.mip plain.o -L. -lhint -o u
+  [ "$RC" = 0 ] && ends_with "-lhint -o u $ALLOC" &&
+    note_is "added: ./libhint.a(hint_cxx.o) calls _Znwm12__hot_cold_t"
+}
+check "-fmip-use links: hinted calls found through -L and -l" t_link_scan_hints
+
 # ---- 2. an unchanged CMake project ----------------------------------------
 
-# cmake_build NAME CMAKE-ARGS...: configures and builds the project in
-# $TMP/NAME with CC=mipcc, then runs the program.
+# cmake_build NAME CMAKE-ARGS...: configures the project in $TMP/NAME
+# with CC=mipcc, from there (where its test program runs, and must leave
+# no profile), builds it, then runs the program.
 cmake_build() {
   dir=$TMP/$1
   shift
-  CC=$MIPCC cmake --no-warn-unused-cli -S "$HERE/cmake-project" -B "$dir" \
-    -DCMAKE_C_FLAGS=-fmip-generate "$@" >"$TMP/err" 2>&1 &&
+  mkdir -p "$dir" &&
+    (cd "$dir" && CC=$MIPCC cmake --no-warn-unused-cli "$HERE/cmake-project" \
+      -DCMAKE_C_FLAGS=-fmip-generate "$@") >"$TMP/err" 2>&1 &&
     grep -q 'The C compiler identification is Clang' "$TMP/err" &&
+    grep -q 'Performing Test MIPCC_TEST_RUNS - Success' "$TMP/err" &&
+    [ -z "$(find "$dir" -name '*.mipraw')" ] &&
     cmake --build "$dir" >>"$TMP/err" 2>&1 &&
     instrumented "$dir/libstats.a" &&
     out=$(MIP_PROFILE_FILE=$dir/run/default.mipraw "$dir/summary") &&
@@ -793,11 +909,11 @@ cmake_build() {
     profile_of "$dir/run/default.mipraw" "$dir/summary"
 }
 
-check "cmake (Unix Makefiles): static library + program profile" \
+check "cmake (Unix Makefiles): static library + program profile, no probe's" \
   cmake_build cmake-make -G "Unix Makefiles"
 if command -v ninja >/dev/null 2>&1; then
   # CMake then puts the flags, -fmip-generate included, in response files.
-  check "cmake (Ninja, response files): static library + program profile" \
+  check "cmake (Ninja, response files): static library + program profile, no probe's" \
     cmake_build cmake-ninja -G Ninja -DCMAKE_NINJA_FORCE_RESPONSE_FILE=ON
 else
   echo "skip cmake with Ninja (no ninja)"
@@ -844,7 +960,11 @@ t_cxx_program() {
     out=$(MIP_PROFILE_FILE=$W/cxx.mipraw "$W/templates") &&
     [ "$out" = "6 2.0 6
 tally=3" ] &&
-    profile_of "$W/cxx.mipraw" "$W/templates"
+    profile_of "$W/cxx.mipraw" "$W/templates" &&
+    # Linked without the flag, as builds that link with LDFLAGS do.
+    drive "$MIPCXX" templates.o -o templates2 && [ "$RC" = 0 ] &&
+    ends_with "$RT" && (cd "$W" && MIP_PROFILE_FILE=$W/cxx2.mipraw ./templates2 >/dev/null) &&
+    profile_of "$W/cxx2.mipraw" "$W/templates2"
 }
 check "mipc++: templates and inline functions build, run, profile" \
   t_cxx_program

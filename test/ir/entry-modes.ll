@@ -29,7 +29,7 @@
 ; ORDER: [[COLD]]:
 ; ORDER-NEXT: call preserve_mostcc void @__mip_first_call(ptr @__mip_1.f, ptr @__mip_3.f)
 ; ORDER-NEXT: br label %[[REST]]
-; ORDER: declare preserve_mostcc void @__mip_first_call(ptr, ptr)
+; ORDER: declare hidden preserve_mostcc void @__mip_first_call(ptr, ptr)
 ; ORDER: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
 
 ; With counts, the counter's old value tells the first call.
@@ -48,7 +48,7 @@
 ; EDGES-NEXT: br i1 [[SAMPLE]]
 ; EDGES: %mip.site = call ptr @llvm.returnaddress(i32 0)
 ; EDGES-NEXT: call void @__mip_edge_sample(ptr @__mip_1.f, ptr %mip.site)
-; EDGES: declare void @__mip_edge_sample(ptr, ptr)
+; EDGES: declare hidden void @__mip_edge_sample(ptr, ptr)
 
 define i32 @f(i32 %x) {
   %buf = alloca [16 x i8]

@@ -5,13 +5,10 @@
 ; RUN: %opt -passes='mip-generate<heap>' -S %s -o %t.ll
 ; RUN: %FileCheck %s --input-file=%t.ll
 
-; The object carries the interpose group (weak free, realloc and
-; reallocarray jumping to the runtime), which also pulls the heap runtime
-; in; no .preinit_array entry, since main is not here.
-; CHECK: module asm ".pushsection .text.__mip_heap_interpose,\22axG\22,@progbits,__mip_heap_interpose,comdat"
-; CHECK: module asm "  jmp __mip_heap_interposed_free"
-; CHECK: module asm "  jmp __mip_heap_interposed_realloc"
-; CHECK: module asm "  jmp __mip_heap_interposed_reallocarray"
+; The object refers to the heap interposer (free, realloc and
+; reallocarray, which jump to the runtime), which mipcc links beside the
+; runtime; no .preinit_array entry, since main is not here.
+; CHECK: module asm ".long __mip_heap_link_with_mipcc_or_mip_interpose@PLT"
 ; CHECK-NOT: preinit_array
 
 ; The unit's section: the unit record, with the SITE section's bounds.

@@ -249,11 +249,11 @@ define ptr @indirect(ptr %alloc) {
 }
 
 ; The hooks cannot throw.
-; CHECK: declare void @__mip_heap_alloc(ptr, i64, ptr) #[[NOUNWIND:[0-9]+]]
-; CHECK: declare void @__mip_heap_alloc_at(ptr, i32, i64, ptr) #[[NOUNWIND]]
-; CHECK: declare void @__mip_heap_alloc_str(ptr, ptr) #[[NOUNWIND]]
-; CHECK: declare void @__mip_heap_realloc(ptr, ptr, i64, ptr) #[[NOUNWIND]]
-; CHECK: declare void @__mip_heap_free(ptr, ptr) #[[NOUNWIND]]
+; CHECK: declare hidden void @__mip_heap_alloc(ptr, i64, ptr) #[[NOUNWIND:[0-9]+]]
+; CHECK: declare hidden void @__mip_heap_alloc_at(ptr, i32, i64, ptr) #[[NOUNWIND]]
+; CHECK: declare hidden void @__mip_heap_alloc_str(ptr, ptr) #[[NOUNWIND]]
+; CHECK: declare hidden void @__mip_heap_realloc(ptr, ptr, i64, ptr) #[[NOUNWIND]]
+; CHECK: declare hidden void @__mip_heap_free(ptr, ptr) #[[NOUNWIND]]
 ; CHECK: attributes #[[NOUNWIND]] = { nounwind }
 
 ; The unit lists the site section; each function record has a SITE slot

@@ -12,8 +12,12 @@ LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 "$LLVM_BIN/opt" -load-pass-plugin="$BUILD/lib/mip/libmip.so" \
   -passes="mip-generate<$(echo "$MODES" | tr , ";")>" "$LL" -o "$OUT.bc"
 "$LLVM_BIN/clang" -Wno-override-module -c "$OUT.bc" -o "$OUT.o"
-"$LLVM_BIN/clang++" -Wl,--build-id "$OUT.o" -o "$OUT.bin" \
-  -Wl,-u,__mip_rt_anchor "$BUILD/lib/mip/libmip_rt.a"
+# Linked as docs/mipcc.md says to link without mipcc: the runtime, and
+# for heap code the interposer before it.
+interpose=
+case ",$MODES," in *,heap,*) interpose=$BUILD/lib/mip/mip_interpose.o ;; esac
+"$LLVM_BIN/clang++" -Wl,--build-id "$OUT.o" -o "$OUT.bin" $interpose \
+  "$BUILD/lib/mip/libmip_rt.a"
 rm -f "$OUT".*.mipraw
 run=0
 while [ "$run" -lt "${MIP_IR_RUNS:-1}" ]; do

@@ -245,6 +245,8 @@ static void apply_flag(struct walk *w, const char *arg) {
     set_lang(w, arg + strlen("--language="));
   } else if (has_prefix(arg, "-x") && arg[2]) {
     set_lang(w, arg + 2); /* -xc: no other clang option starts with -x */
+  } else {
+    linkargs_flag(rq->link, arg);
   }
 }
 
@@ -257,6 +259,8 @@ static size_t apply_option(struct walk *w, const struct arg *a, size_t left) {
   if (values && (strcmp(a->text, "-x") == 0 ||
                  strcmp(a->text, "--language") == 0))
     set_lang(w, a[1].text);
+  else if (values == 1)
+    linkargs_option(w->rq->link, a->text, a[1].text);
   if (!values)
     apply_flag(w, a->text);
   return values;
@@ -298,7 +302,7 @@ static size_t read_arg(struct walk *w, const struct arg *a, size_t left) {
 }
 
 void parse_request(int argc, char **argv, struct request *rq) {
-  *rq = (struct request){.tail = argc};
+  *rq = (struct request){.tail = argc, .link = linkargs_new()};
   expand_args(argc, argv, &rq->args);
   rq->own = calloc(rq->args.n + 1, sizeof *rq->own);
   rq->action = calloc((size_t)argc, sizeof *rq->action); /* all KEEP */

@@ -4,7 +4,7 @@
  *   COMPILER [plugin args] [-Wl,--build-id] USER ARGS...
  *            [frame-pointer flags] [-ffunction-sections]
  *            [-fuse-ld=lld] [ordering file] [-x none]
- *            [-Wl,-u,__mip_rt_anchor RUNTIME]
+ *            [INTERPOSER] [-Wl,-u,__mip_link_with_mipcc_or_libmip_rt RUNTIME]
  *            [LIBMIP_ALLOC -Wl,--push-state,--as-needed -ljemalloc
  *             -Wl,--pop-state]
  *            [-- INPUTS...]
@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mip/link.h"
 #include "mipcc.h"
 
 static void add_plugin(struct strvec *cmd, const struct request *rq,
@@ -72,10 +73,14 @@ static void add_libraries(struct strvec *cmd, const struct request *rq,
     strvec_push(cmd, "-x");
     strvec_push(cmd, "none");
   }
+  /* Before the archive: it refers to the heap runtime. */
+  if (add->interpose)
+    strvec_push(cmd, add->interpose);
   if (add->runtime) {
-    /* -u makes the linker take the archive member with the exit-time
-     * writer even though nothing in the program refers to it. */
-    strvec_push(cmd, "-Wl,-u,__mip_rt_anchor");
+    /* Instrumented objects refer to the symbol that makes the linker take
+     * the archive member with the exit-time writer; -u does it for those
+     * of older plugins, which do not. */
+    strvec_push(cmd, "-Wl,-u," MIP_RT_LINK_SYMBOL);
     strvec_push(cmd, add->runtime);
   }
   if (add->alloc) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "mip/link.h"
 #include "mipcc.h"
 
 /* mipc++, or any name ending in "++" (a cross prefix, a version suffix
@@ -56,15 +57,21 @@ static void choose_linker(const struct request *rq, struct additions *add) {
         option, value);
 }
 
+/* "FILE" or "ARCHIVE(MEMBER)": where a need was found. */
+static const char *where(const struct need_at *at) {
+  return at->member ? xconcat(at->file, "(", at->member, ")", NULL) : at->file;
+}
+
 /* Whether a link with -fmip-use needs libmip_alloc.a, which defines the
  * hinted allocation calls the plugin writes, on top of jemalloc. Adding it
  * to every such link would make jemalloc the allocator of any program that
  * calls malloc, hinted or not; so it comes only when an input calls a
  * hinted function, or when sources are compiled in this very command and
  * the profile hints some allocation (the objects are clang's temporaries,
- * out of sight), or on request.
- * *why says which, for the verbose line. */
-static bool needs_alloc(const struct request *rq, const char **why) {
+ * out of sight), or on request. Without a flag and without sources, the
+ * scan decides (scan_alloc). *why says which, for the verbose line. */
+static bool needs_alloc(const struct request *rq, const struct link_scan *scan,
+                        const char **why) {
   const char *hints = rq->use_args[USE_ALLOC_HINTS];
   if (hints && strcmp(hints, "no-alloc-hints") == 0) {
     *why = "not added: -fno-mip-alloc-hints";
@@ -87,16 +94,75 @@ static bool needs_alloc(const struct request *rq, const char **why) {
                    " is compiled with -fmip-use in this command", NULL);
     return true;
   }
-  struct hint_ref ref;
-  if (find_hint_ref(&rq->files, &ref)) {
-    *why = ref.member ? xconcat("added: ", ref.file, "(", ref.member,
-                                ") calls ", ref.symbol, NULL)
-                      : xconcat("added: ", ref.file, " calls ", ref.symbol,
-                                NULL);
+  if (scan->found & NEED_HINT) {
+    const struct need_at *at = need_at(scan, NEED_HINT);
+    *why = xconcat("added: ", where(at), " calls ", at->symbol, NULL);
     return true;
   }
   *why = "not added: no input calls a hinted allocation function";
   return false;
+}
+
+/* Whether the scan has to say if libmip_alloc.a is needed. */
+static bool scan_alloc(const struct request *rq) {
+  return rq->use && !rq->use_args[USE_ALLOC_HINTS] &&
+         !(rq->sources && !rq->no_codegen);
+}
+
+/* Sources compiled with heap mode in this command: their objects, out of
+ * sight, are heap objects. */
+static bool heap_here(const struct request *rq) {
+  return rq->generate && rq->heap && rq->sources && !rq->no_codegen;
+}
+
+/* Looks into the link's inputs for what only they can tell: whether an
+ * object is instrumented when the command does not say -fmip-generate
+ * (the build compiled with the flag and links without it), whether one
+ * has heap code, whether one calls a hinted allocation function. */
+static void scan_inputs(const struct request *rq, struct link_scan *scan) {
+  unsigned wanted = (rq->generate ? 0 : NEED_RUNTIME) |
+                    (heap_here(rq) ? 0 : NEED_HEAP) |
+                    (scan_alloc(rq) ? NEED_HINT : 0);
+  struct strvec files = {0};
+  for (size_t i = 0; i < rq->files.n; i++)
+    strvec_push(&files, rq->files.v[i]);
+  linkargs_files(rq->link, &files);
+  scan_link(&files, wanted, scan);
+}
+
+/* The runtime: for -fmip-generate, or for an instrumented input. */
+static void decide_runtime(const struct request *rq,
+                           const struct link_scan *scan,
+                           struct additions *add) {
+  if (rq->generate) {
+    add->runtime_why = "added: -fmip-generate";
+  } else if (scan->found & NEED_RUNTIME) {
+    add->runtime_why = xconcat("added: ", where(need_at(scan, NEED_RUNTIME)),
+                               " is instrumented", NULL);
+  } else {
+    add->runtime_why = "not added: no input is instrumented";
+    return;
+  }
+  add->runtime = mip_file("libmip_rt.a");
+}
+
+/* The heap interposer, for heap code: the executable's or the shared
+ * library's (include/mip/link.h). */
+static void decide_interpose(const struct request *rq,
+                             const struct link_scan *scan,
+                             struct additions *add) {
+  if (heap_here(rq))
+    add->interpose_why =
+        xconcat("added: ", rq->first_source,
+                " is compiled with heap mode in this command", NULL);
+  else if (scan->found & NEED_HEAP)
+    add->interpose_why = xconcat("added: ", where(need_at(scan, NEED_HEAP)),
+                                 " has heap code (",
+                                 need_at(scan, NEED_HEAP)->symbol, ")", NULL);
+  else
+    return;
+  add->interpose = mip_file(linkargs_shared(rq->link) ? MIP_INTERPOSE_SHARED
+                                                      : MIP_INTERPOSE_EXE);
 }
 
 static struct additions decide(const struct request *rq) {
@@ -129,12 +195,16 @@ static struct additions decide(const struct request *rq) {
   add.function_sections = add.plugin && rq->use && rq->order;
   /* A partial link (-r) is not an image yet: the libraries join at the
    * final link, once. */
-  bool links = !rq->no_link && !rq->relocatable;
-  if (rq->generate && links)
-    add.runtime = mip_file("libmip_rt.a");
-  if (rq->use && links && needs_alloc(rq, &add.alloc_why))
+  if (rq->no_link || rq->relocatable)
+    return add;
+  struct link_scan scan;
+  scan_inputs(rq, &scan);
+  decide_runtime(rq, &scan, &add);
+  if (add.runtime)
+    decide_interpose(rq, &scan, &add);
+  if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
     add.alloc = mip_file("libmip_alloc.a");
-  if (rq->use && rq->order && links) {
+  if (rq->use && rq->order) {
     add.order = true;
     choose_linker(rq, &add);
   }
@@ -170,6 +240,10 @@ int main(int argc, char **argv) {
   const char *compiler = compiler_path(cxx);
   check_not_self(compiler);
   bool verbose_on = verbose();
+  if (verbose_on && add.runtime_why)
+    note("libmip_rt.a %s", add.runtime_why);
+  if (verbose_on && add.interpose_why)
+    note("%s %s", strrchr(add.interpose, '/') + 1, add.interpose_why);
   if (verbose_on && add.alloc_why)
     note("libmip_alloc.a %s", add.alloc_why);
   if (add.order)

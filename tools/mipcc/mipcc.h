@@ -8,7 +8,10 @@
  *   options.c  which clang options take their value in the next argument
  *   rspfile.c  reading @response files the way clang does
  *   paths.c    finding the real compiler, the plugin and the runtime
- *   scan.c     whether the link's objects call hinted allocation functions
+ *   linkargs.c what the linker gets besides the inputs: -Wl, -Xlinker,
+ *              -L, -l, -static, -shared; the static libraries -l finds
+ *   scan.c     what the link's objects need: the runtime, the heap
+ *              interposer, the allocation-hint library
  *   profile.c  whether the profile hints any allocation
  *   command.c  building the command that gets exec'd
  *   run.c      running it: exec, or (-fmip-order) run and wait, to
@@ -121,6 +124,7 @@ struct request {
   const char *first_source; /* the first of them, or NULL */
   struct strvec files; /* the other inputs, in order, "-" left out: what
                           the linker may get as it is */
+  struct linkargs *link; /* what the linker gets besides them (linkargs.c) */
   struct arglist args; /* argv[1..] with response files expanded */
   bool *own;           /* own[k]: args.v[k] is a mipcc flag */
   enum action *action; /* action[i]: what to do with argv[i] */
@@ -130,6 +134,28 @@ struct request {
 };
 
 void parse_request(int argc, char **argv, struct request *rq);
+
+/* ---- linkargs.c ---- */
+
+/* Reads the linker's share of the command line: -Wl,ARGS and -Xlinker ARG
+ * (options, and the files they name as inputs), -L DIR, -l NAME, -static,
+ * -Bstatic/-Bdynamic and -shared. */
+struct linkargs *linkargs_new(void);
+/* A driver flag with its value joined (-Wl,..., -Ldir, -lname, -shared,
+ * -static); false when it is none of those. */
+bool linkargs_flag(struct linkargs *la, const char *arg);
+/* A driver option with a separate value (-Xlinker ARG, -L DIR, -l NAME);
+ * false when it is none of those. */
+bool linkargs_option(struct linkargs *la, const char *option,
+                     const char *value);
+/* Whether the command makes a shared library (-shared, -Wl,-shared). */
+bool linkargs_shared(const struct linkargs *la);
+/* Appends to files what the linker will read that mipcc can look into:
+ * files named through -Wl, and -Xlinker, and the static libraries -l NAME
+ * finds in the command's -L directories, in each the one ld would take
+ * (libNAME.so before libNAME.a, unless -static or -Bstatic is in force; a
+ * shared library is another image, and is left out). */
+void linkargs_files(const struct linkargs *la, struct strvec *files);
 
 /* ---- paths.c ---- */
 
@@ -146,23 +172,41 @@ void check_not_self(const char *compiler);
 
 /* ---- scan.c ---- */
 
-/* An undefined reference to a hinted allocation function: one the plugin
- * calls at -fmip-use (__mip_malloc_hint, ..., operator new with a
- * __hot_cold_t, whose mangled names end in 12__hot_cold_t). */
-struct hint_ref {
+/* What the link's inputs need. */
+enum need {
+  NEED_RUNTIME = 1, /* an instrumented object: libmip_rt.a */
+  NEED_HEAP = 2,    /* an object built with heap mode: the interposer */
+  NEED_HINT = 4,    /* a hinted allocation call: libmip_alloc.a */
+};
+#define NEEDS 3
+
+/* Where a need was found. */
+struct need_at {
   const char *file; /* the input that holds it, as named */
   char *member;     /* the archive member, or NULL */
-  char *symbol;     /* the function */
+  char *symbol;     /* the undefined symbol that says so, or NULL when it
+                       is the object's counter section */
 };
 
-/* Whether name is that of a hinted allocation function. */
+struct link_scan {
+  unsigned found;           /* enum need bits */
+  struct need_at at[NEEDS]; /* by bit number (need_at) */
+};
+
+/* Where need (one bit) was found, when scan->found has it. */
+const struct need_at *need_at(const struct link_scan *scan, enum need need);
+
+/* Whether name is that of a hinted allocation function: one the plugin
+ * calls at -fmip-use (__mip_malloc_hint, ..., operator new with a
+ * __hot_cold_t, whose mangled names end in 12__hot_cold_t). */
 bool is_hinted_name(const char *name);
 
-/* Looks through files, in order, for an ELF relocatable object, or an ELF
- * member of a static archive, that leaves a hinted allocation function
- * undefined; fills in *ref with the first one found. Reads symbol tables
- * only; what cannot be opened or is not such a file is passed over. */
-bool find_hint_ref(const struct strvec *files, struct hint_ref *ref);
+/* Looks through files, in order (ELF relocatable objects and the ELF
+ * members of static archives), for what the wanted needs, and stops once
+ * each is found. Reads section headers and symbol tables only; what
+ * cannot be opened or is not such a file is passed over. */
+void scan_link(const struct strvec *files, unsigned wanted,
+               struct link_scan *out);
 
 /* ---- profile.c ---- */
 
@@ -180,6 +224,12 @@ enum linker { LINKER_LLD, LINKER_GOLD };
 struct additions {
   const char *plugin;  /* absolute path of libmip.so, NULL for none */
   const char *runtime; /* absolute path of libmip_rt.a, NULL for none */
+  const char *runtime_why; /* why it is (not) added, at a link; NULL
+                              elsewhere */
+  const char *interpose; /* absolute path of the heap interposer object
+                            (mip_interpose.o, or mip_interpose_shared.o
+                            for a shared library), NULL for none */
+  const char *interpose_why; /* why it is added */
   const char *alloc;   /* absolute path of libmip_alloc.a (linked with
                           jemalloc), NULL for none */
   const char *alloc_why; /* why it is (not) added, at a link with

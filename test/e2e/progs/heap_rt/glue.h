@@ -1,9 +1,10 @@
 /*
  * By hand, what the plugin adds to code built with -fmip-generate=heap
  * (docs/heap.md): the hook calls, the site bytes, the shadow increments,
- * and once per object the weak free/realloc/reallocarray that jump to
- * the runtime (with the marker __mip_heap_interpose); beside main, the
- * .preinit_array entry. So the runtime can be tested on its own.
+ * and once per object the references to the runtime and to the heap
+ * interposer (include/mip/link.h), which heap_rt.sh links as mipcc does
+ * (mip_interpose.o or mip_interpose_shared.o before libmip_rt.a); beside
+ * main, the .preinit_array entry. So the runtime can be tested on its own.
  */
 #ifndef HEAP_RT_GLUE_H
 #define HEAP_RT_GLUE_H
@@ -16,31 +17,12 @@
 #define TOUCH(p)                                                               \
   (++*(uint64_t *)((((uintptr_t)(p)) >> 6 << 3) + 0x7fff8000))
 
-__asm__(".pushsection .text.__mip_heap_interpose,\"axG\",@progbits,"
-        "__mip_heap_interpose,comdat\n"
-        ".weak __mip_heap_interpose\n"
-        ".hidden __mip_heap_interpose\n"
-        ".type __mip_heap_interpose,@function\n"
-        "__mip_heap_interpose:\n"
-        ".weak free\n"
-        ".type free,@function\n"
-        "free:\n"
-        "  jmp __mip_heap_interposed_free\n"
-        ".size free, .-free\n"
-        ".weak realloc\n"
-        ".type realloc,@function\n"
-        "realloc:\n"
-        "  jmp __mip_heap_interposed_realloc\n"
-        ".size realloc, .-realloc\n"
-        ".weak reallocarray\n"
-        ".type reallocarray,@function\n"
-        "reallocarray:\n"
-        "  jmp __mip_heap_interposed_reallocarray\n"
-        ".size reallocarray, .-reallocarray\n"
-        ".size __mip_heap_interpose, .-__mip_heap_interpose\n"
-        ".hidden __mip_heap_interposed_free\n"
-        ".hidden __mip_heap_interposed_realloc\n"
-        ".hidden __mip_heap_interposed_reallocarray\n"
+__asm__(".pushsection .rodata.mip.link,\"aR\",@progbits\n"
+        ".p2align 2\n"
+        ".long __mip_link_with_mipcc_or_libmip_rt@PLT\n"
+        ".hidden __mip_link_with_mipcc_or_libmip_rt\n"
+        ".long __mip_heap_link_with_mipcc_or_mip_interpose@PLT\n"
+        ".hidden __mip_heap_link_with_mipcc_or_mip_interpose\n"
         ".popsection\n");
 
 #ifdef HEAP_RT_MAIN

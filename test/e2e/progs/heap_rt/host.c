@@ -1,8 +1,8 @@
 /*
  * host [dlopen]: a program built without heap mode using the heap
- * library: linked (its free, ahead of libc's, is the process's), or
- * loaded and unloaded twice with dlopen (its free is not in effect, and
- * each load starts a new heap state, owned by the library).
+ * library: linked (the library's free is its own: the program's calls
+ * reach libc's), or loaded and unloaded twice with dlopen (each load
+ * starts a new heap state, owned by the library).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 void *lib_alloc(size_t n) __attribute__((weak));
+void lib_release(void *p) __attribute__((weak));
 
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "dlopen") == 0) {
@@ -26,7 +27,8 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  free(lib_alloc(100)); /* the library's free closes it */
+  free(lib_alloc(100)); /* libc's free: the block stays live */
+  lib_release(lib_alloc(50)); /* the library's free closes it */
   lib_alloc(300);
   return 0;
 }

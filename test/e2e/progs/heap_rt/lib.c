@@ -1,5 +1,6 @@
 /* A shared library built "with heap mode" (glue.h): its allocations go to
- * the owner of the process's heap state, the executable. */
+ * the owner of the process's heap state, the executable (or itself). Its
+ * free is the interposer's hidden one: its own. */
 #include <stdlib.h>
 
 #include "glue.h"
@@ -23,4 +24,12 @@ __attribute__((visibility("default"), noinline)) void lib_free_unseen(void) {
   void *p = malloc(8); /* not instrumented */
   __mip_heap_free(p, &sites[1]);
   free(p);
+}
+
+/* Frees through a pointer to free, as code MIP did not instrument may:
+ * the pointer is the library's own free, which sends the block to the
+ * runtime. */
+__attribute__((visibility("default"), noinline)) void lib_release(void *p) {
+  void (*volatile release)(void *) = free;
+  release(p);
 }

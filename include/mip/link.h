@@ -1,0 +1,27 @@
+/*
+ * What ties an instrumented object to what must be linked with it
+ * (docs/mipcc.md, "Linking without mipcc"). Every object the plugin
+ * instruments refers to MIP_RT_LINK_SYMBOL, which libmip_rt.a defines (and
+ * which pulls its exit-time writer out of the archive); every object built
+ * with heap mode also refers to MIP_HEAP_LINK_SYMBOL, which the heap
+ * interposer objects define. The references are hidden, so a link that
+ * lacks either fails, executable or shared library alike, with an
+ * undefined symbol whose name says what to do.
+ */
+#ifndef MIP_LINK_H
+#define MIP_LINK_H
+
+#define MIP_RT_LINK_SYMBOL "__mip_link_with_mipcc_or_libmip_rt"
+#define MIP_HEAP_LINK_SYMBOL "__mip_heap_link_with_mipcc_or_mip_interpose"
+
+/* The retained section of each instrumented object that holds the
+ * references: 4 bytes each, in the image's .rodata. */
+#define MIP_LINK_SECTION ".rodata.mip.link"
+
+/* The heap interposer objects, in the MIP library directory beside
+ * libmip_rt.a: one for executables (free, realloc, reallocarray of the
+ * whole process), one for shared libraries (the same, hidden). */
+#define MIP_INTERPOSE_EXE "mip_interpose.o"
+#define MIP_INTERPOSE_SHARED "mip_interpose_shared.o"
+
+#endif

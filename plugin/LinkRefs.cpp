@@ -1,0 +1,64 @@
+//===- LinkRefs.cpp - What an instrumented object needs at its link -------===//
+//
+// Coverage-only code refers to nothing of the runtime: its probes store to
+// the object's own counters, and the runtime finds them by their section.
+// Linked without the runtime (by another driver, or by a build that links
+// without -fmip-generate), such a program would run and silently write no
+// profile. So every instrumented object refers to a symbol libmip_rt.a
+// defines, named for what to do when it is missing, and heap objects to
+// one the heap interposer object defines:
+//
+//   .pushsection .rodata.mip.link,"aR",@progbits
+//   .p2align 2
+//   .long __mip_link_with_mipcc_or_libmip_rt@PLT
+//   .hidden __mip_link_with_mipcc_or_libmip_rt
+//   .popsection
+//
+// Hidden: an undefined hidden symbol is an error in a shared library too,
+// where default-visibility ones may stay undefined. In an allocated
+// section: lld reports no undefined symbol that only non-allocated
+// sections (.debug_mip) refer to, nor one that only R_X86_64_NONE does.
+// Retained (SHF_GNU_RETAIN, "R"): --gc-sections never drops it, whatever
+// of the object's code it keeps. PLT32 rather than PC32: gold, linking a
+// shared library, reports PC32 against an undefined symbol as needing
+// -fPIC before it says undefined; resolved within the image (the symbol
+// is hidden), PLT32 is the offset to it, with no PLT entry and no dynamic
+// relocation. Each reference costs 4 bytes of .rodata in the image.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinkRefs.h"
+
+#include "mip/link.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+std::string reference(const char *Symbol) {
+  return std::string(".long ") + Symbol + "@PLT\n.hidden " + Symbol + "\n";
+}
+
+} // namespace
+
+void addLinkRefs(Module &M, bool Heap) {
+  std::string Asm = ".pushsection " MIP_LINK_SECTION ",\"aR\",@progbits\n"
+                    ".p2align 2\n";
+  Asm += reference(MIP_RT_LINK_SYMBOL);
+  if (Heap)
+    Asm += reference(MIP_HEAP_LINK_SYMBOL);
+  Asm += ".popsection\n";
+  M.appendModuleInlineAsm(Asm);
+}
+
+void markRuntimeFunction(Function &F) {
+  F.setVisibility(GlobalValue::HiddenVisibility);
+  F.setDSOLocal(true);
+}
+
+} // namespace mip
