@@ -285,6 +285,34 @@ expect_write_error "annotate" -- annotate -p heap.mip --debug heap
 expect_write_error "symbolize" -- symbolize --debug prog 0x1000
 expect_write_error "help" -- --help
 
+# ---- names and paths that are not UTF-8 (a source directory named in
+# Latin-1): JSON and YAML stay valid UTF-8, the byte becomes U+FFFD
+latin1=$(printf 'caf\351')
+mkdir "$latin1"
+cp prog.c "$latin1/prog.c"
+(cd "$latin1" && "$MIPCC" -fmip-generate=heap -g -O1 prog.c -o prog &&
+  MIP_PROFILE_FILE=run.mipraw ./prog >/dev/null &&
+  "$MIPDATA" extract prog -o prog.mipmap >/dev/null &&
+  "$MIPDATA" create -p prog.mip prog.mipmap &&
+  "$MIPDATA" merge -p prog.mip --debug prog run.mipraw)
+for format in json yaml; do
+  "$MIPDATA" show -p "$latin1/prog.mip" --debug "$latin1/prog" --format $format >names.$format
+  if python3 -c '
+import json, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # strict
+if sys.argv[2] == "json":
+    doc = json.loads(text)
+    files = [f["file"] for f in doc["functions"] if f.get("file")]
+    assert files and all("caf\ufffd/prog.c" in f for f in files), files
+else:
+    assert "caf\\ufffd/prog.c" in text, text
+' names.$format $format 2>err.txt; then
+    pass "a Latin-1 directory name: $format is valid UTF-8, the byte shown as U+FFFD"
+  else
+    fail "a Latin-1 directory name, $format: $(tail -n 1 err.txt)"
+  fi
+done
+
 # ---- the good files really are good
 if "$MIPDATA" merge -p fresh.mip good.mipraw && "$MIPDATA" show -p fresh.mip \
   --debug prog --format json | jq -e '.runs == 1 and ([.functions[] | select(.covered)] | length) == 2' >/dev/null; then
