@@ -102,11 +102,9 @@ static int read_table(struct mip_view *v,
     struct mip_rec_profile_section s;
     mip_rec_profile_section_decode(&s, v->data + h->header_size +
                                            i * mip_rec_profile_section_size);
-    if (s.offset > v->size || s.size > v->size - s.offset)
-      return mip_fail(err, v->path,
-                      "truncated profile (section %" PRIu32
-                      " needs bytes up to %" PRIu64 ", file has %zu)",
-                      i, s.offset + s.size, v->size);
+    if (mip_check_section(v->size, v->path, "profile", i, s.offset, s.size,
+                          err))
+      return -1;
     if (s.entry_size == 0 || s.size % s.entry_size)
       return mip_fail(err, v->path,
                       "corrupt profile: section %" PRIu32
