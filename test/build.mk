@@ -13,6 +13,7 @@
 #                   (annotate), parallel merges (merge), the driver, and
 #                   the above
 #   test-alloc      libmip_alloc.a, the allocator side of allocation hints
+#   test-fuzz       every reader under libFuzzer (test/fuzz/build.mk)
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests

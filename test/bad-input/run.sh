@@ -297,19 +297,14 @@ cp prog.c "$latin1/prog.c"
   "$MIPDATA" merge -p prog.mip --debug prog run.mipraw)
 for format in json yaml; do
   "$MIPDATA" show -p "$latin1/prog.mip" --debug "$latin1/prog" --format $format >names.$format
-  if python3 -c '
-import json, sys
-text = open(sys.argv[1], "rb").read().decode("utf-8")  # strict
-if sys.argv[2] == "json":
-    doc = json.loads(text)
-    files = [f["file"] for f in doc["functions"] if f.get("file")]
-    assert files and all("caf\ufffd/prog.c" in f for f in files), files
-else:
-    assert "caf\\ufffd/prog.c" in text, text
-' names.$format $format 2>err.txt; then
+  # iconv refuses input that is not well-formed UTF-8
+  if iconv -f UTF-8 -t UTF-8 names.$format >/dev/null 2>err.txt &&
+    { [ $format = yaml ] || jq -e '[.functions[] | .file // empty] | length > 0 and
+        all(contains("caf\ufffd/prog.c"))' names.$format >/dev/null; } &&
+    grep -qF 'caf\ufffd/prog.c' names.$format; then
     pass "a Latin-1 directory name: $format is valid UTF-8, the byte shown as U+FFFD"
   else
-    fail "a Latin-1 directory name, $format: $(tail -n 1 err.txt)"
+    fail "a Latin-1 directory name, $format: $(cat err.txt) $(grep -a prog.c names.$format | head -n 2)"
   fi
 done
 
