@@ -9,6 +9,8 @@
 #   make bench-startup  start-up page faults, default layout vs mipdata order
 #   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
 #   make bench-use      rebuilding with the profile: sections, time, faults
+#   make fuzz       every reader under libFuzzer, ASan and UBSan, for
+#                   FUZZ_SECONDS (default 3600) per target
 #   make install    copy build/ into $(PREFIX)
 #
 # The tree is built by one make (no recursion): each directory contributes
@@ -20,15 +22,19 @@ CLANGXX  ?= $(LLVM_DIR)/bin/clang++
 PREFIX   ?= /usr/local
 BUILD    ?= build
 # SAN=1 builds the tools, the format library and the unit tests with
-# AddressSanitizer and UndefinedBehaviorSanitizer (into build/san).
+# AddressSanitizer and UndefinedBehaviorSanitizer (into build/san); FUZZ=1
+# the same with libFuzzer's coverage too, for the fuzz targets (into
+# build/fuzz).
 SAN      ?=
+FUZZ     ?=
 
 CC  := $(CLANG)
 CXX := $(CLANGXX)
 AR  := $(LLVM_DIR)/bin/llvm-ar
 
 comma := ,
-SAN_FLAGS := $(if $(SAN),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+SAN_FLAGS := $(if $(SAN)$(FUZZ),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer) \
+  $(if $(FUZZ),-fsanitize=fuzzer-no-link)
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -MMD -MP
@@ -40,7 +46,8 @@ LIB := $(BUILD)/lib
 OBJ := $(BUILD)/obj
 
 .DEFAULT_GOAL := all
-.PHONY: all check demo bench install clean deps check-all test-unit test-e2e test-san
+.PHONY: all check demo bench install clean deps check-all test-unit test-e2e test-san \
+  test-fuzz fuzz
 
 include lib/build.mk
 include rt/build.mk
@@ -48,6 +55,7 @@ include rt/alloc/build.mk
 include plugin/build.mk
 include tools/build.mk
 include test/build.mk
+include test/fuzz/build.mk
 include bench/build.mk
 include bench/startup.mk
 include bench/use.mk
@@ -62,7 +70,7 @@ deps:
 check: deps
 	$(MAKE) check-all
 
-check-all: all test-unit test-e2e test-san
+check-all: all test-unit test-e2e test-san test-fuzz
 
 # The sanitizer pass: the unit tests, and the bad-input tests against a
 # mipdata built with ASan and UBSan (test programs come from the normal

@@ -95,6 +95,24 @@ int mip_check_header(const struct mip_file *file, const char *path,
   return 0;
 }
 
+int mip_check_section(size_t file_size, const char *path, const char *what,
+                      uint32_t index, uint64_t offset, uint64_t size,
+                      struct mip_error *err) {
+  if (offset <= file_size && size <= file_size - offset)
+    return 0;
+  /* offset + size may not even fit in 64 bits: say what the file says */
+  if (offset > file_size || size > UINT64_MAX - offset)
+    return mip_fail(err, path,
+                    "corrupt %s: section %" PRIu32 " lies outside the file "
+                    "(offset %" PRIu64 ", size %" PRIu64 "; file has %zu "
+                    "bytes)",
+                    what, index, offset, size, file_size);
+  return mip_fail(err, path,
+                  "truncated %s (section %" PRIu32 " needs bytes up to "
+                  "%" PRIu64 ", file has %zu)",
+                  what, index, offset + size, file_size);
+}
+
 const struct mip_symbol *mip_symbol_at_or_below(const struct mip_symbol *symbols,
                                                 size_t count, uint64_t addr) {
   size_t lo = 0, hi = count;

@@ -23,6 +23,16 @@ int mip_file_open(const char *path, size_t *size, struct mip_error *err) {
   return fd;
 }
 
+/* Whether the file behind fd is no longer what it was when first looked
+ * at (before): another size or another modification time. */
+static int changed_since(int fd, const struct stat *before, size_t read) {
+  struct stat now;
+  return fstat(fd, &now) != 0 || now.st_size != before->st_size ||
+         (size_t)now.st_size != read ||
+         now.st_mtim.tv_sec != before->st_mtim.tv_sec ||
+         now.st_mtim.tv_nsec != before->st_mtim.tv_nsec;
+}
+
 int mip_file_read(const char *path, struct mip_file *file,
                   struct mip_error *err) {
   file->data = NULL;
@@ -31,6 +41,12 @@ int mip_file_read(const char *path, struct mip_file *file,
   int fd = mip_file_open(path, &known, err);
   if (fd < 0)
     return -1;
+  struct stat before;
+  if (fstat(fd, &before) != 0) {
+    int e = errno;
+    close(fd);
+    return mip_fail(err, path, "cannot read: %s", strerror(e));
+  }
   size_t cap = known + 1;
   uint8_t *data = mip_xmalloc(cap);
   size_t size = 0;
@@ -50,7 +66,16 @@ int mip_file_read(const char *path, struct mip_file *file,
       break;
     size += (size_t)n;
   }
+  /* A file written in place while it is read (truncated, appended to,
+   * rewritten) could mix old and new bytes: refuse it, rather than read
+   * a profile that never existed. (MIP's own writers replace files by
+   * rename, which a reader never notices.) */
+  int changed = changed_since(fd, &before, size);
   close(fd);
+  if (changed) {
+    free(data);
+    return mip_fail(err, path, "changed while it was being read");
+  }
   file->data = data;
   file->size = size;
   return 0;

@@ -642,6 +642,14 @@ int mip_check_header(const struct mip_file *file, const char *path,
                      uint32_t header_size, size_t min_header_size,
                      uint32_t build_id_size, struct mip_error *err);
 
+/* That section index, of size bytes from offset, lies within a file of
+ * file_size bytes; else "truncated WHAT (section N needs bytes up to
+ * END...)", or, when offset is past the end or offset + size does not fit
+ * in 64 bits, "corrupt WHAT: section N lies outside the file (...)". */
+int mip_check_section(size_t file_size, const char *path, const char *what,
+                      uint32_t index, uint64_t offset, uint64_t size,
+                      struct mip_error *err);
+
 #ifdef __cplusplus
 }
 #endif

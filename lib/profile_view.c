@@ -1,5 +1,8 @@
 /*
- * A read-only view of an indexed profile (.mip), memory-mapped. Opening it
+ * A read-only view of an indexed profile (.mip), read into memory (not
+ * mapped: a file truncated while a compiler maps it would kill the
+ * compiler with SIGBUS; a file that changes while it is read is refused
+ * instead, see mip_file_read). Opening it
  * checks what every reader needs before it can look anything up: the
  * header, the section table, the string table, the tables that run
  * parallel to the functions and the heap schema. Entries are checked when
@@ -11,37 +14,32 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "mip/layouts.h"
 #include "mipfmt.h"
 
-/* ---- mapping ---------------------------------------------------------- */
+/* ---- reading ---------------------------------------------------------- */
 
-static int map_file(const char *path, struct mip_view *v,
-                    struct mip_error *err) {
-  int fd = mip_file_open(path, &v->size, err);
-  if (fd < 0)
+static int load_file(const char *path, struct mip_view *v,
+                     struct mip_error *err) {
+  struct mip_file f;
+  if (mip_file_read(path, &f, err))
     return -1;
-  if (v->size == 0) {
-    close(fd);
+  if (f.size == 0) {
+    mip_file_free(&f);
     return mip_fail(err, path, "empty file");
   }
-  void *data = mmap(NULL, v->size, PROT_READ, MAP_PRIVATE, fd, 0);
-  int e = errno;
-  close(fd);
-  if (data == MAP_FAILED)
-    return mip_fail(err, path, "cannot map: %s", strerror(e));
-  v->data = data;
+  v->data = f.data;
+  v->size = f.size;
   return 0;
 }
 
 void mip_view_close(struct mip_view *v) {
-  if (v->data)
-    munmap((void *)v->data, v->size);
+  free((void *)v->data);
   memset(v, 0, sizeof *v);
 }
 
@@ -104,11 +102,9 @@ static int read_table(struct mip_view *v,
     struct mip_rec_profile_section s;
     mip_rec_profile_section_decode(&s, v->data + h->header_size +
                                            i * mip_rec_profile_section_size);
-    if (s.offset > v->size || s.size > v->size - s.offset)
-      return mip_fail(err, v->path,
-                      "truncated profile (section %" PRIu32
-                      " needs bytes up to %" PRIu64 ", file has %zu)",
-                      i, s.offset + s.size, v->size);
+    if (mip_check_section(v->size, v->path, "profile", i, s.offset, s.size,
+                          err))
+      return -1;
     if (s.entry_size == 0 || s.size % s.entry_size)
       return mip_fail(err, v->path,
                       "corrupt profile: section %" PRIu32
@@ -247,7 +243,7 @@ int mip_view_open(const char *path, struct mip_view *v,
                   struct mip_error *err) {
   memset(v, 0, sizeof *v);
   v->path = path;
-  if (map_file(path, v, err))
+  if (load_file(path, v, err))
     return -1;
   struct mip_rec_profile_header h;
   if (read_header(v, &h, err) || read_table(v, &h, err) ||

@@ -24,13 +24,13 @@ static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h
     mip_rec_raw_section_decode(&s, f->data + h->header_size +
                                        i * mip_rec_raw_section_size);
     /* Payloads are padded to 8 bytes; a file that ends early lost its
-     * tail, however little of it. */
-    uint64_t padded = (s.size + 7) & ~(uint64_t)7;
-    if (s.offset > f->size || padded > f->size - s.offset)
-      return mip_fail(err, path,
-                      "truncated raw profile (section %" PRIu32
-                      " needs bytes up to %" PRIu64 ", file has %zu)",
-                      i, s.offset + padded, f->size);
+     * tail, however little of it. (A size within 7 of 2^64 has no padded
+     * size: left as it is, the check refuses it.) */
+    uint64_t padded =
+        s.size > UINT64_MAX - 7 ? s.size : (s.size + 7) & ~(uint64_t)7;
+    if (mip_check_section(f->size, path, "raw profile", i, s.offset, padded,
+                          err))
+      return -1;
     if (s.elem_size == 0 || s.size % s.elem_size)
       return mip_fail(err, path, "corrupt raw profile: section %" PRIu32
                                  " has a bad element size",

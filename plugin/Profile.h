@@ -1,6 +1,6 @@
 //===- Profile.h - An indexed profile, as -fmip-use reads it ----*- C++ -*-===//
 //
-// The profile a rebuild uses, memory-mapped through the format library's
+// The profile a rebuild uses, read into memory through the format library's
 // view (lib/profile_view.c): opening it reads the header and the section
 // table only, and each translation unit then reads the entries of its own
 // functions. The rules that turn the numbers into decisions are the

@@ -23,6 +23,7 @@ MIP_RT_HIDDEN const char mip_rt_link_anchor __asm__(MIP_RT_LINK_SYMBOL) = 1;
 
 __attribute__((constructor(101))) static void mip_rt_init(void) {
   int saved = errno;
+  mip_rt_stderr_init();
   mip_rt_self_init();
   /* Every image's runtime reads the same MIP_OPTIONS: only the first to
    * start reports what is wrong with it. */

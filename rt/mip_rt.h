@@ -15,6 +15,7 @@
 #define MIP_RT_H
 
 #include <link.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -179,7 +180,22 @@ MIP_RT_HIDDEN size_t mip_rt_append_u64(char *out, size_t at, size_t size,
 MIP_RT_HIDDEN size_t mip_rt_append_hex(char *out, size_t at, size_t size,
                                        uint64_t v, unsigned bytes);
 MIP_RT_HIDDEN int mip_rt_streq(const char *a, const char *b);
-/* One line on stderr: "mip: " and the strings up to the NULL. */
+/* SIGXFSZ blocked on this thread while the runtime writes a file, so that
+ * a file size limit fails the write (EFBIG) instead of killing the
+ * program; one the writes raised is taken back before the old mask
+ * returns (one pending before is left for the program). */
+struct mip_rt_xfsz {
+  sigset_t old;
+  int blocked, was_pending;
+};
+MIP_RT_HIDDEN void mip_rt_xfsz_block(struct mip_rt_xfsz *guard);
+MIP_RT_HIDDEN void mip_rt_xfsz_unblock(const struct mip_rt_xfsz *guard);
+/* Notes which file fd 2 is (or that it is closed), once: called as early
+ * as the runtime starts, so that reports go only to the stderr the
+ * program started with. */
+MIP_RT_HIDDEN void mip_rt_stderr_init(void);
+/* One line on stderr: "mip: " and the strings up to the NULL; nothing
+ * when fd 2 is no longer the file it was at start-up. */
 MIP_RT_HIDDEN void mip_rt_report(const char *first, ...)
     __attribute__((sentinel));
 

@@ -1,7 +1,12 @@
 /* Small string helpers that neither allocate nor call stdio, so they are
- * safe in a destructor or a signal handler. */
+ * safe in a destructor or a signal handler; and the one way the runtime
+ * speaks, a line on stderr. */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mip_rt.h"
@@ -52,6 +57,62 @@ int mip_rt_streq(const char *a, const char *b) {
   return *a == *b;
 }
 
+/* The stderr the program started with: a program started with fd 2 closed
+ * may open a data file that gets fd 2, and may point fd 2 elsewhere on
+ * purpose; a line from the runtime must never land in such a file. */
+static struct {
+  int state; /* 0: not looked at yet, 1: open, 2: closed at start */
+  dev_t dev;
+  ino_t ino;
+} started_stderr;
+
+void mip_rt_stderr_init(void) {
+  if (started_stderr.state)
+    return;
+  struct stat st;
+  int saved = errno;
+  if (fstat(STDERR_FILENO, &st) == 0) {
+    started_stderr.dev = st.st_dev;
+    started_stderr.ino = st.st_ino;
+    started_stderr.state = 1;
+  } else {
+    started_stderr.state = 2;
+  }
+  errno = saved;
+}
+
+/* Whether fd 2 is still the stderr the program started with. */
+static int stderr_is_ours(void) {
+  mip_rt_stderr_init();
+  struct stat st;
+  return started_stderr.state == 1 && fstat(STDERR_FILENO, &st) == 0 &&
+         st.st_dev == started_stderr.dev && st.st_ino == started_stderr.ino;
+}
+
+void mip_rt_xfsz_block(struct mip_rt_xfsz *guard) {
+  sigset_t xfsz, pending;
+  sigemptyset(&xfsz);
+  sigaddset(&xfsz, SIGXFSZ);
+  guard->blocked = pthread_sigmask(SIG_BLOCK, &xfsz, &guard->old) == 0;
+  guard->was_pending = guard->blocked && sigpending(&pending) == 0 &&
+                       sigismember(&pending, SIGXFSZ);
+}
+
+void mip_rt_xfsz_unblock(const struct mip_rt_xfsz *guard) {
+  if (!guard->blocked)
+    return;
+  int saved = errno;
+  sigset_t xfsz, pending;
+  sigemptyset(&xfsz);
+  sigaddset(&xfsz, SIGXFSZ);
+  struct timespec now = {0, 0};
+  if (!guard->was_pending && sigpending(&pending) == 0 &&
+      sigismember(&pending, SIGXFSZ))
+    sigtimedwait(&xfsz, NULL, &now);
+  pthread_sigmask(SIG_SETMASK, &guard->old, NULL);
+  errno = saved;
+}
+
 void mip_rt_report(const char *first, ...) {
   char line[MIP_RT_PATH_MAX + 256];
   size_t n = mip_rt_append(line, 0, sizeof line - 1, "mip: ");
@@ -64,7 +125,13 @@ void mip_rt_report(const char *first, ...) {
     n = sizeof line - 2;
   line[n++] = '\n';
   int saved = errno; /* the program's, whatever the write does */
-  ssize_t ignored = write(STDERR_FILENO, line, n);
-  (void)ignored;
+  if (stderr_is_ours()) {
+    /* stderr may be a file at the size limit */
+    struct mip_rt_xfsz guard;
+    mip_rt_xfsz_block(&guard);
+    ssize_t ignored = write(STDERR_FILENO, line, n);
+    (void)ignored;
+    mip_rt_xfsz_unblock(&guard);
+  }
   errno = saved;
 }

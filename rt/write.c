@@ -2,12 +2,22 @@
  * Writes the raw profile: header, section table, then each counter section
  * verbatim (layouts in mip/layout/raw_*.inc). The bytes go to a temporary
  * file next to the target, which is renamed over it at the end, so a reader
- * sees either the old file or the whole new one, never a torn one.
+ * sees either the old file or the whole new one, never a torn one. A
+ * symbolic link is followed (the file it names is replaced, the link
+ * stays); a target that exists and is not a regular file (a device such as
+ * /dev/null, a FIFO) is written in place, never replaced.
+ *
+ * The write must not end the program: a profile larger than the file size
+ * limit (RLIMIT_FSIZE) is refused before anything is written, and SIGXFSZ
+ * is blocked on the writing thread meanwhile, so that a limit lowered or
+ * reached some other way fails the write (EFBIG) instead of killing the
+ * process.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -123,17 +133,25 @@ static uint64_t file_size(const struct mip_rt_payload *sections,
   return size;
 }
 
-static int write_file(const char *path, const struct mip_rt_image *image,
-                      const struct mip_rt_payload *sections, size_t count,
-                      const char **why) {
+static int write_to(int fd, const struct mip_rt_image *image,
+                    const struct mip_rt_payload *sections, size_t count) {
+  return write_header(fd, image, sections, count) != 0 ||
+                 write_payloads(fd, sections, count) != 0
+             ? -1
+             : 0;
+}
+
+/* Through a temporary file renamed over path at the end. */
+static int write_replacing(const char *path, const struct mip_rt_image *image,
+                           const struct mip_rt_payload *sections,
+                           size_t count, const char **why) {
   char temp[MIP_RT_PATH_MAX + 48];
   int fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {
     *why = strerrordesc_np(errno);
     return -1;
   }
-  if (write_header(fd, image, sections, count) != 0 ||
-      write_payloads(fd, sections, count) != 0) {
+  if (write_to(fd, image, sections, count) != 0) {
     *why = strerrordesc_np(errno ? errno : EIO);
     close(fd);
     unlink(temp);
@@ -145,6 +163,86 @@ static int write_file(const char *path, const struct mip_rt_image *image,
     return -1;
   }
   return 0;
+}
+
+/* Into what is already there: a device or a FIFO. O_NONBLOCK on open, so
+ * that a FIFO nobody reads fails (ENXIO) rather than hangs the exit; the
+ * writes themselves block. */
+static int write_in_place(const char *path, const struct mip_rt_image *image,
+                          const struct mip_rt_payload *sections, size_t count,
+                          const char **why) {
+  int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    *why = errno == ENXIO ? "it is a FIFO that nobody reads"
+                          : strerrordesc_np(errno);
+    return -1;
+  }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0)
+    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  int rc = write_to(fd, image, sections, count);
+  if (rc != 0)
+    *why = strerrordesc_np(errno ? errno : EIO);
+  if (close(fd) != 0 && rc == 0) {
+    *why = strerrordesc_np(errno);
+    rc = -1;
+  }
+  return rc;
+}
+
+/* The file a chain of symbolic links starting at path ends at (which may
+ * not exist yet), in out; path itself when it is no link. A relative link
+ * is taken from the directory of the link. -1 with errno set on a loop or
+ * a name that does not fit. */
+static int follow_links(const char *path, char *out, size_t size) {
+  if (mip_rt_append(out, 0, size, path) >= size) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  for (int hops = 0; hops < 40; hops++) {
+    char link[MIP_RT_PATH_MAX];
+    ssize_t n = readlink(out, link, sizeof link - 1);
+    if (n < 0)
+      return 0; /* not a link (or nothing there): this is the file */
+    link[n] = '\0';
+    size_t keep = 0;
+    if (link[0] != '/')
+      for (size_t i = 0; out[i]; i++)
+        if (out[i] == '/')
+          keep = i + 1;
+    out[keep] = '\0';
+    if (mip_rt_append(out, keep, size, link) >= size) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  }
+  errno = ELOOP;
+  return -1;
+}
+
+/* Whether size bytes fit under RLIMIT_FSIZE. */
+static int fits_size_limit(uint64_t size) {
+  struct rlimit limit;
+  return getrlimit(RLIMIT_FSIZE, &limit) != 0 ||
+         limit.rlim_cur == RLIM_INFINITY || size <= limit.rlim_cur;
+}
+
+static int write_file(const char *path, const struct mip_rt_image *image,
+                      const struct mip_rt_payload *sections, size_t count,
+                      uint64_t size, const char **why) {
+  if (!fits_size_limit(size)) {
+    *why = "it is larger than the file size limit (ulimit -f)";
+    return -1;
+  }
+  char target[MIP_RT_PATH_MAX];
+  if (follow_links(path, target, sizeof target) != 0) {
+    *why = strerrordesc_np(errno);
+    return -1;
+  }
+  struct stat st;
+  if (stat(target, &st) == 0 && !S_ISREG(st.st_mode))
+    return write_in_place(target, image, sections, count, why);
+  return write_replacing(target, image, sections, count, why);
 }
 
 const struct mip_rt_payload_source *mip_rt_heap_payloads;
@@ -166,8 +264,11 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
   const struct mip_rt_payload_source *heap = mip_rt_heap_payloads;
   if (heap)
     count = heap->add(sections, count, MIP_RT_MAX_PAYLOADS);
-  int rc = write_file(path, image, sections, count, why);
   *size = file_size(sections, count);
+  struct mip_rt_xfsz guard;
+  mip_rt_xfsz_block(&guard);
+  int rc = write_file(path, image, sections, count, *size, why);
+  mip_rt_xfsz_unblock(&guard);
   if (heap)
     heap->release(sections, count);
   return rc;

@@ -10,10 +10,12 @@
 #                   (heap_rt), heap merge and symbolization (heap_merge),
 #                   heap profiles against DHAT and known patterns (heap),
 #                   hot and cold decisions against the compiler's
-#                   (annotate), the driver (argument translation, and
-#                   real builds: CMake, Makefiles, autotools and
-#                   libtool, links by other drivers), and the above
+#                   (annotate), parallel merges (merge), the driver
+#                   (argument translation, and real builds: CMake,
+#                   Makefiles, autotools and libtool, links by other
+#                   drivers), and the above
 #   test-alloc      libmip_alloc.a, the allocator side of allocation hints
+#   test-fuzz       every reader under libFuzzer (test/fuzz/build.mk)
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
@@ -22,7 +24,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
 E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_merge heap annotate use
+  heap_merge heap annotate use merge
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)

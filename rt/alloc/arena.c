@@ -203,3 +203,25 @@ int mip_alloc_move_flags(unsigned hint) {
     return 0;
   return hint < 128 ? cold_flags : hot_flags | MALLOCX_TCACHE_NONE;
 }
+
+/* ---- The allocation functions jemalloc lacks ---------------------------
+ *
+ * Linking this library makes jemalloc the process's malloc, and jemalloc
+ * defines no pvalloc: a program's untouched pvalloc() would get a block
+ * from glibc's heap, which jemalloc's free() cannot take (it crashes).
+ * pvalloc is valloc with the size rounded up to whole pages (0: one page),
+ * so it is defined here as that: the process's valloc, jemalloc's or any
+ * other malloc's, serves it, and the block pairs with the process's free.
+ * This file is linked whenever any hinted call is (every entry point asks
+ * it whether hints are on), and the definition is exported, so calls from
+ * shared libraries reach it too.
+ */
+MIP_ALLOC_API void *pvalloc(size_t size) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), rounded;
+  if (__builtin_add_overflow(size, page - 1, &rounded)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  rounded &= ~(page - 1);
+  return valloc(rounded ? rounded : page);
+}

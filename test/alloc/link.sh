@@ -101,4 +101,20 @@ ASAN_OPTIONS=detect_leaks=0 ./c_asan sanitized >out 2>err
 expect "AddressSanitizer: one line on stderr" err \
   "mip: allocation hints off: malloc is not jemalloc's"
 
+# pvalloc, which jemalloc lacks: a program's own pvalloc + free (and a
+# shared library's) must work once the library makes jemalloc the
+# process's malloc, exactly as without it
+"$CLANG" -O1 -fno-builtin -I"$ROOT/include" "$SRC/pvalloc.c" "$LIB" -ljemalloc -o pvalloc_hinted
+set +e
+./pvalloc_hinted >out 2>err; rc=$?
+set -e
+expect "pvalloc + free with jemalloc as malloc (status $rc)" out "pvalloc: page-aligned, whole pages, freed"
+"$CLANG" -O1 -fno-builtin -fPIC -shared -I"$ROOT/include" -DLIB "$SRC/pvalloc.c" -o libpv.so
+"$CLANG" -O1 -fno-builtin -I"$ROOT/include" -DMAIN_ONLY "$SRC/pvalloc.c" -L. -lpv \
+  -Wl,-rpath,"$TMP" "$LIB" -ljemalloc -o pvalloc_lib
+set +e
+./pvalloc_lib >out 2>err; rc=$?
+set -e
+expect "pvalloc + free in a shared library, jemalloc as malloc (status $rc)" out "pvalloc: page-aligned, whole pages, freed"
+
 finish

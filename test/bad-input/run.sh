@@ -253,6 +253,61 @@ expect_usage "annotate option without its value" "option '--debug' needs a value
   annotate -p heap.mip --debug
 expect_usage "annotate extra argument" "unexpected argument 'x'" -- annotate -p heap.mip x
 
+# ---- a report that cannot be written (a full disk, a closed stdout) is a
+# failure: one line, exit 1
+# expect_write_error NAME -- mipdata ARGS...: against /dev/full and >&-
+expect_write_error() {
+  name=$1
+  shift 2
+  for target in full closed; do
+    set +e
+    if [ "$target" = full ]; then
+      "$MIPDATA" "$@" >/dev/full 2>stderr
+    else
+      "$MIPDATA" "$@" >&- 2>stderr
+    fi
+    rc=$?
+    set -e
+    # (order's notes about the profile may come first)
+    if [ "$rc" -ne 1 ] || [ "$(grep -cv ': note: ' stderr)" -ne 1 ] ||
+      ! grep -q "^mipdata: stdout: cannot write: " stderr; then
+      fail "$name, stdout $target: exit status $rc, stderr: $(head -c 300 stderr)"
+    else
+      pass "$name, stdout $target: $(grep -v ': note: ' stderr)"
+    fi
+  done
+}
+expect_write_error "show" -- show -p good.mip --debug prog
+expect_write_error "show --format json" -- show -p good.mip --format json
+expect_write_error "show --heap --format yaml" -- show -p heap.mip --heap --format yaml
+expect_write_error "order --explain" -- order -p heap.mip -o order.txt --explain
+expect_write_error "annotate" -- annotate -p heap.mip --debug heap
+expect_write_error "symbolize" -- symbolize --debug prog 0x1000
+expect_write_error "help" -- --help
+
+# ---- names and paths that are not UTF-8 (a source directory named in
+# Latin-1): JSON and YAML stay valid UTF-8, the byte becomes U+FFFD
+latin1=$(printf 'caf\351')
+mkdir "$latin1"
+cp prog.c "$latin1/prog.c"
+(cd "$latin1" && "$MIPCC" -fmip-generate=heap -g -O1 prog.c -o prog &&
+  MIP_PROFILE_FILE=run.mipraw ./prog >/dev/null &&
+  "$MIPDATA" extract prog -o prog.mipmap >/dev/null &&
+  "$MIPDATA" create -p prog.mip prog.mipmap &&
+  "$MIPDATA" merge -p prog.mip --debug prog run.mipraw)
+for format in json yaml; do
+  "$MIPDATA" show -p "$latin1/prog.mip" --debug "$latin1/prog" --format $format >names.$format
+  # iconv refuses input that is not well-formed UTF-8
+  if iconv -f UTF-8 -t UTF-8 names.$format >/dev/null 2>err.txt &&
+    { [ $format = yaml ] || jq -e '[.functions[] | .file // empty] | length > 0 and
+        all(contains("caf\ufffd/prog.c"))' names.$format >/dev/null; } &&
+    grep -qF 'caf\ufffd/prog.c' names.$format; then
+    pass "a Latin-1 directory name: $format is valid UTF-8, the byte shown as U+FFFD"
+  else
+    fail "a Latin-1 directory name, $format: $(cat err.txt) $(grep -a prog.c names.$format | head -n 2)"
+  fi
+done
+
 # ---- the good files really are good
 if "$MIPDATA" merge -p fresh.mip good.mipraw && "$MIPDATA" show -p fresh.mip \
   --debug prog --format json | jq -e '.runs == 1 and ([.functions[] | select(.covered)] | length) == 2' >/dev/null; then

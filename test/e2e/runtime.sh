@@ -100,4 +100,100 @@ else
   fail "raw profile accepted by another build's profile"
 fi
 
+# 6. MIP_PROFILE_FILE naming a device or a FIFO: written into, never
+#    replaced by a regular file
+mknod null c 1 3 2>/dev/null || cp -a /dev/null null 2>/dev/null || true
+if [ -c null ]; then
+  set +e
+  MIP_PROFILE_FILE=$TMP/null ./prog >/dev/null 2>err.txt; rc=$?
+  set -e
+  if [ "$rc" = 3 ] && [ -c null ] && [ ! -s err.txt ]; then
+    pass "character device: written into, still a device, status 3"
+  else
+    fail "character device: status $rc, device $(ls -l null), stderr: $(cat err.txt)"
+  fi
+else
+  pass "character device: cannot make one here (skipped)"
+fi
+mkfifo fifo
+cat fifo >from-fifo.mipraw &
+reader=$!
+exec 4>fifo # returns once the reader has the FIFO open
+set +e
+MIP_PROFILE_FILE=$TMP/fifo ./prog >/dev/null 2>err.txt; rc=$?
+set -e
+exec 4>&- # the reader sees the end once the program's end is closed too
+wait "$reader"
+if [ "$rc" = 3 ] && [ -p fifo ] && [ ! -s err.txt ] &&
+  [ "$(covered_in from-fifo.mipraw prog.mipmap main)" = 1 ]; then
+  pass "FIFO with a reader: the whole profile went through it, still a FIFO"
+else
+  fail "FIFO: status $rc, $(ls -l fifo), stderr: $(cat err.txt)"
+fi
+set +e
+MIP_PROFILE_FILE=$TMP/fifo ./prog >/dev/null 2>err.txt; rc=$?
+set -e
+if [ "$rc" = 3 ] && [ -p fifo ] && [ "$(wc -l <err.txt)" = 1 ] &&
+  grep -q "^mip: cannot write profile '.*fifo': it is a FIFO that nobody reads" err.txt; then
+  pass "FIFO without a reader: no hang, $(cat err.txt)"
+else
+  fail "FIFO without a reader: status $rc, stderr: $(cat err.txt)"
+fi
+
+# 7. a symbolic link: the file it names is written, the link stays
+mkdir -p real
+ln -s real/target.mipraw link.mipraw
+MIP_PROFILE_FILE=link.mipraw ./prog >/dev/null || true
+if [ -L link.mipraw ] && [ -s real/target.mipraw ] &&
+  [ "$(covered_in link.mipraw prog.mipmap main)" = 1 ]; then
+  pass "symbolic link kept, its target written"
+else
+  fail "symbolic link: $(ls -l link.mipraw real)"
+fi
+
+# 8. a file size limit below the profile's size: the program is not
+#    killed (SIGXFSZ), its status is kept, one line, no temporary left.
+#    (stderr goes through a pipe: a file would be under the limit too)
+set +e
+(ulimit -f 0 && MIP_PROFILE_FILE=big.mipraw ./prog 2>&1 >/dev/null
+  echo "status $?") | cat >err.txt
+if [ "$(tail -n 1 err.txt)" = "status 3" ] && [ "$(wc -l <err.txt)" = 2 ] &&
+  grep -q "^mip: cannot write profile 'big.mipraw': it is larger than the file size limit" err.txt &&
+  ! ls big.mipraw* >/dev/null 2>&1; then
+  pass "file size limit: $(head -n 1 err.txt); status 3 kept"
+else
+  fail "file size limit: $(cat err.txt), files: $(ls big.mipraw* 2>&1)"
+fi
+status=$( (ulimit -f 0 && MIP_PROFILE_FILE=/proc/no/such/dir/x.mipraw ./prog \
+  >/dev/null 2>err.txt; echo "status $?") )
+set -e
+if [ "$status" = "status 3" ]; then
+  pass "stderr a file at the size limit: the runtime's line does not kill the program"
+else
+  fail "stderr a file at the size limit: $status"
+fi
+
+# 9. started with stderr closed, the program opens a data file (it gets
+#    fd 2): the runtime's line must not land in it
+cat >datafile.c <<'C'
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+  int fd = open("data.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const char *line = "the program's data\n";
+  write(fd, line, strlen(line));
+  return fd == 2 ? 0 : 1;
+}
+C
+"$MIPCC" -fmip-generate -O2 datafile.c -o datafile
+set +e
+MIP_PROFILE_FILE=/proc/no/such/dir/x.mipraw ./datafile 2>&-; rc=$?
+set -e
+if [ "$rc" = 0 ] && [ "$(cat data.txt)" = "the program's data" ]; then
+  pass "stderr closed at start: the data file on fd 2 holds only the program's data"
+else
+  fail "stderr closed at start: status $rc, data file: $(cat data.txt)"
+fi
+
 finish

@@ -2,6 +2,7 @@
 # IR-level tests of the plugin: every test/ir/*.ll carries "; RUN:" lines,
 # run through sh with these substitutions, each of which must succeed:
 #   %s       the test file         %opt     opt loading the plugin
+#   %S       the test directory    %clang   clang
 #   %llc     llc                   %t       a scratch file prefix
 #   %FileCheck, %objdump           tools from LLVM 19 (not, count on PATH)
 #   %profile FILE MODES OUT        a real profile of FILE in OUT.mip
@@ -23,6 +24,8 @@ for test in "$HERE"/*.ll; do
     command=$(printf '%s\n' "$command" | sed \
       -e "s|%opt|$LLVM_BIN/opt -load-pass-plugin=$BUILD/lib/mip/libmip.so|g" \
       -e "s|%llc|$LLVM_BIN/llc|g" \
+      -e "s|%clang|$CLANG|g" \
+      -e "s|%S|$HERE|g" \
       -e "s|%FileCheck|$LLVM_BIN/FileCheck|g" \
       -e "s|%objdump|$LLVM_BIN/llvm-objdump|g" \
       -e "s|%profile|$HERE/profile.sh $BUILD|g" \

@@ -64,6 +64,51 @@ START_TEST(yaml_document) {
 }
 END_TEST
 
+/* One string member, as JSON. */
+static char *json_of(const char *value) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  struct emitter e;
+  emit_begin(&e, out, EMIT_JSON);
+  emit_string(&e, "s", value);
+  emit_end(&e);
+  fclose(out);
+  return text;
+}
+
+static void json_string_is(const char *value, const char *want) {
+  char *text = json_of(value);
+  char expected[256];
+  snprintf(expected, sizeof expected, "{\n  \"s\": \"%s\"\n}\n", want);
+  ck_assert_str_eq(text, expected);
+  free(text);
+}
+
+START_TEST(utf8_kept) {
+  json_string_is("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+                 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+}
+END_TEST
+
+START_TEST(invalid_utf8_replaced) {
+  /* a Latin-1 byte in a path, a lone continuation byte, a truncated
+   * sequence at the end, an overlong '/', a surrogate, beyond U+10FFFF */
+  json_string_is("/src/caf\xe9/a.c", "/src/caf\\ufffd/a.c");
+  json_string_is("x\x80y", "x\\ufffdy");
+  json_string_is("ab\xe2\x82", "ab\\ufffd\\ufffd");
+  json_string_is("\xc0\xaf", "\\ufffd\\ufffd");
+  json_string_is("\xed\xa0\x80", "\\ufffd\\ufffd\\ufffd");
+  json_string_is("\xf4\x90\x80\x80", "\\ufffd\\ufffd\\ufffd\\ufffd");
+}
+END_TEST
+
+START_TEST(controls_escaped) {
+  /* C0 controls, DEL and C1 controls (which YAML wants escaped) */
+  json_string_is("a\x01\x7f\xc2\x85" "b", "a\\u0001\\u007f\\u0085b");
+}
+END_TEST
+
 START_TEST(format_names) {
   enum emit_format f;
   ck_assert_int_eq(emit_parse_format("json", &f), 0);
@@ -78,6 +123,9 @@ Suite *emit_suite(void) {
   tcase_add_test(tc, json_document);
   tcase_add_test(tc, yaml_document);
   tcase_add_test(tc, format_names);
+  tcase_add_test(tc, utf8_kept);
+  tcase_add_test(tc, invalid_utf8_replaced);
+  tcase_add_test(tc, controls_escaped);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "builder.h"
+#include "mip/layouts.h"
 #include "suites.h"
 
 #define COV 0x5000
@@ -239,6 +240,39 @@ static void expect_read_error(const void *data, size_t size,
   mip_profile_free(&p);
 }
 
+/* Section 0 of the indexed profile in data, rewritten. */
+static void set_first_section(uint8_t *data, uint64_t offset, uint64_t size) {
+  struct mip_rec_profile_header h;
+  mip_rec_profile_header_decode(&h, data);
+  struct mip_rec_profile_section s;
+  mip_rec_profile_section_decode(&s, data + h.header_size);
+  s.offset = offset;
+  s.size = size;
+  mip_rec_profile_section_encode(&s, data + h.header_size);
+}
+
+START_TEST(refuses_sections_past_the_end) {
+  struct mip_profile p;
+  struct mip_error err;
+  make_profile(&p);
+  const char *path = test_path("good.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  struct mip_file f;
+  ck_assert_int_eq(mip_file_read(path, &f, &err), 0);
+  set_first_section(f.data, UINT64_MAX - 7, 8);
+  expect_read_error(f.data, f.size, "section 0 lies outside the file (offset "
+                                    "18446744073709551608, size 8;");
+  set_first_section(f.data, 8, UINT64_MAX);
+  expect_read_error(f.data, f.size, "section 0 lies outside the file (offset "
+                                    "8, size 18446744073709551615;");
+  set_first_section(f.data, f.size - 8, 16);
+  expect_read_error(f.data, f.size, "truncated profile (section 0 needs bytes "
+                                    "up to");
+  mip_file_free(&f);
+  mip_profile_free(&p);
+}
+END_TEST
+
 START_TEST(refuses_bad_profiles) {
   struct mip_profile p;
   struct mip_error err;
@@ -274,6 +308,7 @@ Suite *profile_suite(void) {
   tcase_add_test(tc, refuses_raw_with_other_layout);
   tcase_add_test(tc, merging_profiles_adds_runs);
   tcase_add_test(tc, refuses_bad_profiles);
+  tcase_add_test(tc, refuses_sections_past_the_end);
   suite_add_tcase(s, tc);
   return s;
 }

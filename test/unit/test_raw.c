@@ -41,6 +41,33 @@ static void expect_error(struct mip_buf *b, const char *needle) {
   mip_buf_free(b);
 }
 
+/* The first section table entry of a raw profile in b, rewritten. */
+static void set_first_section(struct mip_buf *b, uint64_t offset,
+                              uint64_t size) {
+  struct mip_rec_raw_header h;
+  mip_rec_raw_header_decode(&h, b->data);
+  struct mip_rec_raw_section s;
+  mip_rec_raw_section_decode(&s, b->data + h.header_size);
+  s.offset = offset;
+  s.size = size;
+  mip_rec_raw_section_encode(&s, b->data + h.header_size);
+}
+
+START_TEST(refuses_sections_past_the_end) {
+  /* a size whose padding to 8 would wrap: not a 1-byte payload */
+  struct mip_buf b = {0};
+  build_raw(&b, &ID, 0x4000, COV, sizeof COV);
+  set_first_section(&b, 64, UINT64_MAX - 2);
+  expect_error(&b, "section 0 lies outside the file (offset 64, size "
+                   "18446744073709551613;");
+  /* an offset near 2^64: no wrapped "needs bytes up to 146" */
+  build_raw(&b, &ID, 0x4000, COV, sizeof COV);
+  set_first_section(&b, UINT64_MAX - 100, 8);
+  expect_error(&b, "section 0 lies outside the file (offset "
+                   "18446744073709551515, size 8;");
+}
+END_TEST
+
 START_TEST(refuses_empty) {
   struct mip_buf b = {0};
   mip_buf_extend(&b, 0);
@@ -94,6 +121,7 @@ Suite *raw_suite(void) {
   TCase *tc = tcase_create("read");
   tcase_add_test(tc, reads_what_it_is_given);
   tcase_add_test(tc, refuses_empty);
+  tcase_add_test(tc, refuses_sections_past_the_end);
   tcase_add_test(tc, refuses_wrong_magic);
   tcase_add_test(tc, refuses_newer_version);
   tcase_add_test(tc, refuses_truncated_header);

@@ -29,6 +29,7 @@
 
 #include "cmd.h"
 #include "elf_image.h"
+#include "profile_lock.h"
 #include "symbolize.h"
 
 /* A binary given with --debug. */
@@ -319,6 +320,14 @@ int cmd_merge(int argc, char **argv) {
     if ((rc = read_debug_binary(debug_paths[i], &debug.list[i], &err)) == 0)
       debug.count++;
   free(debug_paths);
+  /* From the read to the rename, no other merge may update them. */
+  struct profile_locks locks = {0};
+  const char **paths = mip_xcalloc(count, sizeof *paths);
+  for (size_t i = 0; i < count; i++)
+    paths[i] = targets[i].path;
+  if (rc == 0)
+    rc = profile_locks_take(&locks, paths, count, &err);
+  free(paths);
   for (size_t i = 0; rc == 0 && i < count; i++)
     rc = mip_profile_read(targets[i].path, &targets[i].profile, &err);
   int merged = 0;
@@ -342,6 +351,7 @@ int cmd_merge(int argc, char **argv) {
   for (size_t i = 0; rc == 0 && i < count; i++)
     if (targets[i].changed)
       rc = mip_profile_write(targets[i].path, &targets[i].profile, &err);
+  profile_locks_release(&locks);
   for (size_t i = 0; i < count; i++)
     mip_profile_free(&targets[i].profile); /* also after a failed read */
   free(targets);

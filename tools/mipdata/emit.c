@@ -1,5 +1,6 @@
 /* One writer for YAML and JSON (see emit.h). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,29 +22,63 @@ static void indent(struct emitter *e, int levels) {
     fputs("  ", e->out);
 }
 
-/* Double-quoted, JSON escapes: valid in JSON and in YAML. */
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), its code point
+ * in *cp; 0 when the byte at p starts none. */
+static int utf8_sequence(const unsigned char *p, uint32_t *cp) {
+  if (p[0] < 0x80) {
+    *cp = p[0];
+    return 1;
+  }
+  int n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
+  if (!n || p[0] > 0xf4)
+    return 0;
+  uint32_t c = p[0] & (0x7f >> n);
+  for (int i = 1; i < n; i++) {
+    if ((p[i] & 0xc0) != 0x80) /* the NUL that ends s stops here too */
+      return 0;
+    c = c << 6 | (p[i] & 0x3f);
+  }
+  static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+    return 0;
+  *cp = c;
+  return n;
+}
+
+/* Characters that must be escaped: controls, and what YAML does not
+ * allow unescaped in a scalar (C1 controls, U+FFFE and U+FFFF). */
+static int needs_escape(uint32_t c) {
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0xfffe ||
+         c == 0xffff;
+}
+
+/* Double-quoted, JSON escapes: valid in JSON and in YAML. Names and paths
+ * are bytes: a byte that is not part of well-formed UTF-8 becomes U+FFFD
+ * (the replacement character), so the output is always valid UTF-8. */
 static void quoted(FILE *out, const char *s) {
   fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    switch (*p) {
-    case '"':
-      fputs("\\\"", out);
-      break;
-    case '\\':
-      fputs("\\\\", out);
-      break;
-    case '\n':
-      fputs("\\n", out);
-      break;
-    case '\t':
-      fputs("\\t", out);
-      break;
-    default:
-      if (*p < 0x20 || *p == 0x7f)
-        fprintf(out, "\\u%04x", *p);
-      else
-        fputc(*p, out);
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    uint32_t c;
+    int n = utf8_sequence(p, &c);
+    if (!n) {
+      fputs("\\ufffd", out);
+      p++;
+      continue;
     }
+    if (c == '"')
+      fputs("\\\"", out);
+    else if (c == '\\')
+      fputs("\\\\", out);
+    else if (c == '\n')
+      fputs("\\n", out);
+    else if (c == '\t')
+      fputs("\\t", out);
+    else if (needs_escape(c))
+      fprintf(out, "\\u%04x", (unsigned)c);
+    else
+      fwrite(p, 1, (size_t)n, out);
+    p += n;
   }
   fputc('"', out);
 }

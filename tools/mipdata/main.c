@@ -3,6 +3,7 @@
  * profiles into reports. A thin dispatcher; each subcommand lives in its
  * own cmd_*.c.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,24 @@ int report(const struct mip_error *err) {
   return 1;
 }
 
+/* A report that did not reach its reader is a failure, whatever the
+ * command thought: a full disk, /dev/full, a closed stdout. The last
+ * buffer is flushed and the stream closed here, where an error shows. */
+static int finish_stdout(int rc) {
+  errno = 0;
+  int failed = fflush(stdout) != 0 || ferror(stdout);
+  int saved = errno;
+  if (fclose(stdout) != 0 && !failed) {
+    failed = 1;
+    saved = errno;
+  }
+  if (!failed || rc != 0)
+    return rc; /* a command that failed has said why already */
+  fprintf(stderr, "mipdata: stdout: cannot write: %s\n",
+          saved ? strerror(saved) : "write error");
+  return 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     print_help(stderr);
@@ -67,11 +86,11 @@ int main(int argc, char **argv) {
   const char *name = argv[1];
   if (!strcmp(name, "help") || !strcmp(name, "--help") || !strcmp(name, "-h")) {
     print_help(stdout);
-    return 0;
+    return finish_stdout(0);
   }
   for (size_t i = 0; i < COMMAND_COUNT; i++)
     if (strcmp(commands[i].name, name) == 0)
-      return commands[i].run(argc - 1, argv + 1);
+      return finish_stdout(commands[i].run(argc - 1, argv + 1));
   fprintf(stderr, "mipdata: unknown command '%s'\n", name);
   print_help(stderr);
   return 2;

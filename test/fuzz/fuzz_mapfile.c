@@ -1,0 +1,11 @@
+/* A .mipmap file (or a bare map section) made into a profile: `mipdata
+ * create`, from the read to the written profile. */
+#include <stdint.h>
+
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *input = fuzz_input_file(data, size);
+  fuzz_mipdata("create", "-p", fuzz_scratch("out.mip"), input, NULL);
+  return 0;
+}
