@@ -836,6 +836,19 @@ START_TEST(merge_symbolizes_other_images) {
                                       frame_of(&back, &back.heap_contexts[1], 3)
                                           ->object),
                    "/lib/libc.so.6");
+  /* Merged as a profile into an empty one: the same bytes. */
+  struct mip_profile empty;
+  struct mip_file f1, f2;
+  heap_profile(&empty);
+  ck_assert_msg(mip_profile_add_profile(&empty, "e", &back, "o", &err) == 0,
+                "%s", err.msg);
+  ck_assert_int_eq(mip_file_read(file, &f1, &err), 0);
+  write_profile(&empty, "objects2.mip", &f2);
+  ck_assert_uint_eq(f1.size, f2.size);
+  ck_assert_mem_eq(f1.data, f2.data, f1.size);
+  mip_file_free(&f1);
+  mip_file_free(&f2);
+  mip_profile_free(&empty);
   mip_profile_free(&back);
   mip_profile_free(&p);
 }
