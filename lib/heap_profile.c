@@ -2,15 +2,17 @@
  * Heap data in indexed profiles: sites from the map, contexts from runs.
  *
  * A raw context names a call stack of runtime return addresses. Each
- * address inside a segment of the profiled image (same build-id) becomes
- * the frames the symbolizer gives for link-time address (address -
- * load_bias - 1), the call instruction: the innermost inlined function
- * first, then the functions it was inlined into. An address anywhere else
- * becomes one frame naming the object it is in. Contexts whose site and
- * frames are the same are one context: their MemInfoBlocks combine with
- * mip_mib_merge, which does not care about order, and everything is kept
- * in one canonical form (mip_heap_normalize), so the bytes of a profile
- * do not depend on the order of the runs merged into it.
+ * address inside a segment of the profiled image (same build-id), or of
+ * another image whose symbolizer was given, becomes the frames the
+ * symbolizer gives for link-time address (address - load_bias - 1), the
+ * call instruction: the innermost inlined function first, then the
+ * functions it was inlined into; another image's frames name their object.
+ * An address anywhere else becomes one frame naming the object it is in.
+ * Contexts whose site and frames are the same are one context: their
+ * MemInfoBlocks combine with mip_mib_merge, which does not care about
+ * order, and everything is kept in one canonical form
+ * (mip_heap_normalize), so the bytes of a profile do not depend on the
+ * order of the runs merged into it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -214,13 +216,14 @@ struct frame_table {
 
 static uint64_t hash_frame(const struct mip_heap_frame *f) {
   uint64_t h = mix(mix(0, f->function), f->file);
-  return mix(mix(mix(h, f->line), f->column), f->flags);
+  return mix(mix(mix(mix(h, f->line), f->column), f->flags), f->object);
 }
 
 static int same_frame(const struct mip_heap_frame *a,
                       const struct mip_heap_frame *b) {
   return a->function == b->function && a->file == b->file &&
-         a->line == b->line && a->column == b->column && a->flags == b->flags;
+         a->line == b->line && a->column == b->column &&
+         a->flags == b->flags && a->object == b->object;
 }
 
 static void frame_place(struct frame_table *t, uint32_t index) {
@@ -330,10 +333,28 @@ static int in_image(const struct mip_profile *p,
          mip_build_id_equal(&seg->build_id, &p->build_id);
 }
 
-/* The frames of each distinct address of the image the stacks hold, found
- * once: addresses sorted, each with its frame indices. */
+/* Who symbolizes the code of a segment: the profile's image's symbolizer,
+ * the one given for the segment's image, or nobody (NULL). */
+static const struct mip_symbolizer *
+symbolizer_of(const struct mip_profile *p, const struct mip_symbolizer *sym,
+              const struct mip_raw_heap_segment *seg) {
+  if (in_image(p, seg))
+    return sym;
+  if (!seg || !p->build_id.size || !seg->build_id.size || !sym->image)
+    return NULL;
+  return sym->image(sym->images, &seg->build_id);
+}
+
+/* The name of the object a segment belongs to. */
+static const char *object_name(const struct mip_raw_heap_segment *seg) {
+  return !seg ? "[unknown]" : seg->path[0] ? seg->path : "[executable]";
+}
+
+/* The frames of each distinct return address that some symbolizer knows
+ * the image of, found once: addresses sorted, each with its frame
+ * indices. */
 struct address_frames {
-  uint64_t *addrs; /* link-time lookup addresses */
+  uint64_t *addrs; /* runtime return addresses */
   uint32_t *first, *count;
   size_t n;
   uint32_t *frames;
@@ -349,24 +370,24 @@ static uint64_t lookup_address(uint64_t ret,
   return ret - seg->load_bias - 1; /* inside the call instruction */
 }
 
-static void
-symbolize_addresses(struct mip_profile *p, const struct mip_raw_heap *h,
-                    const struct mip_symbolizer *sym, struct interner *strings,
-                    struct frame_table *frames, struct address_frames *out) {
-  memset(out, 0, sizeof *out);
+/* Every return address of the stacks whose image has a symbolizer,
+ * sorted and unique. */
+static void collect_addresses(const struct mip_profile *p,
+                              const struct mip_raw_heap *h,
+                              const struct mip_symbolizer *sym,
+                              struct address_frames *out) {
   size_t cap = 0;
   for (size_t i = 0; i < h->context_count; i++) {
     const struct mip_raw_heap_stack *s =
         mip_raw_heap_stack_find(h, h->contexts[i].stack);
     for (uint32_t d = 0; d < s->depth; d++) {
       uint64_t ret = mip_get_le64(s->frames + 8 * (size_t)d);
-      const struct mip_raw_heap_segment *seg = segment_of(h, ret);
-      if (!in_image(p, seg))
+      if (!symbolizer_of(p, sym, segment_of(h, ret)))
         continue;
       if (out->n == cap)
         out->addrs =
             mip_xrealloc(out->addrs, cap = cap * 2 + 256, sizeof *out->addrs);
-      out->addrs[out->n++] = lookup_address(ret, seg);
+      out->addrs[out->n++] = ret;
     }
   }
   if (out->n)
@@ -376,12 +397,23 @@ symbolize_addresses(struct mip_profile *p, const struct mip_raw_heap *h,
     if (!unique || out->addrs[unique - 1] != out->addrs[i])
       out->addrs[unique++] = out->addrs[i];
   out->n = unique;
+}
+
+static void
+symbolize_addresses(struct mip_profile *p, const struct mip_raw_heap *h,
+                    const struct mip_symbolizer *sym, struct interner *strings,
+                    struct frame_table *frames, struct address_frames *out) {
+  memset(out, 0, sizeof *out);
+  collect_addresses(p, h, sym, out);
   out->first = mip_xcalloc(out->n, sizeof *out->first);
   out->count = mip_xcalloc(out->n, sizeof *out->count);
   size_t used = 0, frames_cap = 0;
   for (size_t i = 0; i < out->n; i++) {
+    const struct mip_raw_heap_segment *seg = segment_of(h, out->addrs[i]);
+    const struct mip_symbolizer *by = symbolizer_of(p, sym, seg);
+    uint32_t object = in_image(p, seg) ? 0 : intern(strings, object_name(seg));
     const struct mip_frame_info *info = NULL;
-    size_t n = sym->frames(sym->ctx, out->addrs[i], &info);
+    size_t n = by->frames(by->ctx, lookup_address(out->addrs[i], seg), &info);
     static const struct mip_frame_info unknown = {"", "", 0, 0};
     if (n == 0) {
       info = &unknown;
@@ -394,8 +426,12 @@ symbolize_addresses(struct mip_profile *p, const struct mip_raw_heap *h,
     out->count[i] = (uint32_t)n;
     for (size_t k = 0; k < n; k++) {
       struct mip_heap_frame f = {
-          intern(strings, info[k].function), intern(strings, info[k].file),
-          info[k].line, info[k].column, k + 1 < n ? MIP_FRAME_INLINED : 0};
+          intern(strings, info[k].function),
+          intern(strings, info[k].file),
+          info[k].line,
+          info[k].column,
+          k + 1 < n ? MIP_FRAME_INLINED : 0,
+          object};
       out->frames[used++] = frame_add(frames, &f);
     }
   }
@@ -411,11 +447,8 @@ static void free_address_frames(struct address_frames *a) {
 static uint32_t outside_frame(const struct mip_raw_heap_segment *seg,
                               struct interner *strings,
                               struct frame_table *frames) {
-  const char *object = !seg           ? "[unknown]"
-                       : seg->path[0] ? seg->path
-                                      : "[executable]";
-  struct mip_heap_frame f = {intern(strings, object), 0, 0, 0,
-                             MIP_FRAME_OUTSIDE};
+  struct mip_heap_frame f = {intern(strings, object_name(seg)), 0, 0, 0,
+                             MIP_FRAME_OUTSIDE, 0};
   return frame_add(frames, &f);
 }
 
@@ -461,14 +494,13 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
     c->mib = rc->mib;
     for (uint32_t d = 0; d < s->depth; d++) {
       uint64_t ret = mip_get_le64(s->frames + 8 * (size_t)d);
-      const struct mip_raw_heap_segment *seg = segment_of(h, ret);
-      if (!in_image(p, seg)) {
-        push_frame(p, &g, outside_frame(seg, &strings, &frames));
+      const uint64_t *at =
+          known.n ? bsearch(&ret, known.addrs, known.n, sizeof ret, compare_u64)
+                  : NULL;
+      if (!at) {
+        push_frame(p, &g, outside_frame(segment_of(h, ret), &strings, &frames));
         continue;
       }
-      uint64_t addr = lookup_address(ret, seg);
-      const uint64_t *at =
-          bsearch(&addr, known.addrs, known.n, sizeof addr, compare_u64);
       size_t k = (size_t)(at - known.addrs);
       for (uint32_t j = 0; j < known.count[k]; j++)
         push_frame(p, &g, known.frames[known.first[k] + j]);
@@ -500,8 +532,11 @@ void mip_heap_add_profile(struct mip_profile *p,
     const struct mip_heap_frame *o = &other->heap_frames[i];
     struct mip_heap_frame f = {
         intern(&strings, mip_profile_string(other, o->function)),
-        intern(&strings, mip_profile_string(other, o->file)), o->line,
-        o->column, o->flags};
+        intern(&strings, mip_profile_string(other, o->file)),
+        o->line,
+        o->column,
+        o->flags,
+        intern(&strings, mip_profile_string(other, o->object))};
     remap[i] = frame_add(&frames, &f);
   }
   struct growth g = {p->heap_stack_count, p->heap_context_count};
@@ -535,14 +570,14 @@ static void normalize_strings(struct mip_profile *p) {
   size_t n = p->heap_frame_count;
   uint8_t *copy = mip_xmalloc(p->strings.size);
   memcpy(copy, p->strings.data, p->strings.size);
-  const char **names = mip_xcalloc(2 * n, sizeof *names);
+  const char **names = mip_xcalloc(3 * n, sizeof *names);
   size_t count = 0;
   for (size_t i = 0; i < n; i++) {
     const struct mip_heap_frame *f = &p->heap_frames[i];
-    if (f->function)
-      names[count++] = (const char *)copy + f->function;
-    if (f->file)
-      names[count++] = (const char *)copy + f->file;
+    const uint32_t offsets[] = {f->function, f->file, f->object};
+    for (int k = 0; k < 3; k++)
+      if (offsets[k])
+        names[count++] = (const char *)copy + offsets[k];
   }
   if (count)
     qsort(names, count, sizeof *names, compare_strings);
@@ -558,8 +593,8 @@ static void normalize_strings(struct mip_profile *p) {
   }
   for (size_t i = 0; i < n; i++) {
     struct mip_heap_frame *f = &p->heap_frames[i];
-    uint32_t *fields[2] = {&f->function, &f->file};
-    for (int k = 0; k < 2; k++) {
+    uint32_t *fields[3] = {&f->function, &f->file, &f->object};
+    for (int k = 0; k < 3; k++) {
       if (!*fields[k])
         continue;
       const char *s = (const char *)copy + *fields[k];
@@ -576,9 +611,11 @@ static void normalize_strings(struct mip_profile *p) {
 /* With strings in sorted order, comparing offsets compares strings. */
 static int compare_frames(const void *a, const void *b) {
   const struct mip_heap_frame *x = a, *y = b;
-  const uint32_t xs[] = {x->function, x->file, x->line, x->column, x->flags};
-  const uint32_t ys[] = {y->function, y->file, y->line, y->column, y->flags};
-  for (int i = 0; i < 5; i++)
+  const uint32_t xs[] = {x->function, x->file,  x->line,
+                         x->column,   x->flags, x->object};
+  const uint32_t ys[] = {y->function, y->file,  y->line,
+                         y->column,   y->flags, y->object};
+  for (int i = 0; i < 6; i++)
     if (xs[i] != ys[i])
       return xs[i] < ys[i] ? -1 : 1;
   return 0;

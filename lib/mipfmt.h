@@ -342,12 +342,16 @@ struct mip_heap_site {
 
 /* One symbolized frame (mip/layout/profile_heap_frame.inc). */
 #define MIP_FRAME_INLINED 1u /* inlined into the next frame */
-#define MIP_FRAME_OUTSIDE 2u /* outside the image: function names the object */
+#define MIP_FRAME_OUTSIDE 2u /* outside the image, not symbolized: function
+                               names the object */
 
 struct mip_heap_frame {
   uint32_t function; /* string offsets; 0: unknown */
   uint32_t file;
   uint32_t line, column, flags;
+  uint32_t object; /* string offset: the object of a symbolized frame of
+                      another image ("[executable]" for the main
+                      program); 0: the profile's image */
 };
 
 #define MIP_NO_SITE UINT32_MAX
@@ -442,6 +446,7 @@ struct mip_view {
   const char *path; /* borrowed, for messages */
   const uint8_t *data;
   size_t size;
+  uint32_t version; /* of the file */
   struct mip_build_id build_id;
   uint64_t modes;
   uint64_t runs;
@@ -608,6 +613,12 @@ struct mip_symbolizer {
   size_t (*frames)(void *ctx, uint64_t addr,
                    const struct mip_frame_info **frames);
   void *ctx;
+  /* Optional: the symbolizer of another image (in the profile's image's
+   * stacks), by its build-id; NULL when none was given, and then its
+   * frames name the object only. */
+  const struct mip_symbolizer *(*image)(void *images,
+                                        const struct mip_build_id *id);
+  void *images;
 };
 
 /* Adds one run. Refuses a raw file from another build. A raw profile with

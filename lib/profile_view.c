@@ -81,6 +81,7 @@ static int read_header(struct mip_view *v, struct mip_rec_profile_header *h,
                        MIP_PROFILE_VERSION, h->header_size,
                        mip_rec_profile_header_size, h->build_id_size, err))
     return -1;
+  v->version = h->version;
   v->modes = h->modes;
   v->runs = h->runs;
   v->build_id.size = h->build_id_size;
@@ -434,13 +435,21 @@ int mip_view_heap_frame(const struct mip_view *v, uint64_t i,
                         struct mip_heap_frame *f, struct mip_error *err) {
   struct mip_rec_profile_heap_frame r;
   mip_rec_profile_heap_frame_decode(&r, entry(v, MIP_PROF_HEAP_FRAMES, i));
-  const uint32_t strings[] = {r.function, r.file};
-  if (!strings_ok(v, strings, 2))
+  if (v->version < 2)
+    r.object = 0; /* reserved: every frame was the image's or outside */
+  const uint32_t strings[] = {r.function, r.file, r.object};
+  if (!strings_ok(v, strings, 3))
     return mip_fail(err, v->path,
                     "corrupt profile: heap frame %" PRIu64
                     " names a string out of range",
                     i);
-  *f = (struct mip_heap_frame){r.function, r.file, r.line, r.column, r.flags};
+  if (r.object && (r.flags & MIP_FRAME_OUTSIDE))
+    return mip_fail(err, v->path,
+                    "corrupt profile: heap frame %" PRIu64
+                    " is outside the image and names an object",
+                    i);
+  *f = (struct mip_heap_frame){r.function, r.file,  r.line,
+                               r.column,   r.flags, r.object};
   return 0;
 }
 

@@ -49,7 +49,7 @@ static void encode_heap(const struct mip_profile *p, uint32_t kind,
        i++) {
     const struct mip_heap_frame *f = &p->heap_frames[i];
     ENCODE(profile_heap_frame, out, f->function, f->file, f->line, f->column,
-           f->flags, 0);
+           f->flags, f->object);
   }
   for (size_t i = 0; kind == MIP_PROF_HEAP_STACKS && i < p->heap_stack_count;
        i++)

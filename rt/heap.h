@@ -492,14 +492,32 @@ MIP_RT_HIDDEN void mip_rt_heap_recent_found(const struct mip_rt_heap_stack *s,
 
 /* ---- Payloads (heap_write.c) ------------------------------------------ */
 
-/* Adds the heap payloads to all[0..count) (room for max) and returns the
- * new count: when h is given (the owner's state), MIBS, STACKS and
- * SEGMENTS from a snapshot taken now (live blocks count as dying at now on
- * cpu, without being closed); always a STATS payload with unseen_frees
- * (and h's statistics), into which a STATS payload already in all (call
- * edges) is merged. The snapshot is mmap'd: mip_rt_heap_payloads_release
- * unmaps it once the payloads are written (or not). Without memory for
- * it, adds nothing. */
+/* Adds a STATS payload to all[0..count) (room for max) and returns the
+ * new count: unseen_frees and, when h is given (the owner's state), h's
+ * statistics; a STATS payload already in all (call edges) is merged into
+ * it. mip_rt_heap_stats_release unmaps what it holds once written. */
+MIP_RT_HIDDEN size_t mip_rt_heap_stats_of(struct mip_rt_heap *h,
+                                          uint64_t unseen_frees,
+                                          struct mip_rt_payload *all,
+                                          size_t count, size_t max);
+/* Adds MIBS, STACKS and SEGMENTS from a snapshot of h taken now (live
+ * blocks count as dying at now on cpu, without being closed), of the
+ * contexts whose site lies in [site_lo, site_hi) and, with siteless, of
+ * those without a site. The snapshot is mmap'd:
+ * mip_rt_heap_contexts_release unmaps it once the payloads are written
+ * (or not). Without memory for it, or room for three payloads, adds
+ * nothing. */
+MIP_RT_HIDDEN size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h,
+                                             uintptr_t site_lo,
+                                             uintptr_t site_hi, int siteless,
+                                             uint32_t now, uint32_t cpu,
+                                             struct mip_rt_payload *all,
+                                             size_t count, size_t max);
+MIP_RT_HIDDEN void mip_rt_heap_stats_release(struct mip_rt_payload *all,
+                                             size_t count);
+MIP_RT_HIDDEN void mip_rt_heap_contexts_release(struct mip_rt_payload *all,
+                                                size_t count);
+/* Both: the STATS payload and, when h is given, every context of h. */
 MIP_RT_HIDDEN size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h,
                                              uint64_t unseen_frees,
                                              uint32_t now, uint32_t cpu,
@@ -513,7 +531,7 @@ MIP_RT_HIDDEN void mip_rt_heap_payloads_release(struct mip_rt_payload *all,
 /* What an image's runtime offers the others once it owns the process's
  * heap state. Appended to, never reordered; version bumps when a change
  * would mislead an older caller. */
-#define MIP_RT_HEAP_OPS_VERSION 3u
+#define MIP_RT_HEAP_OPS_VERSION 4u
 struct mip_rt_heap_ops {
   uint32_t version; /* MIP_RT_HEAP_OPS_VERSION */
   uint32_t size;    /* sizeof(struct mip_rt_heap_ops) */
@@ -537,6 +555,15 @@ struct mip_rt_heap_ops {
                   const void *fp, uint32_t depth);
   /* take and settle(died) at once: whether a block was live at p. */
   int (*free)(const void *p);
+  /* Version 4. For another heap image's profile: its contexts, those
+   * whose site lies in [site_lo, site_hi) (its __mip_site section), as
+   * mip_rt_heap_contexts_of adds them, from a snapshot of the owner's
+   * state taken now; release gives the snapshot back once they are
+   * written (or not). The payloads (struct mip_rt_payload, mip_rt.h, a
+   * part of this interface) are written by the owner's code. */
+  size_t (*payloads)(uintptr_t site_lo, uintptr_t site_hi,
+                     struct mip_rt_payload *all, size_t count, size_t max);
+  void (*release)(struct mip_rt_payload *all, size_t count);
 };
 
 /* The ops of the owner of the process's heap state, starting this

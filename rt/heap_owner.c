@@ -17,8 +17,11 @@
  * starts the runtime itself. In an executable built with heap mode the
  * preinit entry makes the executable the owner.
  *
- * The owner writes the heap payloads in its own raw profile (write.c,
- * mip_dump included). A shared library that owns the state gives it up
+ * Each heap image's raw profile (write.c, mip_dump included) carries the
+ * contexts whose allocation site is in its own code, with their whole
+ * stacks: the owner takes the snapshot for it (the payloads op), and
+ * also writes, in its own, the contexts without a site and the process's
+ * statistics. A shared library that owns the state gives it up
  * when it is unloaded, after its profile is written; the next image to
  * allocate then starts a new state, and blocks of the old one that die
  * later are unseen frees.
@@ -162,6 +165,14 @@ static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
                    mip_rt_heap_cpu());
 }
 
+static size_t op_payloads(uintptr_t site_lo, uintptr_t site_hi,
+                          struct mip_rt_payload *all, size_t count,
+                          size_t max) {
+  return mip_rt_heap_contexts_of(&state, site_lo, site_hi, 0,
+                                 mip_rt_heap_now(&state), mip_rt_heap_cpu(),
+                                 all, count, max);
+}
+
 static const struct mip_rt_heap_ops ops = {
     .version = MIP_RT_HEAP_OPS_VERSION,
     .size = sizeof(struct mip_rt_heap_ops),
@@ -171,6 +182,8 @@ static const struct mip_rt_heap_ops ops = {
     .settle_moved = op_settle_moved,
     .realloc = op_realloc,
     .free = op_free,
+    .payloads = op_payloads,
+    .release = mip_rt_heap_contexts_release,
 };
 
 static int owner_here(void) {
@@ -266,21 +279,45 @@ static void read_options(const char *text, int quiet) {
 
 /* ---- Payloads (write.c) ------------------------------------------------ */
 
+/* This image's site bytes: the contexts its profile carries. */
+extern const uint8_t __start___mip_site[] __attribute__((weak)) MIP_RT_HIDDEN;
+extern const uint8_t __stop___mip_site[] __attribute__((weak)) MIP_RT_HIDDEN;
+
+/* Statistics: the process's when this image owns the state, else its own
+ * unseen frees. Contexts: those whose site is this image's (and, for the
+ * owner, those without a site), from the owner's state. */
 static size_t add_payloads(struct mip_rt_payload *all, size_t count,
                            size_t max) {
   if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)
     return count;
   int owner = owner_here();
-  return mip_rt_heap_payloads_of(
+  size_t n = mip_rt_heap_stats_of(
       owner ? &state : NULL,
-      __atomic_load_n(&mip_rt_heap_unseen_frees, __ATOMIC_RELAXED),
-      owner ? mip_rt_heap_now(&state) : 0, mip_rt_heap_cpu(), all, count,
+      __atomic_load_n(&mip_rt_heap_unseen_frees, __ATOMIC_RELAXED), all, count,
       max);
+  uintptr_t lo = (uintptr_t)__start___mip_site;
+  uintptr_t hi = (uintptr_t)__stop___mip_site;
+  if (owner)
+    return mip_rt_heap_contexts_of(&state, lo, hi, 1, mip_rt_heap_now(&state),
+                                   mip_rt_heap_cpu(), all, n, max);
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
+  return o && lo < hi ? o->payloads(lo, hi, all, n, max) : n;
+}
+
+/* The owner's snapshot goes back to the owner that took it: this image's
+ * runtime, or the one owning the state now (its release finds nothing of
+ * another's). */
+static void release_payloads(struct mip_rt_payload *all, size_t count) {
+  mip_rt_heap_stats_release(all, count);
+  mip_rt_heap_contexts_release(all, count);
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
+  if (o && o != &ops)
+    o->release(all, count);
 }
 
 static const struct mip_rt_payload_source payloads = {
     .add = add_payloads,
-    .release = mip_rt_heap_payloads_release,
+    .release = release_payloads,
 };
 
 /* ---- Start-up --------------------------------------------------------- */

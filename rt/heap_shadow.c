@@ -13,8 +13,11 @@
  * below 128 GiB only: under valgrind (when its header was there to build
  * with) the shadow is the largest reservation it grants that covers the
  * program's stack, the top of its address space, and the header says
- * what it covers, so that the runtime never looks past it. Heap builds
- * then run under callgrind, DHAT or memcheck like any other program.
+ * what it covers, so that the runtime never looks past it. The images
+ * that start later find the header there before they try to map
+ * anything (valgrind takes MAP_FIXED_NOREPLACE for a hint: it would not
+ * say EEXIST). Heap builds then run under callgrind, DHAT or memcheck
+ * like any other program, with any number of heap images.
  */
 #include <errno.h>
 #include <sched.h>
@@ -118,6 +121,12 @@ static uint32_t reserve_under_valgrind(void) {
 
 void mip_rt_heap_shadow_map(void) {
   if (__atomic_load_n(&mapped, __ATOMIC_ACQUIRE))
+    return;
+  /* Another image mapped it already: the answer to reserving it again
+   * would say so natively (EEXIST), but valgrind takes
+   * MAP_FIXED_NOREPLACE for a hint and maps the range elsewhere, or
+   * fails for want of room, so the header is looked at first. */
+  if (mip_rt_heap_shadow_present())
     return;
   void *want = (void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET;
   void *got = reserve(MIP_RT_HEAP_SHADOW_SIZE);

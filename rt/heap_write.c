@@ -14,13 +14,20 @@
  * MIBS, STACKS and SEGMENTS have entries of varying size, each padded to
  * 8 bytes: their elem_size is 8.
  *
+ * Each heap image's profile carries the contexts whose site lies in its
+ * own __mip_site section, and the owner's also those without a site: the
+ * owner's runtime takes the snapshot for every image (heap_owner.c, its
+ * payloads op), since only it knows the state's layout. Statistics are the
+ * calling image's: the process's (the owner's) or its own unseen frees.
+ *
  * The raw writer needs every payload's size before it writes, while other
  * threads keep allocating, so the payloads come from a snapshot taken
- * first: a copy of every context's MemInfoBlock with each live block
+ * first: a copy of the wanted contexts' MemInfoBlocks with each live block
  * merged in as if it died now (MemProf's view at exit: the blocks are not
  * closed, and LiveAtExitCount/Size say how many were still live), the
- * segments, and the statistics, in one mmap'd region that the writer
- * releases afterwards (mip_rt_heap_payloads_release). Stacks and records
+ * segments, in one mmap'd region, and the statistics in another, that the
+ * writer releases afterwards (mip_rt_heap_contexts_release,
+ * mip_rt_heap_stats_release). Stacks and records
  * are then streamed from the snapshot and the depot, whose entries never
  * change once written. No malloc anywhere, so a dump may come from a
  * signal handler.
@@ -36,18 +43,26 @@
 #define MAX_STATS 16
 #define SEGMENT_SLACK 8192 /* for objects loaded between the two passes */
 
+/* The contexts part: MIBS, STACKS, SEGMENTS. */
 struct snapshot {
   uint64_t bytes; /* of the mapping */
   struct mip_rt_heap *h;
   uint32_t n; /* contexts [0, n) were looked at */
-  uint32_t reserved;
+  uint32_t siteless; /* contexts without a site are wanted */
+  uintptr_t site_lo, site_hi; /* so are those whose site is in here */
   uint64_t records;
   uint64_t stack_bytes;
   uint8_t *segments;
   uint64_t segments_cap, segments_size;
-  uint64_t stats_size;
-  uint8_t stats[MAX_STATS * mip_rec_raw_stat_size];
+  uint8_t *wanted; /* n: the context's site is one of the above */
   struct mip_rt_mib mibs[]; /* n */
+};
+
+/* The statistics part: one STATS payload. */
+struct stats {
+  uint64_t bytes;
+  uint64_t size;
+  uint8_t data[MAX_STATS * mip_rec_raw_stat_size];
 };
 
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
@@ -122,7 +137,8 @@ static void add_live(const struct mip_rt_heap_block *b, void *arg) {
   struct live_walk *w = arg;
   struct snapshot *s = w->s;
   const struct mip_rt_heap *h = s->h;
-  if (b->context >= s->n || b->generation != h->generation)
+  if (b->context >= s->n || !s->wanted[b->context] ||
+      b->generation != h->generation)
     return;
   struct mip_rt_mib m;
   mip_rt_heap_block_mib(&m, b, mip_rt_heap_shadow_sum(h->shadow, b->addr,
@@ -133,10 +149,23 @@ static void add_live(const struct mip_rt_heap_block *b, void *arg) {
   mip_rt_heap_mib_merge(&s->mibs[b->context], &m);
 }
 
+/* Whether context i goes into this profile. Its site is written before
+ * its stack is published (heap_depot.c): a context without a stack yet
+ * has no block either. */
+static int wanted(const struct snapshot *s, uint32_t i) {
+  uint32_t depth, flags;
+  if (!mip_rt_heap_stack_of(s->h, i, &depth, &flags))
+    return 0;
+  uintptr_t site = s->h->contexts[i].site;
+  return site ? site >= s->site_lo && site < s->site_hi : s->siteless != 0;
+}
+
 static void take_contexts(struct snapshot *s, uint32_t now, uint32_t cpu) {
   struct mip_rt_heap *h = s->h;
   for (uint32_t i = 0; i < s->n; i++) {
     struct mip_rt_heap_context *c = &h->contexts[i];
+    if (!(s->wanted[i] = (uint8_t)wanted(s, i)))
+      continue;
     int locked = mip_rt_heap_try_lock(&c->lock);
     s->mibs[i] = c->mib;
     if (locked)
@@ -147,7 +176,7 @@ static void take_contexts(struct snapshot *s, uint32_t now, uint32_t cpu) {
   for (uint32_t i = 0; i < s->n; i++) {
     struct mip_rt_mib *m = &s->mibs[i];
     uint32_t depth, flags;
-    if (!m->AllocCount)
+    if (!s->wanted[i] || !m->AllocCount)
       continue;
     if (!mip_rt_heap_stack_of(h, i, &depth, &flags)) {
       m->AllocCount = 0; /* cannot happen: a block has a published stack */
@@ -194,7 +223,7 @@ static int write_mibs(int fd, const struct mip_rt_payload *p) {
     mip_put_le32(o.buf + o.n,
                  i < MIP_RT_HEAP_MIB_FIELDS ? mip_rt_heap_mib_ids[i] : 0);
   for (uint32_t i = 0; i < s->n; i++) {
-    if (!s->mibs[i].AllocCount)
+    if (!s->wanted[i] || !s->mibs[i].AllocCount)
       continue;
     if (need(&o, RECORD_SIZE))
       return -1;
@@ -218,7 +247,7 @@ static int write_stacks(int fd, const struct mip_rt_payload *p) {
   for (uint32_t i = 0; i < s->n; i++) {
     uint32_t depth, flags;
     const uint64_t *frames;
-    if (!s->mibs[i].AllocCount ||
+    if (!s->wanted[i] || !s->mibs[i].AllocCount ||
         !(frames = mip_rt_heap_stack_of(s->h, i, &depth, &flags)))
       continue;
     if (need(&o, mip_rec_raw_heap_stack_size + 8 * (size_t)depth))
@@ -238,23 +267,23 @@ static int write_segments(int fd, const struct mip_rt_payload *p) {
 }
 
 static int write_stats(int fd, const struct mip_rt_payload *p) {
-  const struct snapshot *s = (const void *)p->data;
-  return mip_write_all(fd, s->stats, s->stats_size);
+  const struct stats *s = (const void *)p->data;
+  return mip_write_all(fd, s->data, s->size);
 }
 
 /* ---- Payloads --------------------------------------------------------- */
 
-static void add_stat(struct snapshot *s, uint32_t key, uint64_t value) {
-  if (s->stats_size + mip_rec_raw_stat_size > sizeof s->stats)
+static void add_stat(struct stats *s, uint32_t key, uint64_t value) {
+  if (s->size + mip_rec_raw_stat_size > sizeof s->data)
     return;
   struct mip_rec_raw_stat e = {key, 0, value};
-  mip_rec_raw_stat_encode(&e, s->stats + s->stats_size);
-  s->stats_size += mip_rec_raw_stat_size;
+  mip_rec_raw_stat_encode(&e, s->data + s->size);
+  s->size += mip_rec_raw_stat_size;
 }
 
 static size_t add(struct mip_rt_payload *all, size_t count, size_t max,
                   uint32_t kind, uint32_t elem_size, uint64_t size,
-                  const struct snapshot *s,
+                  const void *data,
                   int (*write)(int, const struct mip_rt_payload *)) {
   if (count == max)
     return count;
@@ -262,44 +291,30 @@ static size_t add(struct mip_rt_payload *all, size_t count, size_t max,
       .kind = kind,
       .elem_size = elem_size,
       .size = size,
-      .data = (const uint8_t *)s,
+      .data = data,
       .write = write,
   };
   return count + 1;
 }
 
-size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
-                               uint32_t now, uint32_t cpu,
-                               struct mip_rt_payload *all, size_t count,
-                               size_t max) {
-  struct segments sg = {NULL, 0, 0};
-  uint32_t n = 0;
-  if (h) {
-    dl_iterate_phdr(each_object, &sg);
-    n = __atomic_load_n(&h->context_count, __ATOMIC_ACQUIRE);
-    n = n < h->context_cap ? n : h->context_cap;
-  }
-  uint64_t cap = h ? sg.used + SEGMENT_SLACK : 0;
-  uint64_t bytes = sizeof(struct snapshot) + n * sizeof(struct mip_rt_mib);
-  bytes = (bytes + cap + 4095) & ~(uint64_t)4095;
-  void *m = mip_rt_heap_map(bytes);
-  if (!m) {
+size_t mip_rt_heap_stats_of(struct mip_rt_heap *h, uint64_t unseen_frees,
+                            struct mip_rt_payload *all, size_t count,
+                            size_t max) {
+  uint64_t bytes = (sizeof(struct stats) + 4095) & ~(uint64_t)4095;
+  struct stats *s = mip_rt_heap_map(bytes);
+  if (!s) {
     mip_rt_report("heap profile left out: no memory for its snapshot", NULL);
     return count;
   }
-  struct snapshot *s = m;
   s->bytes = bytes;
-  s->h = h;
-  s->n = n;
-
   /* One STATS payload: the one already there (edges) goes first. */
   size_t stats_at = count;
   for (size_t i = 0; i < count; i++) {
     if (all[i].kind != MIP_RAW_STATS || all[i].write || !all[i].data)
       continue;
-    uint64_t size = all[i].size < sizeof s->stats / 2 ? all[i].size : 0;
-    mip_copy_bytes(s->stats, all[i].data, size);
-    s->stats_size = size;
+    uint64_t size = all[i].size < sizeof s->data / 2 ? all[i].size : 0;
+    mip_copy_bytes(s->data, all[i].data, size);
+    s->size = size;
     stats_at = i;
     break;
   }
@@ -314,22 +329,46 @@ size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
   }
   if (stats_at < count) {
     all[stats_at].elem_size = mip_rec_raw_stat_size;
-    all[stats_at].size = s->stats_size;
-    all[stats_at].data = m;
+    all[stats_at].size = s->size;
+    all[stats_at].data = (const uint8_t *)s;
     all[stats_at].write = write_stats;
-  } else {
-    count = add(all, count, max, MIP_RAW_STATS, mip_rec_raw_stat_size,
-                s->stats_size, s, write_stats);
-    if (count == stats_at) { /* no room even for that */
-      munmap(m, bytes);
-      return count;
-    }
-  }
-  if (!h)
     return count;
+  }
+  size_t n = add(all, count, max, MIP_RAW_STATS, mip_rec_raw_stat_size,
+                 s->size, s, write_stats);
+  if (n == count) /* no room even for that */
+    munmap(s, bytes);
+  return n;
+}
 
+size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h, uintptr_t site_lo,
+                               uintptr_t site_hi, int siteless, uint32_t now,
+                               uint32_t cpu, struct mip_rt_payload *all,
+                               size_t count, size_t max) {
+  if (max - count < 3)
+    return count;
+  struct segments sg = {NULL, 0, 0};
+  dl_iterate_phdr(each_object, &sg);
+  uint32_t n = __atomic_load_n(&h->context_count, __ATOMIC_ACQUIRE);
+  n = n < h->context_cap ? n : h->context_cap;
+  uint64_t cap = sg.used + SEGMENT_SLACK;
+  uint64_t bytes = sizeof(struct snapshot) +
+                   n * (sizeof(struct mip_rt_mib) + 1) + cap;
+  bytes = (bytes + 4095) & ~(uint64_t)4095;
+  struct snapshot *s = mip_rt_heap_map(bytes);
+  if (!s) {
+    mip_rt_report("heap profile left out: no memory for its snapshot", NULL);
+    return count;
+  }
+  s->bytes = bytes;
+  s->h = h;
+  s->n = n;
+  s->siteless = siteless != 0;
+  s->site_lo = site_lo;
+  s->site_hi = site_hi;
+  s->wanted = (uint8_t *)&s->mibs[n];
   take_contexts(s, now, cpu);
-  s->segments = (uint8_t *)&s->mibs[n];
+  s->segments = s->wanted + n;
   s->segments_cap = cap;
   sg = (struct segments){s->segments, cap, 0};
   dl_iterate_phdr(each_object, &sg);
@@ -341,17 +380,41 @@ size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
               s, write_mibs);
   count = add(all, count, max, MIP_RAW_HEAP_STACKS, 8, s->stack_bytes, s,
               write_stacks);
-  count = add(all, count, max, MIP_RAW_HEAP_SEGMENTS, 8, s->segments_size, s,
-              write_segments);
-  return count;
+  return add(all, count, max, MIP_RAW_HEAP_SEGMENTS, 8, s->segments_size, s,
+             write_segments);
 }
 
-void mip_rt_heap_payloads_release(struct mip_rt_payload *all, size_t count) {
+size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
+                               uint32_t now, uint32_t cpu,
+                               struct mip_rt_payload *all, size_t count,
+                               size_t max) {
+  size_t n = mip_rt_heap_stats_of(h, unseen_frees, all, count, max);
+  if (!h)
+    return n;
+  return mip_rt_heap_contexts_of(h, 0, UINTPTR_MAX, 1, now, cpu, all, n, max);
+}
+
+/* Unmaps the region that the payload written by write holds, if any. */
+static void release(struct mip_rt_payload *all, size_t count,
+                    int (*write)(int, const struct mip_rt_payload *)) {
   for (size_t i = 0; i < count; i++) {
-    if (all[i].write == write_stats) {
-      const struct snapshot *s = (const void *)all[i].data;
-      munmap((void *)s, s->bytes);
+    if (all[i].write == write) {
+      const uint64_t *bytes = (const void *)all[i].data; /* first field */
+      munmap((void *)bytes, *bytes);
       return;
     }
   }
+}
+
+void mip_rt_heap_stats_release(struct mip_rt_payload *all, size_t count) {
+  release(all, count, write_stats);
+}
+
+void mip_rt_heap_contexts_release(struct mip_rt_payload *all, size_t count) {
+  release(all, count, write_mibs);
+}
+
+void mip_rt_heap_payloads_release(struct mip_rt_payload *all, size_t count) {
+  mip_rt_heap_stats_release(all, count);
+  mip_rt_heap_contexts_release(all, count);
 }

@@ -9,6 +9,8 @@
 #                   function order files (order), the heap runtime
 #                   (heap_rt), heap merge and symbolization (heap_merge),
 #                   heap profiles against DHAT and known patterns (heap),
+#                   heap profiles of a program and its heap library, a
+#                   Release build and C++ names (heap_images),
 #                   hot and cold decisions against the compiler's
 #                   (annotate), parallel merges (merge), the driver
 #                   (argument translation, and real builds: CMake,
@@ -24,7 +26,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
 E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_merge heap annotate use merge
+  heap_merge heap heap_images annotate use merge
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)

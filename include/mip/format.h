@@ -22,7 +22,7 @@
 /* Versions this build writes and the newest it reads. */
 #define MIP_RAW_VERSION 1
 #define MIP_MAPFILE_VERSION 2 /* 2 added the symbol table */
-#define MIP_PROFILE_VERSION 1
+#define MIP_PROFILE_VERSION 2 /* 2 gave heap frames their object */
 #define MIP_MAP_UNIT_VERSION 1
 #define MIP_MAP_FUNCTION_VERSION 1
 #define MIP_MAP_BLOCKS_VERSION 1

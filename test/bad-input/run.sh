@@ -201,15 +201,37 @@ last=$(($(u64 heap.mip $((entry + 16))) / context_size - 1))
 with_byte heap.mip $((contexts + last * context_size + 10)) 001 site-range.mip
 with_byte heap.mip $((contexts + 8)) 003 context-order.mip
 truncated heap.mip "$(($(wc -c <heap.mip) - 40))" trunc-heap.mip
+# A frame's object (profile version 2): out of range, and on a frame
+# outside the image (whose function already names the object: libc's).
+frames=$(u64 heap.mip $(($(section_entry heap.mip 13) + 8))) # HEAP_FRAMES
+with_byte heap.mip $((frames + 23)) 177 object-range.mip
+i=0
+while [ $(($(u32 heap.mip $((frames + 24 * i + 16))) & 2)) -eq 0 ]; do
+  i=$((i + 1))
+done
+cp heap.mip object-outside.mip
+dd if=heap.mip of=object-outside.mip bs=1 skip=$((frames + 24 * i)) \
+  seek=$((frames + 24 * i + 20)) count=4 conv=notrunc 2>/dev/null
 
 for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "trunc.mip:truncated" "trunc-tail.mip:truncated" "trunc-heap.mip:truncated" \
   "magic.mip:bad magic" "newer.mip:newer" "good.mipmap:map file" \
   "good.mipraw:raw profile" "site-range.mip:heap context $last names site 655" \
-  "context-order.mip:heap contexts out of order"; do
+  "context-order.mip:heap contexts out of order" \
+  "object-range.mip:heap frame 0 names a string out of range" \
+  "object-outside.mip:heap frame $i is outside the image and names an object"; do
   file=${case%%:*} needle=${case#*:}
   expect_failure "annotate $file" "$needle" "$file" -- annotate -p "$file" --format json
   [ -s stdout ] && fail "annotate $file printed output"
+done
+for file in object-range.mip object-outside.mip; do
+  expect_failure "show --heap $file" "corrupt profile: heap frame" "$file" -- \
+    show -p "$file" --heap --format json
+  [ -s stdout ] && fail "show --heap $file printed output"
+  cp heap.mip before
+  expect_failure "merge $file into a profile" "corrupt profile: heap frame" "$file" -- \
+    merge -p heap.mip "$file"
+  cmp -s before heap.mip || fail "merge of $file changed heap.mip"
 done
 expect_failure "annotate --debug other build" "does not match" "other" -- \
   annotate -p good.mip --debug other

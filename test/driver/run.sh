@@ -1158,7 +1158,7 @@ t_lay_bad_profile() {
     bad_profile lay.mipraw "not a MIP indexed profile (this is a raw profile)" &&
     bad_profile lay.mipmap "not a MIP indexed profile" &&
     bad_profile short.mip "truncated" &&
-    bad_profile newer.mip "profile version 255 is newer than this MIP reads (1)" &&
+    bad_profile newer.mip "profile version 255 is newer than this MIP reads (2)" &&
     bad_profile "$W" "not a regular file"
 }
 check "end to end: a bad profile is one compiler error, no object" \

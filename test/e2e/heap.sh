@@ -23,34 +23,6 @@ heap_profile() {
   "$MIPDATA" show -p "$name.mip" --heap --format json >"$name.json"
 }
 
-# Per allocation site "file:line blocks bytes", from MIP's contexts.
-mip_sites() {
-  jq -r '.heap[] | select(.site != null)
-         | "\(.site.file | split("/") | last):\(.site.line) \(.AllocCount) \(.TotalSize)"' "$1" |
-    awk '{ n[$1] += $2; b[$1] += $3 } END { for (s in n) print s, n[s], b[s] }' | sort
-}
-
-# The same from DHAT: each program point under the first frame in one of
-# our sources ("0x...: function (file.c:12)"; valgrind names the file with
-# part of its directory when the sources and the build directory share a
-# prefix, such as /tmp: only the name counts), keeping the lines that
-# call an allocator (DHAT also sees libc's own allocations, under the
-# lines that call printf and the like).
-dhat_sites() {
-  ours=$(cd "$SRC" && ls | tr '\n' '|' | sed 's/|$//; s/\./\\./g')
-  jq -r --arg ours "($ours):[0-9]+\\)$" '.ftbl as $f | .pps[]
-         | "\(.tbk) \(.tb) " + ([.fs[] | $f[.] | select(test($ours))] | first // "-")' "$1" |
-    sed -n 's/^\([0-9]*\) \([0-9]*\) .*(\([^()]*\/\)\{0,1\}\([^()/]*:[0-9]*\))$/\4 \1 \2/p' |
-    awk '{ n[$1] += $2; b[$1] += $3 } END { for (s in n) print s, n[s], b[s] }' |
-    sort >"$1.all"
-  while read -r site blocks bytes; do
-    file=${site%:*} line=${site#*:}
-    if sed -n "${line}p" "$SRC/$file" | grep -Eq 'alloc|strn?dup|new |new\(|memalign'; then
-      echo "$site $blocks $bytes"
-    fi
-  done <"$1.all"
-}
-
 compare_with_dhat() { # NAME BUILD-COMMAND SOURCES... (run with ARGS)
   name=$1 driver=$2 plain=$3 args=$4
   shift 4
@@ -63,7 +35,7 @@ compare_with_dhat() { # NAME BUILD-COMMAND SOURCES... (run with ARGS)
     fail "$name: the two builds print different output"
   fi
   mip_sites "$name.json" >"$name.mip-sites"
-  dhat_sites "$name.dhat.json" >"$name.dhat-sites"
+  dhat_sites "$name.dhat.json" "$SRC" >"$name.dhat-sites"
   n=$(wc -l <"$name.mip-sites")
   if [ "$n" -ge 3 ] && cmp -s "$name.mip-sites" "$name.dhat-sites"; then
     pass "$name: blocks and bytes equal DHAT's at all $n sites"

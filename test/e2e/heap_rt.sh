@@ -5,7 +5,8 @@
 # library beside it; progs/heap_rt/check decodes the raw profiles. Checks
 # counts and sizes per context (8 threads included), accesses, live blocks
 # at a dump and at exit, frees and reallocs by code MIP did not
-# instrument, unseen frees, freed-unseen addresses, stack truncation,
+# instrument, unseen frees, freed-unseen addresses, each image's
+# contexts in its own profile, stack truncation,
 # MIP_OPTIONS, fork, GNU ld, lld and gold, a library owning the heap
 # state (linked, and loaded and unloaded twice), the clash with
 # AddressSanitizer, and that a coverage-only program links no heap code.
@@ -87,7 +88,11 @@ expect run.txt memalign AllocCount=1 TotalSize=200 LiveAtExitCount=1 \
   LiveAtExitSize=200
 expect run.txt copy AllocCount=1 LiveAtExitCount=1 \
   TotalAccessCount="$(awk '$1 == "copy_granules" { print $2 }' out.txt)"
-expect run.txt lib AllocCount=1 TotalSize=72 LiveAtExitCount=0
+# The library's allocation is in the library's profile, not the owner's.
+expect lib.txt lib AllocCount=1 TotalSize=72 LiveAtExitCount=0
+[ "$(grep -c "^context site=$(site lib) " run.txt)" = 0 ] &&
+  pass "run.txt: lib: not in the owner's profile" ||
+  fail "run.txt: lib: $(grep -c "^context site=$(site lib) " run.txt) contexts"
 expect run.txt dump AllocCount=1 LiveAtExitCount=0
 expect dump.txt dump AllocCount=1 LiveAtExitCount=1 LiveAtExitSize=32
 expect dump.txt leak AllocCount=1 LiveAtExitCount=1
@@ -126,8 +131,8 @@ deep=$(frames run.txt "$(stack_of run.txt deep)")
   [ "$(stat run.txt 5)" = 1 ] &&
   pass "a stack 100 calls deep: cut at 64, flagged, counted" ||
   fail "deep stack: $(echo "$deep" | cut -c1-60), truncated $(stat run.txt 5)"
-lib_frame=$(printf '%d' "$(frames run.txt "$(stack_of run.txt lib)" | awk '{ print $5 }')")
-seg=$(awk '$1 == "segment" && $6 ~ /libheaprt/ { print $2, $3 }' run.txt)
+lib_frame=$(printf '%d' "$(frames lib.txt "$(stack_of lib.txt lib)" | awk '{ print $5 }')")
+seg=$(awk '$1 == "segment" && $6 ~ /libheaprt/ { print $2, $3 }' lib.txt)
 start=$(printf '%d' "${seg% *}") end=$(printf '%d' "${seg#* }")
 [ "$lib_frame" -ge "$start" ] && [ "$lib_frame" -lt "$end" ] && pass "the library's block: one context, first frame in the library's segment" ||
   fail "library frame $lib_frame not in its segment"
@@ -136,10 +141,13 @@ awk '$1 == "segment" { n++; if (n == 1 && $6 == "-" && $5 == 20) exe = 1 }
   pass "segments: the executable first (no name, build-id), then the libraries" ||
   fail "segments: $(grep -c '^segment' run.txt)"
 
-# The library is no owner: statistics alone, its own unseen free.
-[ "$(head -1 lib.txt)" = "kinds 5 33" ] && [ "$(stat lib.txt 3)" = 1 ] &&
-  pass "library profile: site bytes and its own unseen free only" ||
-  fail "library profile: $(head -2 lib.txt | tr '\n' ' ')"
+# The library is no owner: its own site's context (with the segments of
+# every object), its own unseen free, none of the process's statistics.
+[ "$(head -1 lib.txt)" = "kinds 5 33 34 35 36" ] && [ "$(stat lib.txt 3)" = 1 ] &&
+  [ -z "$(stat lib.txt 4)" ] && [ "$(grep -c '^context' lib.txt)" = 1 ] &&
+  [ "$(grep -c '^segment' lib.txt)" = "$(grep -c '^segment' run.txt)" ] &&
+  pass "library profile: its own context, segments and unseen free; no process statistics" ||
+  fail "library profile: $(head -2 lib.txt | tr '\n' ' '), $(grep -c '^context' lib.txt) contexts"
 # The child: only what it allocated; the parent's block it freed is no news.
 [ "$(grep -c '^context' child.txt)" = 1 ] && [ "$(stat child.txt 3)" = 0 ] &&
   [ "$(stat child.txt 4)" = 0 ] &&

@@ -13,9 +13,9 @@
 ; RUN: head -c 60 %t.mip >%t.short
 ; RUN: not %opt -passes='mip-use<profile=%t.short>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=SHORT
 ; SHORT: mip: {{.*}}.short: truncated indexed profile (header needs 104 bytes, file has 60)
-; RUN: cp %t.mip %t.newer && printf '\002' | dd of=%t.newer bs=1 seek=8 conv=notrunc 2>/dev/null
+; RUN: cp %t.mip %t.newer && printf '\003' | dd of=%t.newer bs=1 seek=8 conv=notrunc 2>/dev/null
 ; RUN: not %opt -passes='mip-use<profile=%t.newer>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=NEWER
-; NEWER: mip: {{.*}}.newer: profile version 2 is newer than this MIP reads (1); update MIP
+; NEWER: mip: {{.*}}.newer: profile version 3 is newer than this MIP reads (2); update MIP
 ; The string table (first section) no longer ends in a NUL.
 ; RUN: cp %t.mip %t.strings && at=$(($(od -An -t u8 -j 112 -N 8 %t.mip) + $(od -An -t u8 -j 120 -N 8 %t.mip) - 1)) && printf 'x' | dd of=%t.strings bs=1 seek=$at conv=notrunc 2>/dev/null
 ; RUN: not %opt -passes='mip-use<profile=%t.strings>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=STRINGS

@@ -264,7 +264,8 @@ static const char *decide_profile(const struct context_spec *contexts,
   p.heap_stack = mip_xcalloc(count + 1, sizeof *p.heap_stack);
   p.heap_contexts = mip_xcalloc(count + 1, sizeof *p.heap_contexts);
   for (size_t i = 0; i < count; i++) {
-    p.heap_frames[i] = (struct mip_heap_frame){0, 0, 100 + (uint32_t)i, 1, 0};
+    p.heap_frames[i] =
+        (struct mip_heap_frame){0, 0, 100 + (uint32_t)i, 1, 0, 0};
     p.heap_stack[i] = (uint32_t)i;
     p.heap_contexts[i] = (struct mip_heap_context){
         (uint32_t)i, 1, contexts[i].site, 0, contexts[i].mib};

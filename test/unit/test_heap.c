@@ -954,6 +954,75 @@ START_TEST(payloads_decode) {
 }
 END_TEST
 
+/* The stack ids of the records of a MIBS payload, in order. */
+static size_t record_stacks(const uint8_t *p, uint64_t *stacks, size_t max) {
+  struct mip_rec_raw_heap_mibs head;
+  mip_rec_raw_heap_mibs_decode(&head, p);
+  const uint8_t *r =
+      p + mip_rec_raw_heap_mibs_size + ((4 * head.field_count + 7) & ~7u);
+  for (uint64_t i = 0; i < head.record_count && i < max; i++) {
+    struct mip_rec_raw_heap_context rc;
+    mip_rec_raw_heap_context_decode(&rc, r + i * head.record_size);
+    stacks[i] = rc.stack;
+  }
+  return head.record_count;
+}
+
+/* Each heap image's profile: the contexts whose site is in its own site
+ * bytes, with their stacks; the owner's also those without a site. */
+START_TEST(payloads_of_one_image) {
+  uint64_t *shadow = new_shadow();
+  struct mip_rt_heap *h = new_heap(shadow, 16);
+  uintptr_t fa[2] = {0x401234, 0x7f0000001000}, fb[1] = {0x409999};
+  uintptr_t fc[1] = {0x7f0000002000};
+  uint32_t ca = mip_rt_heap_context_of(h, fa, 2, 0, 0x5000);  /* library */
+  uint32_t cb = mip_rt_heap_context_of(h, fb, 1, 0, 0);       /* no site */
+  uint32_t cc = mip_rt_heap_context_of(h, fc, 1, 0, 0x9000);  /* program */
+  mip_rt_heap_born(h, 64, 32, ca, 0, 10, 0);
+  mip_rt_heap_free(h, 64, 20, 0);
+  mip_rt_heap_born(h, 640, 8, cb, 0, 10, 0);
+  mip_rt_heap_born(h, 6400, 16, cc, 0, 10, 0); /* live */
+  struct mip_rt_payload all[8];
+  uint64_t stacks[4], size;
+  struct decoded d;
+
+  size_t count = mip_rt_heap_contexts_of(h, 0x5000, 0x5010, 0, 50, 0, all, 0,
+                                         8);
+  ck_assert_uint_eq(count, 3);
+  write_and_read(all, count, &d);
+  mip_rt_heap_contexts_release(all, count);
+  ck_assert_uint_eq(record_stacks(find(&d, MIP_RAW_HEAP_MIBS, &size), stacks,
+                                  4),
+                    1);
+  ck_assert_uint_eq(stacks[0], ca);
+  const uint8_t *p = find(&d, MIP_RAW_HEAP_STACKS, &size);
+  ck_assert_uint_eq(size, mip_rec_raw_heap_stack_size + 2 * 8); /* whole */
+  ck_assert_uint_eq(mip_get_le64(p + mip_rec_raw_heap_stack_size + 8),
+                    0x7f0000001000);
+  ck_assert_ptr_nonnull(find(&d, MIP_RAW_HEAP_SEGMENTS, &size));
+  for (size_t k = 0; k < d.count; k++)
+    free(d.data[k]);
+
+  /* The owner: its own site (a live block) and the one without a site. */
+  count = mip_rt_heap_contexts_of(h, 0x9000, 0x9010, 1, 50, 0, all, 0, 8);
+  write_and_read(all, count, &d);
+  mip_rt_heap_contexts_release(all, count);
+  ck_assert_uint_eq(record_stacks(find(&d, MIP_RAW_HEAP_MIBS, &size), stacks,
+                                  4),
+                    2);
+  ck_assert_uint_eq(stacks[0], cb);
+  ck_assert_uint_eq(stacks[1], cc);
+  for (size_t k = 0; k < d.count; k++)
+    free(d.data[k]);
+
+  /* No room for all three payloads: none. */
+  ck_assert_uint_eq(
+      mip_rt_heap_contexts_of(h, 0x5000, 0x5010, 0, 50, 0, all, 6, 8), 6);
+  free_heap(h);
+  munmap(shadow, SHADOW_GRANULES * 8);
+}
+END_TEST
+
 Suite *heap_runtime_suite(void) {
   Suite *s = suite_create("heap-runtime");
   TCase *tc = tcase_create("heap-runtime");
@@ -971,6 +1040,7 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, shadow_clears_sums_and_touches);
   tcase_add_test(tc, shadow_releases_big_blocks);
   tcase_add_test(tc, payloads_decode);
+  tcase_add_test(tc, payloads_of_one_image);
   suite_add_tcase(s, tc);
   return s;
 }

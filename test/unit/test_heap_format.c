@@ -287,7 +287,33 @@ static size_t fake_frames(void *ctx, uint64_t addr,
 }
 
 static int lookups;
-static const struct mip_symbolizer FAKE = {fake_frames, &lookups};
+static const struct mip_symbolizer FAKE = {fake_frames, &lookups, NULL,
+                                           NULL};
+
+/* libc's symbolizer, for the tests that give it: it knows LIBC + 0x100,
+ * at link-time 0x10ff. */
+static size_t libc_frames(void *ctx, uint64_t addr,
+                          const struct mip_frame_info **frames) {
+  static const struct mip_frame_info start[] = {
+      {"__libc_start_main", "libc-start.c", 360, 3}};
+  (void)ctx;
+  if (addr != 0x10ff)
+    return 0;
+  *frames = start;
+  return 1;
+}
+
+static const struct mip_symbolizer LIBC_SYMBOLIZER = {libc_frames, NULL, NULL,
+                                                      NULL};
+
+static const struct mip_symbolizer *libc_image(void *images,
+                                               const struct mip_build_id *id) {
+  (void)images;
+  return mip_build_id_equal(id, &LIBC_ID) ? &LIBC_SYMBOLIZER : NULL;
+}
+
+static const struct mip_symbolizer WITH_LIBC = {fake_frames, &lookups,
+                                                libc_image, NULL};
 
 static int add_heap_run(struct mip_profile *p, const char *path,
                         struct mip_error *err) {
@@ -765,6 +791,69 @@ static void assert_same_file(const struct mip_file *a,
   ck_assert_mem_eq(a->data, b->data, a->size);
 }
 
+/* Frames in another image whose symbolizer is given are symbolized and
+ * name their object; an address of that image it does not know is a
+ * frame of that object with nothing known; the profile keeps the object
+ * through a write and a read. */
+START_TEST(merge_symbolizes_other_images) {
+  struct mip_profile p, back;
+  struct mip_error err;
+  struct mip_raw raw;
+  heap_profile(&p);
+  const char *path = run_a();
+  ck_assert_int_eq(mip_raw_read(path, &raw, &err), 0);
+  ck_assert_msg(mip_profile_add_run(&p, "p.mip", &raw, path, &WITH_LIBC,
+                                    &err) == 0,
+                "%s", err.msg);
+  mip_raw_free(&raw);
+  /* S1 and S3 differ now in libc: two contexts at site 0, S3's first
+   * (its libc frame has no function) */
+  ck_assert_uint_eq(p.heap_context_count, 3);
+  const struct mip_heap_context *c = &p.heap_contexts[1];
+  ck_assert_uint_eq(c->site, 0);
+  ck_assert_uint_eq(c->frame_count, 5);
+  const struct mip_heap_frame *f = frame_of(&p, c, 3);
+  ck_assert_str_eq(frame_function(&p, c, 3), "__libc_start_main");
+  ck_assert_str_eq(mip_profile_string(&p, f->file), "libc-start.c");
+  ck_assert_uint_eq(f->line, 360);
+  ck_assert_uint_eq(f->flags, 0);
+  ck_assert_str_eq(mip_profile_string(&p, f->object), "/lib/libc.so.6");
+  ck_assert_uint_eq(frame_of(&p, c, 2)->object, 0); /* main: the image's */
+  ck_assert_str_eq(frame_function(&p, c, 4), "[unknown]");
+  ck_assert_uint_eq(frame_of(&p, c, 4)->flags, MIP_FRAME_OUTSIDE);
+  ck_assert_uint_eq(frame_of(&p, c, 4)->object, 0);
+  c = &p.heap_contexts[0]; /* S3: LIBC + 0x200, which it does not know */
+  f = frame_of(&p, c, 3);
+  ck_assert_uint_eq(f->function, 0);
+  ck_assert_uint_eq(f->flags, 0);
+  ck_assert_str_eq(mip_profile_string(&p, f->object), "/lib/libc.so.6");
+
+  const char *file = test_path("objects.mip");
+  ck_assert_int_eq(mip_profile_write(file, &p, &err), 0);
+  ck_assert_msg(mip_profile_read(file, &back, &err) == 0, "%s", err.msg);
+  ck_assert_uint_eq(back.heap_context_count, 3);
+  ck_assert_str_eq(mip_profile_string(&back,
+                                      frame_of(&back, &back.heap_contexts[1], 3)
+                                          ->object),
+                   "/lib/libc.so.6");
+  /* Merged as a profile into an empty one: the same bytes. */
+  struct mip_profile empty;
+  struct mip_file f1, f2;
+  heap_profile(&empty);
+  ck_assert_msg(mip_profile_add_profile(&empty, "e", &back, "o", &err) == 0,
+                "%s", err.msg);
+  ck_assert_int_eq(mip_file_read(file, &f1, &err), 0);
+  write_profile(&empty, "objects2.mip", &f2);
+  ck_assert_uint_eq(f1.size, f2.size);
+  ck_assert_mem_eq(f1.data, f2.data, f1.size);
+  mip_file_free(&f1);
+  mip_file_free(&f2);
+  mip_profile_free(&empty);
+  mip_profile_free(&back);
+  mip_profile_free(&p);
+}
+END_TEST
+
 START_TEST(merge_order_does_not_matter) {
   char *a = mip_xstrdup(run_a()), *b = mip_xstrdup(run_b()),
        *c = mip_xstrdup(run_c());
@@ -1031,6 +1120,20 @@ START_TEST(profile_refuses_bad_heap_sections) {
   expect_profile_error(&f, "heap frame 0 names a string out of range");
 
   good_heap_file(&f);
+  at = section(&f, MIP_PROF_HEAP_FRAMES, &size, NULL);
+  mip_put_le32(at + 20, 1u << 30); /* first frame's object */
+  expect_profile_error(&f, "heap frame 0 names a string out of range");
+
+  good_heap_file(&f);
+  at = section(&f, MIP_PROF_HEAP_FRAMES, &size, &entry);
+  for (uint64_t i = 0; i < size / entry; i++) /* libc's: outside */
+    if (mip_get_le32(at + i * entry + 16) & MIP_FRAME_OUTSIDE) {
+      mip_put_le32(at + i * entry + 20, mip_get_le32(at + i * entry));
+      break;
+    }
+  expect_profile_error(&f, "is outside the image and names an object");
+
+  good_heap_file(&f);
   at = section(&f, MIP_PROF_HEAP_STACKS, &size, NULL);
   mip_put_le32(at + 8, 6);
   expect_profile_error(&f, "heap stack entry 2 names frame 6 of 6");
@@ -1090,6 +1193,30 @@ START_TEST(profile_refuses_bad_heap_sections) {
   at = section(&f, MIP_PROF_HEAP_SITES, &size, &entry);
   mip_put_le32(at + 8, 1u << 30); /* name */
   expect_profile_error(&f, "heap site 0 names a string out of range");
+}
+END_TEST
+
+/* Version 1 had a reserved u32 where version 2 has a frame's object:
+ * read as none, whatever it holds. */
+START_TEST(profile_reads_version_1_frames) {
+  struct mip_file f;
+  uint64_t size;
+  uint32_t entry;
+  good_heap_file(&f);
+  ck_assert_uint_eq(mip_get_le32(f.data + 8), MIP_PROFILE_VERSION);
+  mip_put_le32(f.data + 8, 1);
+  uint8_t *at = section(&f, MIP_PROF_HEAP_FRAMES, &size, &entry);
+  mip_put_le32(at + 20, 1u << 30);
+  const char *path = test_path("v1.mip");
+  write_file(path, f.data, f.size);
+  struct mip_profile p;
+  struct mip_error err;
+  ck_assert_msg(mip_profile_read(path, &p, &err) == 0, "%s", err.msg);
+  for (size_t i = 0; i < p.heap_frame_count; i++)
+    ck_assert_uint_eq(p.heap_frames[i].object, 0);
+  ck_assert_uint_eq(p.heap_context_count, 2);
+  mip_profile_free(&p);
+  mip_file_free(&f);
 }
 END_TEST
 
@@ -1158,6 +1285,7 @@ Suite *heap_suite(void) {
   tcase_add_test(tc, mib_fields_follow_mib_inc);
   tcase_add_test(tc, mib_merge_rules);
   tcase_add_test(tc, merge_symbolizes_and_combines_contexts);
+  tcase_add_test(tc, merge_symbolizes_other_images);
   tcase_add_test(tc, merge_order_does_not_matter);
   tcase_add_test(tc, heap_survives_write_and_read);
   tcase_add_test(tc, heap_needs_a_symbolizer);
@@ -1165,6 +1293,7 @@ Suite *heap_suite(void) {
   tcase_add_test(tc, heap_stats_alone_count);
   tcase_add_test(tc, coverage_profiles_have_no_heap_sections);
   tcase_add_test(tc, profile_refuses_bad_heap_sections);
+  tcase_add_test(tc, profile_reads_version_1_frames);
   tcase_add_test(tc, profile_skips_unknown_heap_fields);
   tcase_add_test(tc, profiles_with_other_sites_do_not_merge);
   suite_add_tcase(s, tc);

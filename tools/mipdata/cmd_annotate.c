@@ -20,6 +20,7 @@
 
 #include "cmd.h"
 #include "debuginfo.h"
+#include "frame_text.h"
 #include "demangle.h"
 #include "elf_image.h"
 #include "emit.h"
@@ -42,19 +43,13 @@ struct fn_row {
   uint32_t line;
 };
 
-struct frame_row {
-  const char *function; /* linkage name, or the object outside the image */
-  const char *file;     /* "" when unknown */
-  uint32_t line, column, flags;
-};
-
 /* One allocation context of a listed site (one with allocations). */
 struct context_row {
   uint64_t index;
   enum mip_alloc_class alloc_class;
   struct mip_alloc_stats stats;
   uint32_t flags;
-  struct frame_row *frames;
+  struct frame_text *frames;
   uint32_t frame_count;
 };
 
@@ -193,8 +188,9 @@ static int read_frames(const struct mip_view *v,
     if (mip_view_heap_stack(v, (uint64_t)c->first_frame + k, &index, err) ||
         mip_view_heap_frame(v, index, &f, err))
       return -1;
-    r->frames[k] = (struct frame_row){vstr(v, f.function), vstr(v, f.file),
-                                      f.line, f.column, f.flags};
+    r->frames[k] = (struct frame_text){vstr(v, f.function), vstr(v, f.file),
+                                       f.line,           f.column,
+                                       f.flags,          vstr(v, f.object)};
     r->frame_count = k + 1;
   }
   return 0;
@@ -343,7 +339,7 @@ static void emit_function(struct emitter *e, const struct annotation *a,
 static void emit_frames(struct emitter *e, const struct context_row *c) {
   emit_array_begin(e, "frames");
   for (uint32_t k = 0; k < c->frame_count; k++) {
-    const struct frame_row *f = &c->frames[k];
+    const struct frame_text *f = &c->frames[k];
     char *demangled = demangle(f->function);
     emit_object_begin(e, NULL);
     emit_string(e, "function", f->function);
@@ -353,6 +349,9 @@ static void emit_frames(struct emitter *e, const struct context_row *c) {
     emit_u64(e, "column", f->column);
     emit_bool(e, "inlined", (f->flags & MIP_FRAME_INLINED) != 0);
     emit_bool(e, "outside", (f->flags & MIP_FRAME_OUTSIDE) != 0);
+    emit_string_or_null(e, "object", (f->flags & MIP_FRAME_OUTSIDE)
+                                         ? f->function
+                                         : or_null(f->object));
     emit_object_end(e);
     free(demangled);
   }
@@ -534,9 +533,17 @@ static void text_functions(const struct annotation *a, FILE *out) {
 
 /* "FILE:LINE:COLUMN in F", and ", inlined into G" when the call was
  * compiled into another function (the one whose rebuild hints it). */
-static void site_location(const struct annotation *a, const struct site_row *r,
-                          char *out, size_t size) {
+/* "FILE:LINE:COLUMN in FUNCTION", or "in FUNCTION" alone for code built
+ * without -g (then returns 0). */
+static int site_location(const struct annotation *a, const struct site_row *r,
+                         char *out, size_t size) {
   const char *file = vstr(a->v, r->s.file), *name = vstr(a->v, r->s.name);
+  if (!*file && !*name) {
+    char *into = demangle(r->instrumented);
+    snprintf(out, size, "in %s", into);
+    free(into);
+    return 0;
+  }
   char *function = demangle(name);
   int n = snprintf(out, size, "%s:%" PRIu32 ":%" PRIu32 " in %s",
                    *file ? file : "??", r->s.line, r->s.column, function);
@@ -546,6 +553,7 @@ static void site_location(const struct annotation *a, const struct site_row *r,
     snprintf(out + n, size - (size_t)n, ", inlined into %s", into);
     free(into);
   }
+  return 1;
 }
 
 static const char *site_class(const struct site_row *r) {
@@ -595,30 +603,9 @@ static void text_site_table(const struct annotation *a, FILE *out) {
 }
 
 static void text_frames(const struct context_row *c, FILE *out) {
-  char **names =
-      mip_xcalloc(c->frame_count ? c->frame_count : 1, sizeof *names);
-  size_t width = 0;
-  for (uint32_t k = 0; k < c->frame_count; k++) {
-    const struct frame_row *f = &c->frames[k];
-    names[k] = *f->function ? demangle(f->function) : mip_xstrdup("??");
-    if (strlen(names[k]) > width)
-      width = strlen(names[k]);
-  }
-  for (uint32_t k = 0; k < c->frame_count; k++) {
-    const struct frame_row *f = &c->frames[k];
-    fprintf(out, "        %-*s  ", (int)width, names[k]);
-    if (f->flags & MIP_FRAME_OUTSIDE)
-      fputs("(another object)", out);
-    else if (*f->file)
-      fprintf(out, "%s:%" PRIu32 ":%" PRIu32, f->file, f->line, f->column);
-    else
-      fputs("??", out);
-    fputs(f->flags & MIP_FRAME_INLINED ? "  (inlined)\n" : "\n", out);
-    free(names[k]);
-  }
+  frame_text_print(out, "        ", c->frames, c->frame_count);
   if (c->flags & MIP_CONTEXT_TRUNCATED)
     fputs("        ... (stack truncated)\n", out);
-  free(names);
 }
 
 static void text_contexts(const struct annotation *a, FILE *out) {
@@ -626,9 +613,9 @@ static void text_contexts(const struct annotation *a, FILE *out) {
   for (size_t i = 0; i < a->site_count; i++) {
     const struct site_row *r = &a->sites[i];
     char where[4096], buf[32];
-    site_location(a, r, where, sizeof where);
-    fprintf(out, "\n#%zu  %s: %s at %s\n", i + 1, site_class(r),
-            site_allocator(r, buf, sizeof buf), where);
+    int at = site_location(a, r, where, sizeof where);
+    fprintf(out, "\n#%zu  %s: %s %s%s\n", i + 1, site_class(r),
+            site_allocator(r, buf, sizeof buf), at ? "at " : "", where);
     if (r->d.mixed)
       fprintf(out,
               "    its contexts disagree (%" PRIu64 " cold, %" PRIu64
@@ -823,6 +810,7 @@ int cmd_annotate(int argc, char **argv) {
     mip_view_close(&v);
     return report(&err);
   }
+  debuginfo_note_program(di, o.debug);
   rc = annotate(&o, &v, di, &err) ? report(&err) : 0;
   debuginfo_close(di);
   mip_view_close(&v);

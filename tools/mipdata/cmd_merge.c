@@ -19,8 +19,14 @@
  *
  * Raw profiles with heap data need the profiled binary (--debug BINARY,
  * the unstripped binary or its debug file) to symbolize their call
- * stacks: the one whose build-id is the profile's. Each binary is indexed
- * once, when the first input that needs it comes.
+ * stacks: the one whose build-id is the profile's. Frames in other images
+ * (the program under a library's code, a library under the program's)
+ * are symbolized too when a --debug binary has their image's build-id,
+ * and name their object otherwise; nothing is opened that the command
+ * line does not name, so the result depends on the inputs alone. Each
+ * binary is indexed once, when the first input that needs it comes; one
+ * built without -g (whose only DWARF is the MIP runtime's) gets one note
+ * then, and its frames come from its symbol table.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -37,6 +43,7 @@ struct debug_binary {
   const char *path;
   struct mip_build_id build_id;
   struct symbolizer *symbolizer; /* once needed */
+  struct mip_symbolizer callback; /* of symbolizer, for the library */
 };
 
 struct debug_binaries {
@@ -122,6 +129,24 @@ static int read_debug_binary(const char *path, struct debug_binary *d,
   return 0;
 }
 
+/* Indexes a --debug binary, once; says once when the program's own code
+ * has no DWARF (built without -g). */
+static struct symbolizer *open_binary(struct debug_binary *d,
+                                      struct mip_error *err) {
+  if (d->symbolizer)
+    return d->symbolizer;
+  d->symbolizer = symbolizer_open(d->path, err);
+  if (d->symbolizer && !symbolizer_program_dwarf(d->symbolizer))
+    fprintf(stderr,
+            "mipdata: %s: note: no debug information for the program's "
+            "code (built without -g): its frames get function names from "
+            "the symbol table, without file, line or inlined calls\n",
+            d->path);
+  d->callback = (struct mip_symbolizer){symbolizer_frames, d->symbolizer,
+                                        NULL, NULL};
+  return d->symbolizer;
+}
+
 /* The --debug binary for a profile: the one with its build-id (or the
  * only one, for a profile without a build-id), indexed on first use. */
 static struct symbolizer *symbolizer_for(struct debug_binaries *debug,
@@ -163,9 +188,34 @@ static struct symbolizer *symbolizer_for(struct debug_binaries *debug,
                t->path);
     return NULL;
   }
-  if (!found->symbolizer)
-    found->symbolizer = symbolizer_open(found->path, err);
-  return found->symbolizer;
+  return open_binary(found, err);
+}
+
+/* The symbolizer of another image, by build-id: a --debug binary that was
+ * opened for this input (open_others). */
+static const struct mip_symbolizer *other_image(void *images,
+                                                const struct mip_build_id *id) {
+  struct debug_binaries *debug = images;
+  for (size_t i = 0; i < debug->count; i++)
+    if (debug->list[i].symbolizer &&
+        mip_build_id_equal(&debug->list[i].build_id, id))
+      return &debug->list[i].callback;
+  return NULL;
+}
+
+/* Opens the --debug binaries of the other images the input's segments
+ * name, so that their errors are reported before anything is merged. */
+static int open_others(struct debug_binaries *debug, const struct input *in,
+                       struct mip_error *err) {
+  const struct mip_raw_heap *h = &in->raw.heap;
+  for (size_t i = 0; i < h->segment_count; i++)
+    for (size_t k = 0; k < debug->count; k++)
+      if (h->segments[i].build_id.size &&
+          mip_build_id_equal(&debug->list[k].build_id,
+                             &h->segments[i].build_id) &&
+          !open_binary(&debug->list[k], err))
+        return -1;
+  return 0;
 }
 
 static int add_to(struct target *t, const struct input *in,
@@ -179,8 +229,10 @@ static int add_to(struct target *t, const struct input *in,
               mip_build_id_equal(in->build_id, &t->profile.build_id))) {
     /* (a raw profile of another build is refused below, as any is) */
     struct symbolizer *sym = symbolizer_for(debug, t, in, err);
-    struct mip_symbolizer callback = {symbolizer_frames, sym};
-    rc = sym ? mip_profile_add_run(&t->profile, t->path, &in->raw, in->path,
+    struct mip_symbolizer callback = {symbolizer_frames, sym, other_image,
+                                      debug};
+    rc = sym && open_others(debug, in, err) == 0
+             ? mip_profile_add_run(&t->profile, t->path, &in->raw, in->path,
                                    &callback, err)
              : -1;
   } else {

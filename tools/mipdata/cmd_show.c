@@ -375,6 +375,8 @@ int cmd_show(int argc, char **argv) {
     mip_profile_free(&p);
     return report(&err);
   }
+  if (!o.heap)
+    debuginfo_note_program(di, o.debug);
   if (o.heap)
     show_heap(o.profile, &p, o.format, o.order);
   else if (o.format == EMIT_TEXT)

@@ -9,11 +9,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libdwarf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "debuginfo.h"
+#include "elf_image.h"
 
 struct function_loc {
   uint64_t entry;
@@ -22,6 +24,7 @@ struct function_loc {
 };
 
 struct debuginfo {
+  int program_dwarf; /* DWARF knows the program's own functions */
   struct function_loc *locs;
   size_t count, cap;
   char **files; /* distinct file names, owned */
@@ -218,6 +221,28 @@ static size_t index_units(Dwarf_Debug dbg, struct debuginfo *di) {
   return units;
 }
 
+/* Whether DWARF declares any function the map section lists: the MIP
+ * runtime in every instrumented binary has DWARF of its own, whether or
+ * not the program was built with -g. A binary without a map (not built
+ * with MIP) is all program. */
+static int covers_program(const struct debuginfo *di, const char *path) {
+  struct elf_image img;
+  struct mip_error ignored;
+  if (elf_image_open(path, &img, &ignored))
+    return 1;
+  size_t count;
+  uint64_t *entries = elf_image_map_entries(&img, &count);
+  elf_image_close(&img);
+  int found = !entries;
+  for (size_t i = 0; i < count && !found; i++) {
+    const char *file;
+    uint32_t line;
+    found = debuginfo_lookup(di, entries[i], &file, &line) == 0;
+  }
+  free(entries);
+  return found;
+}
+
 struct debuginfo *debuginfo_open(const char *path, struct mip_error *err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -247,7 +272,21 @@ struct debuginfo *debuginfo_open(const char *path, struct mip_error *err) {
     mip_fail(err, path, "no debug information (build with -g)");
     return NULL;
   }
+  di->program_dwarf = covers_program(di, path);
   return di;
+}
+
+int debuginfo_program_dwarf(const struct debuginfo *di) {
+  return di->program_dwarf;
+}
+
+void debuginfo_note_program(const struct debuginfo *di, const char *path) {
+  if (di && !di->program_dwarf)
+    fprintf(stderr,
+            "mipdata: %s: note: no debug information for the program's "
+            "code (built without -g): its functions have no source "
+            "locations\n",
+            path);
 }
 
 int debuginfo_lookup(const struct debuginfo *di, uint64_t entry,

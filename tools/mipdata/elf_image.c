@@ -101,6 +101,27 @@ int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
   return 0;
 }
 
+uint64_t *elf_image_map_entries(struct elf_image *img, size_t *count) {
+  GElf_Shdr shdr;
+  Elf_Data *data;
+  struct mip_error ignored;
+  struct mip_map map = {0};
+  uint64_t *entries = NULL;
+  *count = 0;
+  Elf_Scn *scn = elf_image_section(img, MIP_MAP_SECTION, &shdr);
+  if (scn && elf_image_section_data(img, scn, &data, &ignored) == 0 &&
+      mip_map_parse(data->d_buf, data->d_size, img->path, &map, &ignored) ==
+          0 &&
+      map.function_count) {
+    entries = mip_xcalloc(map.function_count, sizeof *entries);
+    for (size_t i = 0; i < map.function_count; i++)
+      entries[i] = map.functions[i].entry;
+    *count = map.function_count;
+  }
+  mip_map_free(&map);
+  return entries;
+}
+
 static int note_build_id(Elf_Data *data, struct mip_build_id *id) {
   GElf_Nhdr nhdr;
   size_t offset = 0, name_at, desc_at;

@@ -27,6 +27,12 @@ int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
  * address, one per address (the largest size); *count 0 when stripped. */
 struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count);
 
+/* The link-time entry addresses of the functions MIP instrumented in the
+ * image, from its map section (.debug_mip): the program's own code, as
+ * against the MIP runtime linked beside it. NULL, *count 0, when it has
+ * no map (not built with MIP) or an unreadable one. */
+uint64_t *elf_image_map_entries(struct elf_image *img, size_t *count);
+
 /* The GNU build-id note; id->size is 0 when there is none. */
 void elf_image_build_id(struct elf_image *img, struct mip_build_id *id);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "demangle.h"
+#include "frame_text.h"
 #include "show_heap.h"
 
 const char *allocator_name(uint32_t allocator) {
@@ -100,6 +101,14 @@ static const char *str(const struct mip_profile *p, uint32_t offset) {
   return mip_profile_string(p, offset);
 }
 
+/* The object a frame's code is in, NULL for the profile's image. */
+static const char *frame_object(const struct mip_profile *p,
+                                const struct mip_heap_frame *f) {
+  if (f->flags & MIP_FRAME_OUTSIDE)
+    return str(p, f->function);
+  return f->object ? str(p, f->object) : NULL;
+}
+
 /* ---- JSON ------------------------------------------------------------- */
 
 static void json_frames(struct emitter *e, const struct mip_profile *p,
@@ -116,6 +125,7 @@ static void json_frames(struct emitter *e, const struct mip_profile *p,
     emit_u64(e, "column", f->column);
     emit_bool(e, "inlined", (f->flags & MIP_FRAME_INLINED) != 0);
     emit_bool(e, "outside", (f->flags & MIP_FRAME_OUTSIDE) != 0);
+    emit_string_or_null(e, "object", frame_object(p, f));
     emit_object_end(e);
     free(demangled);
   }
@@ -228,6 +238,7 @@ static void yaml_alloc_site(struct emitter *e, const struct mip_profile *p,
     emit_u64(e, "Column", f->column);
     emit_bool(e, "IsInlineFrame", (f->flags & MIP_FRAME_INLINED) != 0);
     emit_bool(e, "IsOutside", (f->flags & MIP_FRAME_OUTSIDE) != 0);
+    emit_string_or_null(e, "Object", frame_object(p, f));
     emit_object_end(e);
   }
   emit_array_end(e);
@@ -290,29 +301,18 @@ static void show_yaml(const char *path, const struct mip_profile *p,
 
 static void text_frames(const struct mip_profile *p,
                         const struct mip_heap_context *c) {
-  char **names = mip_xcalloc(c->frame_count, sizeof *names);
-  size_t width = 0;
+  struct frame_text *frames =
+      mip_xcalloc(c->frame_count ? c->frame_count : 1, sizeof *frames);
   for (uint32_t k = 0; k < c->frame_count; k++) {
     const struct mip_heap_frame *f = frame(p, c, k);
-    names[k] = f->function ? demangle(str(p, f->function)) : mip_xstrdup("??");
-    if (strlen(names[k]) > width)
-      width = strlen(names[k]);
+    frames[k] = (struct frame_text){str(p, f->function), str(p, f->file),
+                                    f->line,             f->column,
+                                    f->flags,            str(p, f->object)};
   }
-  for (uint32_t k = 0; k < c->frame_count; k++) {
-    const struct mip_heap_frame *f = frame(p, c, k);
-    printf("    %-*s  ", (int)width, names[k]);
-    if (f->flags & MIP_FRAME_OUTSIDE)
-      printf("(another object)");
-    else if (f->file)
-      printf("%s:%" PRIu32 ":%" PRIu32, str(p, f->file), f->line, f->column);
-    else
-      printf("??");
-    puts(f->flags & MIP_FRAME_INLINED ? "  (inlined)" : "");
-    free(names[k]);
-  }
+  frame_text_print(stdout, "    ", frames, c->frame_count);
   if (c->flags & MIP_CONTEXT_TRUNCATED)
     puts("    ... (stack truncated)");
-  free(names);
+  free(frames);
 }
 
 static void text_context(const struct mip_profile *p,
@@ -325,9 +325,15 @@ static void text_context(const struct mip_profile *p,
   if (c->site != MIP_NO_SITE) {
     const struct mip_heap_site *s = &p->heap_sites[c->site];
     char buf[32];
-    printf(", %s at %s:%" PRIu32 ":%" PRIu32,
-           allocator_text(s->allocator, buf, sizeof buf),
-           s->file ? str(p, s->file) : "??", s->line, s->column);
+    printf(", %s ", allocator_text(s->allocator, buf, sizeof buf));
+    if (s->file) {
+      printf("at %s:%" PRIu32 ":%" PRIu32, str(p, s->file), s->line,
+             s->column);
+    } else { /* built without -g: the map knows its function only */
+      char *name = demangle(str(p, p->functions[s->function].name));
+      printf("in %s", name);
+      free(name);
+    }
   }
   printf("\n    accesses %" PRIu64 " (%" PRIu64 " to %" PRIu64
          " per block), lifetime %" PRIu64 " ms (%" PRIu64 " to %" PRIu64
@@ -367,11 +373,17 @@ static void show_text(const char *path, const struct mip_profile *p,
          " allocations, %" PRIu64 " live at exit (%" PRIu64 " bytes)\n",
          p->heap_context_count, p->heap_context_count == 1 ? "" : "s", bytes,
          count, live, live_bytes);
-  printf("Runtime: %" PRIu64 " unseen frees, %" PRIu64 " freed unseen, %" PRIu64
-         " truncated stacks, %" PRIu64 " dropped; stack depth limit %" PRIu64
-         "\n",
-         s->unseen_frees, s->freed_unseen, s->truncated_stacks, s->dropped,
-         s->stack_depth);
+  if (s->stack_depth)
+    printf("Runtime: %" PRIu64 " unseen frees, %" PRIu64
+           " freed unseen, %" PRIu64 " truncated stacks, %" PRIu64
+           " dropped; stack depth limit %" PRIu64 "\n",
+           s->unseen_frees, s->freed_unseen, s->truncated_stacks, s->dropped,
+           s->stack_depth);
+  else /* an image that did not own the process's heap state */
+    printf("Runtime: %" PRIu64 " unseen frees in this image's code; the "
+           "process's other statistics are in the profile of the image "
+           "that owned its heap state\n",
+           s->unseen_frees);
   printf("Contexts by %s:\n", by == HEAP_BY_COUNT ? "allocations" : "bytes");
   for (size_t i = 0; i < p->heap_context_count; i++) {
     putchar('\n');

@@ -72,6 +72,7 @@ struct elf_symbol {
 
 struct symbolizer {
   struct mip_build_id build_id;
+  int program_dwarf; /* DWARF covers the program's own code */
   struct mip_buf strings; /* interned, offset 0 is "" */
   uint32_t *string_slots;
   size_t string_cap, string_count;
@@ -919,6 +920,8 @@ static void read_symbols(struct symbolizer *s, struct elf_image *img) {
 /* ---- opening ----------------------------------------------------------------
  */
 
+static int covers_program(const struct symbolizer *s, struct elf_image *img);
+
 /* The bytes of .debug_line (decompressed), or none. */
 static const uint8_t *line_section(struct elf_image *img, size_t *size) {
   GElf_Shdr shdr;
@@ -960,14 +963,16 @@ struct symbolizer *symbolizer_open(const char *path, struct mip_error *err) {
     dwarf_dealloc_error(NULL, e);
   if (fd >= 0)
     close(fd);
-  elf_image_close(&img);
   if (rc != DW_DLV_ERROR && !units)
     mip_fail(err, path, "no debug information (build with -g)");
   if (!units) {
+    elf_image_close(&img);
     symbolizer_close(s);
     return NULL;
   }
   finish_index(s);
+  s->program_dwarf = covers_program(s, &img);
+  elf_image_close(&img);
   return s;
 }
 
@@ -1061,6 +1066,24 @@ static const struct row *find_row(const struct symbolizer *s, uint64_t addr,
       hi = mid;
   }
   return lo ? &rows[lo - 1] : NULL;
+}
+
+/* Whether DWARF knows any function of the program's own code, as the map
+ * lists it: every binary built with MIP carries the runtime's DWARF,
+ * whether or not its own code was built with -g. Without a map (a binary
+ * not built with MIP), any DWARF is the program's. */
+static int covers_program(const struct symbolizer *s, struct elf_image *img) {
+  size_t count;
+  uint64_t *entries = elf_image_map_entries(img, &count);
+  int found = !entries;
+  for (size_t i = 0; i < count && !found; i++)
+    found = find_subprogram(s, entries[i]) || find_row(s, entries[i], NONE);
+  free(entries);
+  return found;
+}
+
+int symbolizer_program_dwarf(const struct symbolizer *s) {
+  return s->program_dwarf;
 }
 
 static const struct elf_symbol *find_symbol(const struct symbolizer *s,

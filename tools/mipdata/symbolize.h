@@ -21,6 +21,13 @@ void symbolizer_close(struct symbolizer *s);
 /* The binary's GNU build-id (size 0 when it has none). */
 const struct mip_build_id *symbolizer_build_id(const struct symbolizer *s);
 
+/* Whether DWARF covers the program's own code (the functions of the map
+ * section; any code, for a binary without one). 0 for a binary built
+ * without -g, whose only DWARF is the MIP runtime's: its frames then come
+ * from the symbol table (a function name; for a local function, the
+ * source file its FILE symbol names; no line, no inlined calls). */
+int symbolizer_program_dwarf(const struct symbolizer *s);
+
 /* The frames of the code at addr, innermost first: the function the
  * instruction belongs to (an inlined one if it was inlined), then each
  * function it was inlined into, up to the function the code is in. Each
