@@ -1,6 +1,7 @@
 #!/bin/sh
 # mipdata merge from parallel jobs: merges into one profile at once must
-# each add their runs (a CI matrix, a test suite's processes).
+# each add their runs (a CI matrix, a test suite's processes), and never
+# deadlock (each merge is given 120 s: a deadlock fails, it does not hang).
 #   test/e2e/merge.sh BUILD_DIR [MIPDATA]
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -43,7 +44,7 @@ runs_and_calls() {
 "$MIPDATA" create -p one.mip prog.mipmap
 pids=""
 for i in $(seq 1 20); do
-  "$MIPDATA" merge -p one.mip run$i.mipraw 2>>err.txt &
+  timeout 120 "$MIPDATA" merge -p one.mip run$i.mipraw 2>>err.txt &
   pids="$pids $!"
 done
 failed=0
@@ -67,12 +68,12 @@ fi
 pids=""
 for i in $(seq 1 10); do
   if [ $((i % 2)) = 0 ]; then
-    "$MIPDATA" merge -p a.mip -p b.mip run$i.mipraw other.mipraw &
+    timeout 120 "$MIPDATA" merge -p a.mip -p b.mip run$i.mipraw other.mipraw &
   else
-    "$MIPDATA" merge -p b.mip -p a.mip other.mipraw run$i.mipraw &
+    timeout 120 "$MIPDATA" merge -p b.mip -p a.mip other.mipraw run$i.mipraw &
   fi
   pids="$pids $!"
-  "$MIPDATA" merge -p ./b.mip other.mipraw &
+  timeout 120 "$MIPDATA" merge -p ./b.mip other.mipraw &
   pids="$pids $!"
 done
 failed=0

@@ -8,11 +8,14 @@
  * from before it reads until after it has replaced it. The lock is on the
  * profile file itself, so nothing is left behind. Since a merge replaces
  * the file (a new inode), a waiter that gets the lock may hold it on a
- * file that is no longer the profile: it checks that the path still
- * names the inode it locked, and starts over if not. Locks are taken in
- * the order of the files' (device, inode), so merges naming the same
- * profiles in another order, or under other names, cannot deadlock; a
- * replaced file met on the way releases them all and starts over.
+ * file that is no longer the profile: it checks that the path still names
+ * the inode it locked, and starts over if not.
+ *
+ * With several profiles, no merge ever waits for a lock while it holds
+ * another (which, with other merges taking them in another order, could
+ * deadlock; no order of files is stable when each merge replaces them):
+ * it tries each lock without waiting, and when one is taken it lets go of
+ * all it holds, waits for that one alone, and tries the rest again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,21 +26,6 @@
 #include <unistd.h>
 
 #include "profile_lock.h"
-
-struct lock_order {
-  size_t index;
-  dev_t dev;
-  ino_t ino;
-};
-
-static int by_inode(const void *a, const void *b) {
-  const struct lock_order *x = a, *y = b;
-  if (x->dev != y->dev)
-    return x->dev < y->dev ? -1 : 1;
-  if (x->ino != y->ino)
-    return x->ino < y->ino ? -1 : 1;
-  return 0;
-}
 
 static void close_all(struct profile_locks *locks) {
   for (size_t i = 0; i < locks->count; i++)
@@ -54,63 +42,88 @@ static int still_names(const char *path, int fd) {
          named.st_dev == held.st_dev && named.st_ino == held.st_ino;
 }
 
-static int flock_waiting(int fd) {
+/* Whether fd is a file this process already holds under another name. */
+static int held_already(const struct profile_locks *locks, int fd) {
+  struct stat st, other;
+  if (fstat(fd, &st) != 0)
+    return 0;
+  for (size_t i = 0; i < locks->count; i++)
+    if (locks->fds[i] >= 0 && fstat(locks->fds[i], &other) == 0 &&
+        other.st_dev == st.st_dev && other.st_ino == st.st_ino)
+      return 1;
+  return 0;
+}
+
+static int lock(int fd, int how) {
   int rc;
   do
-    rc = flock(fd, LOCK_EX);
+    rc = flock(fd, how);
   while (rc != 0 && errno == EINTR);
   return rc;
 }
 
-/* One pass: 1 when every profile is locked as it is now, 0 when one was
- * replaced meanwhile (all released again), -1 on an error. */
-static int try_all(struct profile_locks *locks, const char *const *paths,
-                   struct mip_error *err) {
-  struct lock_order *order = mip_xcalloc(locks->count, sizeof *order);
-  size_t n = 0;
-  for (size_t i = 0; i < locks->count; i++) {
-    struct stat st;
-    if (stat(paths[i], &st) != 0)
-      continue; /* the read says why */
-    order[n++] = (struct lock_order){i, st.st_dev, st.st_ino};
+/* TAKEN: held now (or needs no lock of its own: the same file under
+ * another name, a file the read will refuse); AGAIN: every lock held was
+ * let go, or the file was replaced: look at them all again. */
+enum step { TAKEN, AGAIN, FAILED };
+
+/* Takes the lock on paths[i], waiting (with nothing else held) if another
+ * merge has it. */
+static enum step take_one(struct profile_locks *locks, const char *path,
+                          size_t i, struct mip_error *err) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return TAKEN; /* the read says why */
+  if (held_already(locks, fd)) {
+    close(fd); /* the same file under two names: locked once */
+    return TAKEN;
   }
-  qsort(order, n, sizeof *order, by_inode);
-  int rc = 1;
-  for (size_t k = 0; rc == 1 && k < n; k++) {
-    size_t i = order[k].index;
-    if (k && !by_inode(&order[k], &order[k - 1]))
-      continue; /* the same file under two names: locked once */
-    int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      continue; /* the read says why */
-    locks->fds[i] = fd;
-    if (flock_waiting(fd) != 0) {
-      rc = mip_fail(err, paths[i], "cannot lock: %s", strerror(errno));
-    } else if (!still_names(paths[i], fd)) {
-      rc = 0; /* replaced while waiting: start over */
+  if (lock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK) {
+      close(fd);
+      return mip_fail(err, path, "cannot lock: %s", strerror(errno)), FAILED;
     }
-  }
-  free(order);
-  if (rc != 1)
     close_all(locks);
-  return rc;
+    if (lock(fd, LOCK_EX) != 0) {
+      close(fd);
+      return mip_fail(err, path, "cannot lock: %s", strerror(errno)), FAILED;
+    }
+    if (!still_names(path, fd)) {
+      close(fd); /* replaced meanwhile: the new file is the profile */
+      return AGAIN;
+    }
+    locks->fds[i] = fd;
+    return AGAIN; /* the others were let go */
+  }
+  if (!still_names(path, fd)) {
+    close(fd);
+    return AGAIN;
+  }
+  locks->fds[i] = fd;
+  return TAKEN;
 }
 
 int profile_locks_take(struct profile_locks *locks, const char *const *paths,
                        size_t count, struct mip_error *err) {
   locks->count = count;
   locks->fds = mip_xcalloc(count, sizeof *locks->fds);
-  for (;;) {
-    for (size_t i = 0; i < count; i++)
-      locks->fds[i] = -1;
-    int rc = try_all(locks, paths, err);
-    if (rc == 1)
-      return 0;
-    if (rc < 0) {
+  for (size_t i = 0; i < count; i++)
+    locks->fds[i] = -1;
+  /* Until a pass over them all takes what is missing without letting
+   * anything go. */
+  for (size_t i = 0; i < count;) {
+    if (locks->fds[i] >= 0) {
+      i++;
+      continue;
+    }
+    enum step s = take_one(locks, paths[i], i, err);
+    if (s == FAILED) {
       profile_locks_release(locks);
       return -1;
     }
+    i = s == AGAIN ? 0 : i + 1;
   }
+  return 0;
 }
 
 void profile_locks_release(struct profile_locks *locks) {
