@@ -1,8 +1,9 @@
 /*
  * host [dlopen]: a program built without heap mode using the heap
  * library: linked (its free, ahead of libc's, is the process's), or
- * loaded and unloaded twice with dlopen (its free is not in effect, and
- * each load starts a new heap state, owned by the library).
+ * loaded and unloaded twice with dlopen (its free is not the process's:
+ * it redirects the program's; each load starts a new heap state, owned
+ * by the library).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       void *(*alloc)(size_t) = (void *(*)(size_t))dlsym(h, "lib_alloc");
-      free(alloc(100)); /* libc's free: the block stays live */
+      free(alloc(100)); /* redirected to the library's: it dies */
       alloc(200);
       dlclose(h);
     }
