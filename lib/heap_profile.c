@@ -306,6 +306,9 @@ static void add_stats(struct mip_heap_stats *to,
   to->truncated_stacks =
       add_saturating(to->truncated_stacks, from->truncated_stacks);
   to->dropped = add_saturating(to->dropped, from->dropped);
+  to->uninterposed = add_saturating(to->uninterposed, from->uninterposed);
+  to->live_uninterposed =
+      add_saturating(to->live_uninterposed, from->live_uninterposed);
   if (from->stack_depth > to->stack_depth)
     to->stack_depth = from->stack_depth;
 }

@@ -46,7 +46,7 @@ static int read_stats(struct mip_raw *raw, const char *path,
     struct mip_rec_raw_stat r;
     mip_rec_raw_stat_decode(&r, s->data + i * s->extent.elem_size);
     if (r.key >= MIP_STAT_HEAP_UNSEEN_FREES &&
-        r.key <= MIP_STAT_HEAP_STACK_DEPTH)
+        r.key <= MIP_STAT_HEAP_LIVE_UNINTERPOSED)
       raw->heap.has_stats = 1;
     if (r.key == MIP_STAT_HEAP_UNSEEN_FREES)
       st->unseen_frees = add_saturating(st->unseen_frees, r.value);
@@ -58,6 +58,10 @@ static int read_stats(struct mip_raw *raw, const char *path,
       st->dropped = add_saturating(st->dropped, r.value);
     else if (r.key == MIP_STAT_HEAP_STACK_DEPTH && r.value > st->stack_depth)
       st->stack_depth = r.value;
+    else if (r.key == MIP_STAT_HEAP_UNINTERPOSED)
+      st->uninterposed = add_saturating(st->uninterposed, r.value);
+    else if (r.key == MIP_STAT_HEAP_LIVE_UNINTERPOSED)
+      st->live_uninterposed = add_saturating(st->live_uninterposed, r.value);
   }
   return 0;
 }

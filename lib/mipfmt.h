@@ -261,6 +261,8 @@ struct mip_heap_stats {
   uint64_t truncated_stacks;
   uint64_t dropped;
   uint64_t stack_depth;
+  uint64_t uninterposed;      /* runs whose uninstrumented frees went unseen */
+  uint64_t live_uninterposed; /* blocks live at the end of those runs */
 };
 
 struct mip_raw_heap {

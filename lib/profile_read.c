@@ -71,6 +71,8 @@ static int read_edges(struct mip_profile *p, const struct mip_view *v,
   mip_view_stat(v, MIP_STAT_HEAP_TRUNCATED_STACKS, &h->truncated_stacks);
   mip_view_stat(v, MIP_STAT_HEAP_DROPPED, &h->dropped);
   mip_view_stat(v, MIP_STAT_HEAP_STACK_DEPTH, &h->stack_depth);
+  mip_view_stat(v, MIP_STAT_HEAP_UNINTERPOSED, &h->uninterposed);
+  mip_view_stat(v, MIP_STAT_HEAP_LIVE_UNINTERPOSED, &h->live_uninterposed);
   return 0;
 }
 

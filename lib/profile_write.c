@@ -118,6 +118,9 @@ static void encode_section(const struct mip_profile *p, uint32_t kind,
            h->truncated_stacks);
     ENCODE(profile_stat, out, MIP_STAT_HEAP_DROPPED, 0, h->dropped);
     ENCODE(profile_stat, out, MIP_STAT_HEAP_STACK_DEPTH, 0, h->stack_depth);
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_UNINTERPOSED, 0, h->uninterposed);
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_LIVE_UNINTERPOSED, 0,
+           h->live_uninterposed);
   }
   encode_heap(p, kind, out);
 }

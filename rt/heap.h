@@ -74,7 +74,8 @@ struct mip_rt_heap_ops;
 /* The rendezvous of the heap runtimes of one process: in the shadow of
  * addresses no program can map (48 KiB, below mmap_min_addr), so it
  * exists exactly when the shadow does, at the same place for every
- * image. Its layout never changes; the ops it points to are versioned. */
+ * image. Fields are only ever appended (the shadow reads as zeros where
+ * an older runtime wrote none); the ops it points to are versioned. */
 struct mip_rt_heap_header {
   uint64_t magic;     /* MIP_RT_HEAP_MAGIC: the shadow is MIP's */
   uint32_t version;   /* MIP_RT_HEAP_HEADER_VERSION */
@@ -82,9 +83,20 @@ struct mip_rt_heap_header {
                          of user space (2^47), as everywhere but under
                          valgrind (heap_shadow.c) */
   const struct mip_rt_heap_ops *owner; /* the owner's ops, or NULL */
+  /* Version 2: the process's redirection trampolines (heap_got.c), made
+   * once and never unmapped, or 0: MIP_RT_HEAP_TRAMPOLINES entries of 16
+   * bytes of code, entry i a `jmp *` through the u64 at trampolines +
+   * 4096 + 8 * i (0 free, 1 realloc, 2 reallocarray, 3 dlopen, 4 dlsym). */
+  uint64_t trampolines;
 };
 #define MIP_RT_HEAP_MAGIC 0x574f444148504d49ULL /* "IMPHADOW" */
-#define MIP_RT_HEAP_HEADER_VERSION 1u
+#define MIP_RT_HEAP_HEADER_VERSION 2u
+#define MIP_RT_HEAP_TRAMPOLINES 5
+/* Which free is an interposed free (heap_interpose.c): called on NULL
+ * with errno MIP_RT_HEAP_PROBE, an interposed free of any image sets it
+ * to MIP_RT_HEAP_PROBED. */
+#define MIP_RT_HEAP_PROBE 0x4d495001
+#define MIP_RT_HEAP_PROBED 0x4d495002
 #define MIP_RT_HEAP_HEADER                                                     \
   ((struct mip_rt_heap_header *)(uintptr_t)(MIP_RT_HEAP_SHADOW_OFFSET +        \
                                             0x1800))
@@ -262,6 +274,10 @@ enum mip_rt_heap_stat {
   MIP_RT_HEAP_STAT_FREED_UNSEEN,
   MIP_RT_HEAP_STAT_TRUNCATED,
   MIP_RT_HEAP_STAT_DROPPED,
+  /* Set when the profile is written (heap_loss.c): 1 when frees by code
+   * MIP did not instrument could not be seen, and then the blocks live. */
+  MIP_RT_HEAP_STAT_UNINTERPOSED,
+  MIP_RT_HEAP_STAT_LIVE_UNINTERPOSED,
   MIP_RT_HEAP_STAT_COUNT
 };
 
@@ -583,8 +599,22 @@ MIP_RT_HIDDEN extern uint32_t mip_rt_heap_depth;
 /* Instrumented frees in this image of pointers never seen allocated. */
 MIP_RT_HIDDEN extern uint64_t mip_rt_heap_unseen_frees;
 
-/* heap_interpose.c: finds the next free, realloc and reallocarray. */
+/* heap_interpose.c: finds the free, realloc and reallocarray to forward
+ * to. */
 MIP_RT_HIDDEN void mip_rt_heap_interpose_init(void);
+/* The interposed functions (the weak free, realloc and reallocarray of a
+ * heap image jump to them; so do redirected GOT slots, heap_got.c). */
+MIP_RT_HIDDEN void __mip_heap_interposed_free(void *p);
+MIP_RT_HIDDEN void *__mip_heap_interposed_realloc(void *old, size_t size);
+MIP_RT_HIDDEN void *__mip_heap_interposed_reallocarray(void *old, size_t n,
+                                                       size_t m);
+/* Whether the process's free is an interposed free (this image's or
+ * another's): then frees by code MIP did not instrument are seen
+ * already. */
+MIP_RT_HIDDEN int mip_rt_heap_process_free_is_mip(void);
+/* What the interposed free, realloc and reallocarray forward to (0:
+ * none); 0 when called back while they are being looked up. */
+MIP_RT_HIDDEN int mip_rt_heap_interpose_targets(uintptr_t out[3]);
 /* The pointer this thread's last free hook closed (or found no block at),
  * 0: none. The free that follows in instrumented code reaches this
  * image's interposed free (when it is the process's free), which then
@@ -592,5 +622,57 @@ MIP_RT_HIDDEN void mip_rt_heap_interpose_init(void);
  * the next birth in a hook, forget it. Per image: an interposed free in
  * another image does its lookup. */
 MIP_RT_HIDDEN extern __thread uintptr_t mip_rt_heap_just_freed;
+
+/* ---- Where the process's free is not MIP's (heap_got.c) --------------- */
+
+/* The definition of a function the process calls by that name: what
+ * dlsym(RTLD_DEFAULT) finds, unless that is a non-PIE executable's PLT
+ * stub standing for it (its address taken), then the definition after
+ * it; 0 when there is none. */
+MIP_RT_HIDDEN uintptr_t mip_rt_heap_process_function(const char *name);
+/* Whether this image's dynamic symbols define name. */
+MIP_RT_HIDDEN int mip_rt_heap_exports(const char *name);
+/* Whether the code at `at`, in this image, is a jump to `to` (after an
+ * endbr64): one of the image's weak free, realloc, reallocarray. */
+MIP_RT_HIDDEN int mip_rt_heap_jumps_to(uintptr_t at, uintptr_t to);
+/* The owner of the heap state, just claimed: unless the process's free is
+ * an interposed free, redirects the free, realloc and reallocarray calls
+ * of every loaded object, and of objects loaded later, to this image's
+ * interposed functions by patching their GOT slots. trusted: called from
+ * a constructor or the preinit entry, where no other thread can be
+ * loading an object. */
+MIP_RT_HIDDEN void mip_rt_heap_got_start(int trusted);
+/* The owner is going away (its library unloaded): every slot back as it
+ * was, the trampolines to the real functions. */
+MIP_RT_HIDDEN void mip_rt_heap_got_stop(void);
+/* Whether frees by code MIP did not instrument reach the owner: the
+ * process's free is an interposed free, or the redirection is in effect;
+ * when not, *why says why. */
+MIP_RT_HIDDEN int mip_rt_heap_frees_seen(const char **why);
+/* MIP_OPTIONS heap_patch: 0 turns the redirection off. */
+MIP_RT_HIDDEN extern uint32_t mip_rt_heap_patch;
+/* The read-only ranges of /proc/self/maps ("start-end perms ..."), read
+ * in pieces of any size: ranges[0..count) of cap; complete 0 when some
+ * did not fit. Start with the first fields zero and complete 1. */
+struct mip_rt_heap_range {
+  uintptr_t start, end;
+};
+struct mip_rt_heap_maps {
+  struct mip_rt_heap_range *ranges;
+  uint32_t count, cap;
+  uint32_t complete;
+  uint32_t field, writable; /* where the line being read is */
+  uintptr_t start, end;
+};
+MIP_RT_HIDDEN void mip_rt_heap_maps_feed(struct mip_rt_heap_maps *m,
+                                         const char *text, size_t n);
+
+/* ---- Blocks whose death went unseen (heap_loss.c) ------------------- */
+
+/* Before the owner writes its profile: the statistics of frees MIP could
+ * not see (MIP_RT_HEAP_STAT_UNINTERPOSED, _LIVE_UNINTERPOSED), and, once
+ * per state, one line on stderr when they concern at least
+ * MIP_HEAP_LOSS_PERCENT of its blocks. */
+MIP_RT_HIDDEN void mip_rt_heap_loss_note(struct mip_rt_heap *h);
 
 #endif

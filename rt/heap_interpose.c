@@ -10,18 +10,29 @@
  * for any undefined symbol it defines. Instead mipcc links into every
  * image with heap code an object (rt/interpose/) with weak definitions of
  * free, realloc and reallocarray that jump here (default visibility in an
- * executable, hidden in a shared library), and __mip_heap_interpose,
- * which tells the runtime the image is a heap image (docs/heap.md has the
- * assembly). Weak: a program that defines its own free keeps it (and the
- * hooks alone see its instrumented frees).
+ * executable, hidden in a shared library, which so exports nothing of
+ * libc's), and __mip_heap_interpose, which tells the runtime the image is
+ * a heap image (docs/heap.md has the assembly). Weak: a program that
+ * defines its own free keeps it. Where no image's free is the process's
+ * (a heap library loaded with dlopen, or linked by an executable without
+ * heap code, a program with a free of its own), the owner of the heap
+ * state redirects the process's calls here through the GOT (heap_got.c).
  *
- * Each forwards to the next definition in the lookup order
- * (dlsym(RTLD_NEXT)) or, in a shared library, whose interposed functions
- * are hidden, to the one the library would have used without them
- * (dlsym(RTLD_DEFAULT)), looked up from the image's constructor or at the
- * first call. dlsym may itself free (or realloc) while it looks: a free
- * arriving then, on the looking thread, is kept and done once the real
- * one is known; a realloc then goes to glibc's __libc_realloc.
+ * Each forwards to the definition the process calls: the one
+ * dlsym(RTLD_DEFAULT) finds (heap_got.c: a non-PIE executable's PLT stub
+ * that stands for it is looked past), so that an allocator preloaded
+ * ahead of libc stays the one called. Unless that is an interposed free
+ * itself (this image's, or another's that this one's may come after in
+ * the lookup order) and this image exports its free (an executable's
+ * does, a shared library's is hidden): then the next
+ * definition in the lookup order (dlsym(RTLD_NEXT)), as a chain of
+ * interposed functions must end. Which free is an interposed one, a
+ * probe says: called on NULL (always harmless) with errno set to
+ * MIP_RT_HEAP_PROBE, an interposed free answers MIP_RT_HEAP_PROBED, any
+ * other leaves errno alone. Looked up when the runtime starts, or at
+ * the first call. dlsym may itself free (or realloc) while it looks: a
+ * free arriving then, on the looking thread, is kept and done once the
+ * real one is known; a realloc then goes to glibc's __libc_realloc.
  *
  * free: the block leaves the table before the real free, so that no other
  * thread can be handed the same address first. An instrumented free has
@@ -49,16 +60,6 @@ typedef void (*free_fn)(void *);
 typedef void *(*realloc_fn)(void *, size_t);
 typedef void *(*reallocarray_fn)(void *, size_t, size_t);
 
-/* 1 in shared libraries, whose interposer (rt/interpose/) defines it so:
- * their free is hidden, the library's own, so the real one is the one the
- * global lookup finds, RTLD_DEFAULT's; RTLD_NEXT's, the next after the
- * library, would skip an allocator that the executable or a preloaded
- * library defines, and free its blocks with libc's. An executable's free
- * is the process's: the real one comes next. A weak definition, not a
- * weak reference: gold resolves an undefined hidden weak symbol to the
- * image's load address, not to 0. */
-MIP_RT_HIDDEN __attribute__((weak)) const char __mip_heap_interpose_hidden = 0;
-
 /* glibc's own entry points, for the bootstrap only. */
 extern void __libc_free(void *) __attribute__((weak));
 extern void *__libc_realloc(void *, size_t) __attribute__((weak));
@@ -68,12 +69,36 @@ static realloc_fn real_realloc;
 static reallocarray_fn real_reallocarray;
 static uint32_t resolved;
 static pthread_t resolver;
+static uint32_t process_free_is_mip;
 
 __thread uintptr_t mip_rt_heap_just_freed;
 
 #define PARKED 64
 static void *parked[PARKED];
 static uint32_t parked_count;
+
+/* Whether f is some image's interposed free: called on NULL with errno
+ * set to MIP_RT_HEAP_PROBE, an interposed free answers, any other free
+ * does nothing (errno kept by the caller). */
+static int interposed(free_fn f) {
+  errno = MIP_RT_HEAP_PROBE;
+  f(NULL);
+  return errno == MIP_RT_HEAP_PROBED;
+}
+
+/* What the interposed function of that name (at here) forwards to: the
+ * definition the process calls, unless that is this image's own weak one
+ * (a jump here: a program that defines free keeps its own, not always
+ * realloc too), or the process's free is an interposed one (mip) whose
+ * chain this image's exported definition may be part of: then the next
+ * definition, which ends the chain. */
+static uintptr_t forward_to(const char *name, uintptr_t here, uint32_t mip) {
+  uintptr_t p = mip_rt_heap_process_function(name);
+  if ((p && mip_rt_heap_jumps_to(p, here)) ||
+      (mip && mip_rt_heap_exports(name)))
+    return (uintptr_t)dlsym(RTLD_NEXT, name);
+  return p;
+}
 
 /* Looks the real functions up, or waits for the thread that does. */
 static int resolve_now(void) {
@@ -87,10 +112,14 @@ static int resolve_now(void) {
     return 1;
   }
   int saved = errno;
-  void *next = __mip_heap_interpose_hidden ? RTLD_DEFAULT : RTLD_NEXT;
-  free_fn f = (free_fn)dlsym(next, "free");
-  realloc_fn r = (realloc_fn)dlsym(next, "realloc");
-  reallocarray_fn ra = (reallocarray_fn)dlsym(next, "reallocarray");
+  free_fn process_free = (free_fn)mip_rt_heap_process_function("free");
+  uint32_t mip = process_free && interposed(process_free);
+  free_fn f = (free_fn)forward_to("free", (uintptr_t)__mip_heap_interposed_free,
+                                  mip);
+  realloc_fn r = (realloc_fn)forward_to(
+      "realloc", (uintptr_t)__mip_heap_interposed_realloc, mip);
+  reallocarray_fn ra = (reallocarray_fn)forward_to(
+      "reallocarray", (uintptr_t)__mip_heap_interposed_reallocarray, mip);
   if (!f)
     f = __libc_free;
   if (!r)
@@ -104,6 +133,7 @@ static int resolve_now(void) {
   real_free = f;
   real_realloc = r;
   real_reallocarray = ra;
+  process_free_is_mip = mip;
   __atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
   uint32_t n = parked_count < PARKED ? parked_count : PARKED;
   for (uint32_t i = 0; i < n; i++)
@@ -122,22 +152,34 @@ static inline __attribute__((always_inline)) int resolve(void) {
 
 void mip_rt_heap_interpose_init(void) { resolve(); }
 
+int mip_rt_heap_process_free_is_mip(void) {
+  return resolve() && process_free_is_mip;
+}
+
+int mip_rt_heap_interpose_targets(uintptr_t out[3]) {
+  if (!resolve())
+    return 0;
+  out[0] = (uintptr_t)real_free;
+  out[1] = (uintptr_t)real_realloc;
+  out[2] = (uintptr_t)real_reallocarray;
+  return 1;
+}
+
 /* Takes the block at p out of the table, if the owner has it. */
 static int take(const struct mip_rt_heap_ops *o, void *p,
                 struct mip_rt_heap_taken *t) {
   return o && o->take(p, t);
 }
 
-MIP_RT_HIDDEN void __mip_heap_interposed_free(void *p);
-MIP_RT_HIDDEN void *__mip_heap_interposed_realloc(void *old, size_t size);
-MIP_RT_HIDDEN void *__mip_heap_interposed_reallocarray(void *old, size_t n,
-                                                       size_t m);
-
 /* None of these changes errno on its own (the table operations call
  * nothing that could; the lookup of the real functions keeps it). */
 void __mip_heap_interposed_free(void *p) {
-  if (!p)
+  if (!p) {
+    /* Perhaps a probe (interposed() in some image): it is answered. */
+    if (__builtin_expect(errno == MIP_RT_HEAP_PROBE, 0))
+      errno = MIP_RT_HEAP_PROBED;
     return;
+  }
   /* Read and cleared at once, as far as this thread goes: a signal
    * handler's free in between sees 0, or p (then p is closed already). */
   uintptr_t closed = mip_rt_heap_just_freed;

@@ -194,13 +194,15 @@ static int owner_here(void) {
 
 /* Takes ownership if nobody has it (the tables made first, under a lock
  * of this image's: two of its threads may find the state without owner
- * at once, when an owning library has been unloaded). */
-static void claim(void) {
+ * at once, when an owning library has been unloaded). 1 when this call
+ * took it: the caller then redirects free where the process's free is not
+ * an interposed one (heap_got.c), outside the lock. */
+static int claim(void) {
   struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
   static uint32_t failed, lock;
   if (__atomic_load_n(&hd->owner, __ATOMIC_ACQUIRE) ||
       __atomic_load_n(&failed, __ATOMIC_RELAXED))
-    return;
+    return 0;
   int saved = errno;
   mip_rt_heap_lock(&lock);
   if (!state.contexts) {
@@ -217,11 +219,12 @@ static void claim(void) {
     }
   }
   const struct mip_rt_heap_ops *none = NULL;
-  if (state.contexts)
-    __atomic_compare_exchange_n(&hd->owner, &none, &ops, 0, __ATOMIC_ACQ_REL,
-                                __ATOMIC_ACQUIRE);
+  int took = state.contexts &&
+             __atomic_compare_exchange_n(&hd->owner, &none, &ops, 0,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
   mip_rt_heap_unlock(&lock);
   errno = saved;
+  return took;
 }
 
 /* ---- Options ---------------------------------------------------------- */
@@ -240,7 +243,8 @@ static const char *options_in(char **envp) {
 }
 
 /* The heap_* settings of MIP_OPTIONS, "key=value:key=value" (options.c
- * leaves them to us): heap_stack_depth=N, 1 to MIP_RT_HEAP_DEPTH_MAX. */
+ * leaves them to us): heap_stack_depth=N, 1 to MIP_RT_HEAP_DEPTH_MAX;
+ * heap_patch=0|1 (heap_got.c). */
 static void read_options(const char *text, int quiet) {
   while (text && *text) {
     char key[64], value[64];
@@ -269,6 +273,12 @@ static void read_options(const char *text, int quiet) {
         mip_rt_report("MIP_OPTIONS: heap_stack_depth wants a number from 1 "
                       "to 128, not '",
                       value, "' (ignored)", NULL);
+    } else if (mip_rt_streq(key, "heap_patch")) {
+      if (has_value && (mip_rt_streq(value, "0") || mip_rt_streq(value, "1")))
+        mip_rt_heap_patch = value[0] == '1';
+      else if (!quiet)
+        mip_rt_report("MIP_OPTIONS: heap_patch wants 0 or 1, not '", value,
+                      "' (ignored)", NULL);
     } else if (!quiet && key[0] == 'h' && key[1] == 'e' && key[2] == 'a' &&
                key[3] == 'p' && key[4] == '_') {
       mip_rt_report("MIP_OPTIONS: unknown option '", key, "' (ignored)",
@@ -291,6 +301,8 @@ static size_t add_payloads(struct mip_rt_payload *all, size_t count,
   if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)
     return count;
   int owner = owner_here();
+  if (owner)
+    mip_rt_heap_loss_note(&state);
   size_t n = mip_rt_heap_stats_of(
       owner ? &state : NULL,
       __atomic_load_n(&mip_rt_heap_unseen_frees, __ATOMIC_RELAXED), all, count,
@@ -343,9 +355,13 @@ void mip_rt_heap_start(char **envp) {
    * reports what is wrong with the heap settings. */
   int first = !__atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE);
   read_options(options_in(envp), !first);
-  claim();
+  int took = claim();
   errno = saved;
   __atomic_store_n(&phase, 2, __ATOMIC_RELEASE);
+  /* From a constructor or the preinit entry (envp), no other thread can
+   * be loading an object. */
+  if (took)
+    mip_rt_heap_got_start(envp != NULL);
 }
 
 /* The last other owner found compatible. */
@@ -385,7 +401,8 @@ const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
   const struct mip_rt_heap_ops *o = __atomic_load_n(&hd->owner,
                                                     __ATOMIC_ACQUIRE);
   if (!o) {
-    claim();
+    if (claim())
+      mip_rt_heap_got_start(0);
     o = __atomic_load_n(&hd->owner, __ATOMIC_ACQUIRE);
   }
   return usable(o);
@@ -453,6 +470,8 @@ static void heap_init(int argc, char **argv, char **envp) {
 static void heap_fini(void) {
   if (!owner_here() || mip_rt_self()->is_main)
     return;
+  /* Every redirected GOT slot back first: its code is about to go. */
+  mip_rt_heap_got_stop();
   const struct mip_rt_heap_ops *mine = &ops;
   if (__atomic_compare_exchange_n(&MIP_RT_HEAP_HEADER->owner, &mine, NULL, 0,
                                   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))

@@ -326,6 +326,10 @@ size_t mip_rt_heap_stats_of(struct mip_rt_heap *h, uint64_t unseen_frees,
              h->stats[MIP_RT_HEAP_STAT_TRUNCATED]);
     add_stat(s, MIP_STAT_HEAP_DROPPED, h->stats[MIP_RT_HEAP_STAT_DROPPED]);
     add_stat(s, MIP_STAT_HEAP_STACK_DEPTH, h->depth);
+    add_stat(s, MIP_STAT_HEAP_UNINTERPOSED,
+             h->stats[MIP_RT_HEAP_STAT_UNINTERPOSED]);
+    add_stat(s, MIP_STAT_HEAP_LIVE_UNINTERPOSED,
+             h->stats[MIP_RT_HEAP_STAT_LIVE_UNINTERPOSED]);
   }
   if (stats_at < count) {
     all[stats_at].elem_size = mip_rec_raw_stat_size;

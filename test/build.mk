@@ -26,7 +26,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
 E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_merge heap heap_images annotate use merge
+  heap_dlopen heap_merge heap heap_images annotate use merge
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)

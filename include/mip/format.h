@@ -92,7 +92,17 @@ enum mip_stat {
   MIP_STAT_HEAP_DROPPED = 6,         /* allocations the tables had no
                                         room for */
   MIP_STAT_HEAP_STACK_DEPTH = 7,     /* the depth limit */
+  MIP_STAT_HEAP_UNINTERPOSED = 8,    /* 1: frees by code MIP did not
+                                        instrument went unseen (no
+                                        interposer, no redirection) */
+  MIP_STAT_HEAP_LIVE_UNINTERPOSED = 9, /* blocks live when written while
+                                          so: they may have been freed */
 };
+
+/* Blocks whose death MIP could not see (freed unseen, or live while frees
+ * went unseen) are reported, by the runtime on stderr and by mipdata show
+ * --heap, from this share of all blocks up, in percent. */
+#define MIP_HEAP_LOSS_PERCENT 1
 
 /* One edge sample is taken on a function's first call and then every
  * MIP_EDGE_PERIOD calls. */

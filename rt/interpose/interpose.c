@@ -26,22 +26,8 @@
 
 #ifdef MIP_INTERPOSE_HIDDEN
 #define VISIBILITY(name) ".hidden " name "\n"
-/* Tells heap_interpose.c that these definitions are hidden, so that it
- * looks the real ones up with RTLD_DEFAULT rather than RTLD_NEXT: a 1
- * that comes before the archive member's weak 0 (weak too, so that the
- * object may be given twice). */
-#define HIDDEN_MARK                                                            \
-  ".pushsection .rodata.__mip_heap_interpose_hidden,\"a\",@progbits\n"         \
-  ".weak __mip_heap_interpose_hidden\n"                                        \
-  ".hidden __mip_heap_interpose_hidden\n"                                      \
-  ".type __mip_heap_interpose_hidden,@object\n"                                \
-  ".size __mip_heap_interpose_hidden, 1\n"                                     \
-  "__mip_heap_interpose_hidden:\n"                                             \
-  ".byte 1\n"                                                                  \
-  ".popsection\n"
 #else
 #define VISIBILITY(name) ""
-#define HIDDEN_MARK ""
 #endif
 
 /* A weak function that jumps to the runtime's __mip_heap_interposed_NAME. */
@@ -61,4 +47,4 @@ __asm__(".pushsection .text.__mip_heap_interpose,\"ax\",@progbits\n"
         "__mip_heap_interpose:\n" MIP_HEAP_LINK_SYMBOL ":\n" FORWARD("free")
             FORWARD("realloc") FORWARD("reallocarray")
         ".size __mip_heap_interpose, .-__mip_heap_interpose\n"
-        ".popsection\n" HIDDEN_MARK);
+        ".popsection\n");

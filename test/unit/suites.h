@@ -12,6 +12,7 @@ Suite *runtime_suite(void);
 Suite *modes_suite(void);
 Suite *heap_suite(void);
 Suite *heap_runtime_suite(void);
+Suite *heap_got_suite(void);
 Suite *decide_suite(void);
 
 #endif

@@ -802,6 +802,8 @@ START_TEST(payloads_decode) {
   /* b: one live block born of a realloc. */
   mip_rt_heap_born(h, 6400, 100, cb, MIP_RT_HEAP_REALLOC, 35, 1);
   h->stats[MIP_RT_HEAP_STAT_TRUNCATED] = 1;
+  h->stats[MIP_RT_HEAP_STAT_UNINTERPOSED] = 1;
+  h->stats[MIP_RT_HEAP_STAT_LIVE_UNINTERPOSED] = 2;
 
   /* An image with call edges has a STATS payload already. */
   uint8_t edge_stats[2 * mip_rec_raw_stat_size];
@@ -835,6 +837,12 @@ START_TEST(payloads_decode) {
   ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_FREED_UNSEEN, &at), 0);
   ck_assert_int_ge(at, 0);
   ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_STACK_DEPTH, &at), 8);
+  /* Set by heap_loss.c before a real write; written whatever they are. */
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_UNINTERPOSED, &at), 1);
+  ck_assert_int_ge(at, 0);
+  ck_assert_uint_eq(stat_of(p, size, MIP_STAT_HEAP_LIVE_UNINTERPOSED, &at),
+                    2);
+  ck_assert_int_ge(at, 0);
 
   /* MIBS: header, schema, two records. */
   p = find(&d, MIP_RAW_HEAP_MIBS, &size);

@@ -199,7 +199,7 @@ struct raw_parts {
   size_t stack_count;
   struct heap_segment_spec segments[4];
   size_t segment_count;
-  struct mip_rec_raw_stat stats[5];
+  struct mip_rec_raw_stat stats[7];
   size_t stat_count;
   const uint32_t *schema; /* NULL: every known field */
   uint32_t field_count;
@@ -222,7 +222,10 @@ static void default_parts(struct raw_parts *r) {
   r->stats[2] = (struct mip_rec_raw_stat){MIP_STAT_HEAP_TRUNCATED_STACKS, 0, 1};
   r->stats[3] = (struct mip_rec_raw_stat){MIP_STAT_HEAP_DROPPED, 0, 4};
   r->stats[4] = (struct mip_rec_raw_stat){MIP_STAT_HEAP_STACK_DEPTH, 0, 64};
-  r->stat_count = 5;
+  r->stats[5] = (struct mip_rec_raw_stat){MIP_STAT_HEAP_UNINTERPOSED, 0, 1};
+  r->stats[6] =
+      (struct mip_rec_raw_stat){MIP_STAT_HEAP_LIVE_UNINTERPOSED, 0, 6};
+  r->stat_count = 7;
 }
 
 static void add_context(struct raw_parts *r, uint64_t stack, uint64_t site,
@@ -366,6 +369,8 @@ START_TEST(raw_reads_heap_payloads) {
   ck_assert(mip_build_id_equal(&h->segments[0].build_id, &ID));
   ck_assert_uint_eq(h->stats.unseen_frees, 2);
   ck_assert_uint_eq(h->stats.stack_depth, 64);
+  ck_assert_uint_eq(h->stats.uninterposed, 1);
+  ck_assert_uint_eq(h->stats.live_uninterposed, 6);
   mip_raw_free(&raw);
 }
 END_TEST
@@ -748,6 +753,8 @@ START_TEST(merge_symbolizes_and_combines_contexts) {
   ck_assert_uint_eq(p.heap_context_count, 3);
   ck_assert_uint_eq(p.heap_stats.unseen_frees, 4);
   ck_assert_uint_eq(p.heap_stats.stack_depth, 64);
+  ck_assert_uint_eq(p.heap_stats.uninterposed, 2); /* runs, summed */
+  ck_assert_uint_eq(p.heap_stats.live_uninterposed, 12);
   /* sorted by site: 0, 1, none */
   c = &p.heap_contexts[1];
   ck_assert_uint_eq(c->mib.v[MIP_MIBI_AllocCount], 5);
@@ -928,6 +935,8 @@ START_TEST(heap_survives_write_and_read) {
                    "/lib/libc.so.6");
   ck_assert_uint_eq(back.heap_stats.freed_unseen, 3);
   ck_assert_uint_eq(back.heap_stats.truncated_stacks, 1);
+  ck_assert_uint_eq(back.heap_stats.uninterposed, 1);
+  ck_assert_uint_eq(back.heap_stats.live_uninterposed, 6);
   mip_profile_free(&back);
   mip_profile_free(&p);
 }

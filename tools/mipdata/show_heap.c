@@ -109,6 +109,21 @@ static const char *frame_object(const struct mip_profile *p,
   return f->object ? str(p, f->object) : NULL;
 }
 
+/* Blocks whose death MIP could not see (docs/heap.md, "Lifetimes"):
+ * closed as freed unseen, or live at the end of a run whose frees by
+ * uninstrumented code went unseen; *blocks: all blocks. */
+static uint64_t unknown_lifetimes(const struct mip_profile *p,
+                                  uint64_t *blocks) {
+  *blocks = 0;
+  for (size_t i = 0; i < p->heap_context_count; i++)
+    *blocks += mib(&p->heap_contexts[i], MIP_MIBI_AllocCount);
+  const struct mip_heap_stats *s = &p->heap_stats;
+  uint64_t lost = s->freed_unseen + s->live_uninterposed;
+  if (lost > *blocks)
+    *blocks = lost;
+  return lost;
+}
+
 /* ---- JSON ------------------------------------------------------------- */
 
 static void json_frames(struct emitter *e, const struct mip_profile *p,
@@ -171,6 +186,11 @@ static void json_stats(struct emitter *e, const struct mip_profile *p) {
   emit_u64(e, "truncated_stacks", s->truncated_stacks);
   emit_u64(e, "dropped", s->dropped);
   emit_u64(e, "stack_depth", s->stack_depth);
+  emit_u64(e, "uninterposed_runs", s->uninterposed);
+  emit_u64(e, "live_uninterposed", s->live_uninterposed);
+  uint64_t blocks, lost = unknown_lifetimes(p, &blocks);
+  emit_u64(e, "unknown_lifetimes", lost);
+  emit_u64(e, "blocks", blocks);
   emit_object_end(e);
 }
 
@@ -273,6 +293,11 @@ static void show_yaml(const char *path, const struct mip_profile *p,
   emit_u64(&e, "TruncatedStacks", s->truncated_stacks);
   emit_u64(&e, "Dropped", s->dropped);
   emit_u64(&e, "StackDepth", s->stack_depth);
+  emit_u64(&e, "UninterposedRuns", s->uninterposed);
+  emit_u64(&e, "LiveUninterposed", s->live_uninterposed);
+  uint64_t blocks, lost = unknown_lifetimes(p, &blocks);
+  emit_u64(&e, "UnknownLifetimes", lost);
+  emit_u64(&e, "Blocks", blocks);
   emit_object_end(&e);
   size_t n = p->heap_context_count;
   uint8_t *done = mip_xcalloc(n, 1);
@@ -298,6 +323,28 @@ static void show_yaml(const char *path, const struct mip_profile *p,
 }
 
 /* ---- text -------------------------------------------------------------- */
+
+/* What the runtime said on stderr, when it concerns
+ * MIP_HEAP_LOSS_PERCENT of the blocks or more. */
+static void text_unknown_lifetimes(const struct mip_profile *p) {
+  const struct mip_heap_stats *s = &p->heap_stats;
+  uint64_t blocks, lost = unknown_lifetimes(p, &blocks);
+  if (!lost || lost * 100 < blocks * MIP_HEAP_LOSS_PERCENT)
+    return;
+  printf("Lifetimes: %" PRIu64 " of %" PRIu64 " blocks (%" PRIu64
+         "%%) were freed where MIP could not see it%s: their lifetimes are "
+         "unknown (",
+         lost, blocks, (lost * 100 + blocks / 2) / blocks,
+         s->uninterposed ? " or are still live" : "");
+  if (s->uninterposed)
+    printf("frees by code MIP did not instrument went unseen in %" PRIu64
+           " of %" PRIu64 " run%s)\n",
+           s->uninterposed, p->runs, p->runs == 1 ? "" : "s");
+  else
+    printf("a free MIP cannot redirect: through a pointer from "
+           "dlsym(RTLD_DEFAULT or RTLD_NEXT) or copied before the library "
+           "was loaded, or in statically linked code)\n");
+}
 
 static void text_frames(const struct mip_profile *p,
                         const struct mip_heap_context *c) {
@@ -384,6 +431,7 @@ static void show_text(const char *path, const struct mip_profile *p,
            "process's other statistics are in the profile of the image "
            "that owned its heap state\n",
            s->unseen_frees);
+  text_unknown_lifetimes(p);
   printf("Contexts by %s:\n", by == HEAP_BY_COUNT ? "allocations" : "bytes");
   for (size_t i = 0; i < p->heap_context_count; i++) {
     putchar('\n');
