@@ -24,7 +24,7 @@ $(RT_LIB): $(RT_OBJ)
 
 # The heap interposers (rt/interpose/): objects mipcc links into heap
 # images beside the archive, one for executables and one for shared
-# libraries (hidden definitions).
+# libraries (the marker and the link symbol only).
 INTERPOSE_EXE    := $(LIB)/mip/mip_interpose.o
 INTERPOSE_SHARED := $(LIB)/mip/mip_interpose_shared.o
 ALL_TARGETS += $(INTERPOSE_EXE) $(INTERPOSE_SHARED)
@@ -32,7 +32,7 @@ INTERPOSE_OBJ := $(OBJ)/rt/interpose/exe.o $(OBJ)/rt/interpose/shared.o
 
 $(INTERPOSE_OBJ): SAN_FLAGS :=
 $(INTERPOSE_OBJ): ALL_CFLAGS += -fPIC
-$(OBJ)/rt/interpose/shared.o: ALL_CFLAGS += -DMIP_INTERPOSE_HIDDEN
+$(OBJ)/rt/interpose/shared.o: ALL_CFLAGS += -DMIP_INTERPOSE_FOR_SHARED
 $(INTERPOSE_OBJ): $(OBJ)/rt/interpose/%.o: rt/interpose/interpose.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

@@ -8,23 +8,25 @@
  * defined `free` would be pulled into every program that calls free,
  * coverage-only ones included, since the linker takes an archive member
  * for any undefined symbol it defines. Instead mipcc links into every
- * image with heap code an object (rt/interpose/) with weak definitions of
- * free, realloc and reallocarray that jump here (default visibility in an
- * executable, hidden in a shared library, which so exports nothing of
- * libc's), and __mip_heap_interpose, which tells the runtime the image is
- * a heap image (docs/heap.md has the assembly). Weak: a program that
- * defines its own free keeps it. Where no image's free is the process's
- * (a heap library loaded with dlopen, or linked by an executable without
- * heap code, a program with a free of its own), the owner of the heap
- * state redirects the process's calls here through the GOT (heap_got.c).
+ * executable with heap code an object (rt/interpose/) with weak
+ * definitions of free, realloc and reallocarray that jump here, and into
+ * every image with heap code __mip_heap_interpose, which tells the
+ * runtime the image is a heap image (docs/heap.md has the assembly). Weak:
+ * a program that defines its own free keeps it. A shared library defines
+ * none of the three (it exports nothing of libc's, and a pointer to free
+ * it hands out stays good after it is unloaded): where no executable's
+ * free is the process's (a heap library loaded with dlopen, or linked by
+ * an executable without heap code, a program with a free of its own), the
+ * owner of the heap state redirects the process's calls here through the
+ * GOT (heap_got.c).
  *
  * Each forwards to the definition the process calls: the one
  * dlsym(RTLD_DEFAULT) finds (heap_got.c: a non-PIE executable's PLT stub
  * that stands for it is looked past), so that an allocator preloaded
  * ahead of libc stays the one called. Unless that is an interposed free
  * itself (this image's, or another's that this one's may come after in
- * the lookup order) and this image exports its free (an executable's
- * does, a shared library's is hidden): then the next
+ * the lookup order) and this image exports its free (an executable):
+ * then the next
  * definition in the lookup order (dlsym(RTLD_NEXT)), as a chain of
  * interposed functions must end. Which free is an interposed one, a
  * probe says: called on NULL (always harmless) with errno set to

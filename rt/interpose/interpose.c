@@ -7,9 +7,15 @@
  *
  *   mip_interpose.o         executables: default visibility, so the
  *                           process's free is this one, whoever calls it
- *   mip_interpose_shared.o  shared libraries: hidden, so the library's own
- *                           calls and function pointers reach the runtime
- *                           and the library exports nothing of libc's
+ *   mip_interpose_shared.o  shared libraries: the two symbols below only.
+ *                           A library exports nothing of libc's, and
+ *                           defines no free of its own either: a pointer
+ *                           to free it hands out must stay good after it
+ *                           is unloaded. Where the process's free is not
+ *                           an executable's interposed one, the runtime
+ *                           redirects the GOT slots of every loaded
+ *                           object, the library's included (heap_got.c),
+ *                           to code that outlives the library.
  *
  * It cannot be a member of libmip_rt.a: the linker takes an archive
  * member for any undefined symbol it defines, and would take one defining
@@ -24,19 +30,19 @@
  */
 #include "mip/link.h"
 
-#ifdef MIP_INTERPOSE_HIDDEN
-#define VISIBILITY(name) ".hidden " name "\n"
-#else
-#define VISIBILITY(name) ""
-#endif
-
 /* A weak function that jumps to the runtime's __mip_heap_interposed_NAME. */
 #define FORWARD(name)                                                          \
-  ".weak " name "\n" VISIBILITY(name) ".type " name ",@function\n" name        \
-  ":\n"                                                                        \
+  ".weak " name "\n"                                                           \
+  ".type " name ",@function\n" name ":\n"                                      \
   "  jmp __mip_heap_interposed_" name "\n"                                     \
   ".size " name ", .-" name "\n"                                               \
   ".hidden __mip_heap_interposed_" name "\n"
+
+#ifdef MIP_INTERPOSE_FOR_SHARED
+#define FUNCTIONS "  int3\n" /* a byte for the symbols to name; never run */
+#else
+#define FUNCTIONS FORWARD("free") FORWARD("realloc") FORWARD("reallocarray")
+#endif
 
 __asm__(".pushsection .text.__mip_heap_interpose,\"ax\",@progbits\n"
         ".weak __mip_heap_interpose\n"
@@ -44,7 +50,6 @@ __asm__(".pushsection .text.__mip_heap_interpose,\"ax\",@progbits\n"
         ".type __mip_heap_interpose,@function\n"
         ".weak " MIP_HEAP_LINK_SYMBOL "\n"
         ".hidden " MIP_HEAP_LINK_SYMBOL "\n"
-        "__mip_heap_interpose:\n" MIP_HEAP_LINK_SYMBOL ":\n" FORWARD("free")
-            FORWARD("realloc") FORWARD("reallocarray")
+        "__mip_heap_interpose:\n" MIP_HEAP_LINK_SYMBOL ":\n" FUNCTIONS
         ".size __mip_heap_interpose, .-__mip_heap_interpose\n"
         ".popsection\n");

@@ -194,11 +194,10 @@ for ld in lld gold; do
 done
 
 # A program without heap code, with the heap library: the library owns
-# the state. Its free is its own (hidden): the library's calls, through a
-# function pointer too, reach its runtime; the program's go to libc's,
-# which the library, owning the state, redirects to its own (heap_got.c;
-# test/e2e/heap_dlopen.sh has the rest); so too when it is loaded with
-# dlopen.
+# the state. The library defines no free: its calls, through a function
+# pointer too, and the program's go to libc's, which the library, owning
+# the state, redirects to its runtime (heap_got.c; test/e2e/heap_dlopen.sh
+# has the rest); so too when it is loaded with dlopen.
 # shellcheck disable=SC2086
 "$CLANG" -O1 "$PROG/host.c" -L. -lheaprt -Wl,-rpath,"$TMP" -o host
 MIP_PROFILE_FILE=host.mipraw ./host

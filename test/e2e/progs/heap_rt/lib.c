@@ -1,6 +1,6 @@
 /* A shared library built "with heap mode" (glue.h): its allocations go to
- * the owner of the process's heap state, the executable (or itself). Its
- * free is the interposer's hidden one: its own. */
+ * the owner of the process's heap state, the executable (or itself). It
+ * defines no free: its calls go where the process's do. */
 #include <stdlib.h>
 
 #include "glue.h"
