@@ -689,11 +689,12 @@ static int compare_contexts(const void *a, const void *b, void *profile) {
   const struct mip_heap_context *x = a, *y = b;
   if (x->site != y->site)
     return x->site < y->site ? -1 : 1;
-  const uint32_t *xs = p->heap_stack + x->first_frame;
-  const uint32_t *ys = p->heap_stack + y->first_frame;
-  for (uint32_t k = 0; k < x->frame_count && k < y->frame_count; k++)
-    if (xs[k] != ys[k])
-      return xs[k] < ys[k] ? -1 : 1;
+  for (uint32_t k = 0; k < x->frame_count && k < y->frame_count; k++) {
+    uint32_t xk = p->heap_stack[x->first_frame + k];
+    uint32_t yk = p->heap_stack[y->first_frame + k];
+    if (xk != yk)
+      return xk < yk ? -1 : 1;
+  }
   return (x->frame_count > y->frame_count) - (x->frame_count < y->frame_count);
 }
 
@@ -715,12 +716,16 @@ static void normalize_contexts(struct mip_profile *p) {
     }
   }
   p->heap_context_count = out;
-  uint32_t *stack = mip_xcalloc(p->heap_stack_count, sizeof *stack);
+  /* Sized by what the contexts use, whatever the old table held. */
+  size_t used = 0;
+  for (size_t i = 0; i < out; i++)
+    used += p->heap_contexts[i].frame_count;
+  uint32_t *stack = mip_xcalloc(used, sizeof *stack);
   size_t at = 0;
   for (size_t i = 0; i < out; i++) {
     struct mip_heap_context *c = &p->heap_contexts[i];
-    memcpy(stack + at, p->heap_stack + c->first_frame,
-           (size_t)c->frame_count * sizeof *stack);
+    for (uint32_t k = 0; k < c->frame_count; k++)
+      stack[at + k] = p->heap_stack[c->first_frame + k];
     c->first_frame = (uint32_t)at;
     at += c->frame_count;
   }

@@ -225,6 +225,38 @@ static int check_context_order(const struct mip_view *v,
   return 0;
 }
 
+/* Each context's frames follow the previous context's in the stacks
+ * table, which they fill (the writer lays them out so): ranges that
+ * overlap or leave gaps would make every reader that copies stacks size
+ * its copy wrongly. */
+static int check_context_stacks(const struct mip_view *v,
+                                struct mip_error *err) {
+  uint64_t n = v->tables[MIP_PROF_HEAP_CONTEXTS].count, next = 0;
+  uint64_t stack = v->tables[MIP_PROF_HEAP_STACKS].count;
+  for (uint64_t i = 0; i < n; i++) {
+    struct mip_rec_profile_heap_context r;
+    mip_rec_profile_heap_context_decode(&r, entry(v, MIP_PROF_HEAP_CONTEXTS, i));
+    if (r.first_frame != next)
+      return mip_fail(err, v->path,
+                      "corrupt profile: heap context %" PRIu64
+                      "'s frames start at %" PRIu32 ", not right after the "
+                      "previous context's (%" PRIu64 ")",
+                      i, r.first_frame, next);
+    if (r.frame_count > stack - next)
+      return mip_fail(err, v->path,
+                      "corrupt profile: heap context %" PRIu64
+                      " has frames out of range",
+                      i);
+    next += r.frame_count;
+  }
+  if (next != stack)
+    return mip_fail(err, v->path,
+                    "corrupt profile: the heap contexts use %" PRIu64
+                    " stack entries, the stacks table has %" PRIu64,
+                    next, stack);
+  return 0;
+}
+
 static int check_heap(struct mip_view *v, struct mip_error *err) {
   if (v->tables[MIP_PROF_HEAP_SITES].count &&
       !mip_extent_find(v->extents, v->extent_count, MIP_RAW_SITE))
@@ -237,7 +269,10 @@ static int check_heap(struct mip_view *v, struct mip_error *err) {
     return 0;
   }
   v->has_heap = 1;
-  return read_schema(v, err) || check_context_order(v, err) ? -1 : 0;
+  return read_schema(v, err) || check_context_order(v, err) ||
+                 check_context_stacks(v, err)
+             ? -1
+             : 0;
 }
 
 int mip_view_open(const char *path, struct mip_view *v,

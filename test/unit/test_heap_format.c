@@ -701,6 +701,32 @@ static const char *run_c(void) {
   return write_raw("c.mipraw", &r);
 }
 
+/* Stacks of depth 0 (a hook running on another stack records frame 0
+ * alone, but a raw profile may hold none): contexts with no frames merge,
+ * one per site. */
+START_TEST(merge_takes_stacks_of_depth_0) {
+  static const struct heap_stack_spec empty[] = {{1, 0, 0, NULL},
+                                                 {2, 0, 0, NULL}};
+  struct raw_parts r;
+  default_parts(&r);
+  memcpy(r.stacks, empty, sizeof empty);
+  r.stack_count = 2;
+  add_context(&r, 1, BIAS + SITE, make_mib(2, 64, 5, 9, 1));
+  add_context(&r, 2, BIAS + SITE, make_mib(1, 8, 1, 2, 0));
+  add_context(&r, 2, BIAS + SITE + 1, make_mib(1, 8, 1, 2, 0));
+  struct mip_profile p;
+  struct mip_error err;
+  heap_profile(&p);
+  ck_assert_msg(add_heap_run(&p, write_raw("empty.mipraw", &r), &err) == 0,
+                "%s", err.msg);
+  ck_assert_uint_eq(p.heap_context_count, 2);
+  ck_assert_uint_eq(p.heap_stack_count, 0);
+  ck_assert_uint_eq(p.heap_contexts[0].frame_count, 0);
+  ck_assert_uint_eq(p.heap_contexts[0].mib.v[MIP_MIBI_AllocCount], 3);
+  mip_profile_free(&p);
+}
+END_TEST
+
 START_TEST(merge_symbolizes_and_combines_contexts) {
   struct mip_profile p;
   struct mip_error err;
@@ -1152,6 +1178,20 @@ START_TEST(profile_refuses_bad_heap_sections) {
   mip_put_le32(at + 4, 100); /* frame_count */
   expect_profile_error(&f, "heap context 0 has frames out of range");
 
+  /* ranges that overlap (each in bounds, their sum past the stacks
+   * table), or leave entries unused */
+  good_heap_file(&f);
+  at = section(&f, MIP_PROF_HEAP_CONTEXTS, &size, &entry);
+  mip_put_le32(at + entry, 0); /* second context's first frame */
+  expect_profile_error(&f, "heap context 1's frames start at 0, not right "
+                           "after the previous context's");
+
+  good_heap_file(&f);
+  at = section(&f, MIP_PROF_HEAP_CONTEXTS, &size, &entry);
+  mip_put_le32(at + size - entry + 4,
+               mip_get_le32(at + size - entry + 4) - 1); /* last's count */
+  expect_profile_error(&f, "stack entries, the stacks table has");
+
   good_heap_file(&f);
   at = section(&f, MIP_PROF_HEAP_CONTEXTS, &size, &entry);
   mip_put_le32(at + entry + 8, 3); /* second context's site */
@@ -1294,6 +1334,7 @@ Suite *heap_suite(void) {
   tcase_add_test(tc, mib_fields_follow_mib_inc);
   tcase_add_test(tc, mib_merge_rules);
   tcase_add_test(tc, merge_symbolizes_and_combines_contexts);
+  tcase_add_test(tc, merge_takes_stacks_of_depth_0);
   tcase_add_test(tc, merge_symbolizes_other_images);
   tcase_add_test(tc, merge_order_does_not_matter);
   tcase_add_test(tc, heap_survives_write_and_read);
