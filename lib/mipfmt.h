@@ -466,6 +466,9 @@ struct mip_view {
  * extents, per-function tables and heap schema. */
 int mip_view_open(const char *path, struct mip_view *v, struct mip_error *err);
 void mip_view_close(struct mip_view *v);
+/* Checks every entry (profile_check.c): mip_view_open does, so that every
+ * reader refuses the same files. */
+int mip_view_check_all(const struct mip_view *v, struct mip_error *err);
 
 static inline uint64_t mip_view_count(const struct mip_view *v,
                                       uint32_t kind) {

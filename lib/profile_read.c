@@ -1,9 +1,8 @@
 /*
  * Reading a whole indexed profile into a struct mip_profile, through the
- * view's accessors (profile_view.c), which check each entry. What only the
- * whole profile can show is checked here: blocks that depend on blocks of
- * other functions, counters outside their sections, heap sites out of
- * order. The heap part is then put in its canonical form.
+ * view (profile_view.c), which checked every entry when it opened the file
+ * (profile_check.c), as it does for every reader. The heap part is then
+ * put in its canonical form.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,10 +10,6 @@
 
 #include "heap.h"
 #include "mipfmt.h"
-
-static int corrupt(const char *path, const char *what, struct mip_error *err) {
-  return mip_fail(err, path, "corrupt profile: %s", what);
-}
 
 static void read_strings(struct mip_profile *p, const struct mip_view *v) {
   const struct mip_view_table *s = &v->tables[MIP_PROF_STRINGS];
@@ -44,15 +39,6 @@ static int read_blocks(struct mip_profile *p, const struct mip_view *v,
   for (size_t i = 0; i < p->block_count; i++)
     if (mip_view_block(v, i, &p->blocks[i], err))
       return -1;
-  for (size_t i = 0; i < p->function_count; i++) {
-    const struct mip_profile_function *f = &p->functions[i];
-    for (uint32_t b = 0; b < f->block_count; b++) {
-      const struct mip_block *blk = &p->blocks[f->first_block + b];
-      for (uint32_t d = 0; d < blk->dep_count; d++)
-        if (p->deps[blk->dep_first + d] >= f->block_count)
-          return corrupt(v->path, "a block depends on another function", err);
-    }
-  }
   return 0;
 }
 
@@ -83,32 +69,6 @@ static void read_symbols(struct mip_profile *p, const struct mip_view *v) {
     p->symbols[i] = mip_view_symbol(v, i);
 }
 
-/* Each function's counters lie inside their sections, so a merge can
- * read them without checking again. */
-static int check_offsets(const struct mip_profile *p, const char *path,
-                         struct mip_error *err) {
-  static const uint32_t kinds[] = {MIP_RAW_COV, MIP_RAW_CNT, MIP_RAW_ORD,
-                                   MIP_RAW_BLK};
-  for (size_t i = 0; i < p->function_count; i++) {
-    const struct mip_profile_function *f = &p->functions[i];
-    const uint64_t offsets[] = {f->cov_offset, f->cnt_offset, f->ord_offset,
-                                f->probe_offset};
-    for (size_t k = 0; k < 4; k++) {
-      if (offsets[k] == MIP_NO_OFFSET && kinds[k] != MIP_RAW_COV)
-        continue;
-      const struct mip_extent *e =
-          mip_extent_find(p->extents, p->extent_count, kinds[k]);
-      uint64_t elem = kinds[k] == MIP_RAW_BLK ? 0 : (e ? e->elem_size : 1);
-      if (!e || offsets[k] > e->size || elem > e->size - offsets[k])
-        return mip_fail(err, path,
-                        "corrupt profile: counters of function %zu lie "
-                        "outside their section",
-                        i);
-    }
-  }
-  return 0;
-}
-
 /* ---- heap ----------------------------------------------------------- */
 
 static int read_heap_sites(struct mip_profile *p, const struct mip_view *v,
@@ -119,8 +79,6 @@ static int read_heap_sites(struct mip_profile *p, const struct mip_view *v,
     struct mip_heap_site *s = &p->heap_sites[i];
     if (mip_view_heap_site(v, i, s, err))
       return -1;
-    if (i && s->site_offset <= s[-1].site_offset)
-      return corrupt(v->path, "heap sites out of order", err);
     p->heap_site_count = i + 1;
   }
   return 0;
@@ -176,8 +134,7 @@ static int read_view(struct mip_profile *p, const struct mip_view *v,
   p->extent_count = v->extent_count;
   read_strings(p, v);
   if (read_functions(p, v, err) || read_blocks(p, v, err) ||
-      read_edges(p, v, err) || check_offsets(p, v->path, err) ||
-      read_heap(p, v, err))
+      read_edges(p, v, err) || read_heap(p, v, err))
     return -1;
   read_symbols(p, v);
   return 0;

@@ -284,7 +284,8 @@ int mip_view_open(const char *path, struct mip_view *v,
   struct mip_rec_profile_header h;
   if (read_header(v, &h, err) || read_table(v, &h, err) ||
       check_strings(v, err) || read_extents(v, err) ||
-      check_functions(v, err) || check_heap(v, err)) {
+      check_functions(v, err) || check_heap(v, err) ||
+      mip_view_check_all(v, err)) {
     mip_view_close(v);
     return -1;
   }

@@ -235,6 +235,24 @@ for file in object-range.mip object-outside.mip; do
 done
 expect_failure "annotate --debug other build" "does not match" "other" -- \
   annotate -p good.mip --debug other
+# One validator: show, annotate (which reads through the compiler's view)
+# and merge refuse each broken profile with the same line
+for file in trunc.mip trunc-tail.mip trunc-heap.mip newer.mip \
+  site-range.mip context-order.mip; do
+  cp "$file" target.mip
+  show=$("$MIPDATA" show -p "$file" 2>&1 >/dev/null || true)
+  annotate=$("$MIPDATA" annotate -p "$file" 2>&1 >/dev/null || true)
+  merged=$("$MIPDATA" merge -p heap.mip "$file" 2>&1 >/dev/null || true)
+  updated=$( ("$MIPDATA" merge -p target.mip heap.mipraw --debug heap 2>&1 >/dev/null || true) |
+    sed 's/target\.mip/'"$file"'/')
+  if [ -n "$show" ] && [ "$show" = "$annotate" ] && [ "$show" = "$merged" ] &&
+    [ "$show" = "$updated" ]; then
+    pass "$file: show, annotate and merge (input or profile) say the same: $show"
+  else
+    fail "$file: show '$show', annotate '$annotate', merge '$merged', into '$updated'"
+  fi
+done
+
 expect_failure "annotate --debug without DWARF" "debug information" "prog-nodebug" -- \
   annotate -p good.mip --debug prog-nodebug
 expect_failure "annotate --debug not ELF" "not an ELF" "text" -- \

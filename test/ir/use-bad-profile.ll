@@ -21,10 +21,13 @@
 ; RUN: not %opt -passes='mip-use<profile=%t.strings>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=STRINGS
 ; STRINGS: mip: {{.*}}.strings: corrupt profile: bad string table
 ; The first function's name (FUNCTIONS is the third section) out of range:
-; found by its key, refused when read.
+; refused when the profile is opened, as mipdata refuses it, whatever the
+; module looks up.
 ; RUN: cp %t.mip %t.name && at=$(($(od -An -t u8 -j 160 -N 8 %t.mip) + 4)) && printf '\377\377\377\177' | dd of=%t.name bs=1 seek=$at conv=notrunc 2>/dev/null
 ; RUN: not %opt -passes='mip-use<profile=%t.name>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=NAME
-; NAME: error: mip: {{.*}}.name: corrupt profile: function 0 names a string out of range
+; NAME: mip: {{.*}}.name: corrupt profile: function 0 names a string out of range
+; RUN: echo 'define void @not_in_the_profile() { ret void }' >%t.other.ll
+; RUN: not %opt -passes='mip-use<profile=%t.name>' -disable-output %t.other.ll 2>&1 | %FileCheck %s --check-prefix=NAME
 ; RUN: not %opt -passes='mip-use<profile=%t.mip;hot-share=2>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=SHARE
 ; SHARE: mip: hot-share=2: expected a number from 0 to 1
 ; RUN: not %opt -passes='mip-use<profile=%t.mip;cold-min-lifetime=soon>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=LIFETIME

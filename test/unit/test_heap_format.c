@@ -1245,6 +1245,32 @@ START_TEST(profile_refuses_bad_heap_sections) {
 }
 END_TEST
 
+/* A heap profile whose first context's MemInfoBlock field is set to the
+ * value of another field plus add. */
+static void heap_file_with(struct mip_file *f, int field, int from,
+                           uint64_t add) {
+  struct mip_profile p;
+  struct mip_error err;
+  heap_profile(&p);
+  ck_assert_int_eq(add_heap_run(&p, run_a(), &err), 0);
+  struct mip_mib *m = &p.heap_contexts[0].mib;
+  m->v[field] = m->v[from] + add;
+  write_profile(&p, "odd.mip", f);
+  mip_profile_free(&p);
+}
+
+/* Numbers no run or merge can give are refused like broken structure. */
+START_TEST(profile_refuses_contradicting_mibs) {
+  struct mip_file f;
+  heap_file_with(&f, MIP_MIBI_LiveAtExitCount, MIP_MIBI_AllocCount, 1);
+  expect_profile_error(&f, "blocks live at exit of");
+  heap_file_with(&f, MIP_MIBI_MinSize, MIP_MIBI_MaxSize, 1);
+  expect_profile_error(&f, "heap context 0 has MinSize");
+  heap_file_with(&f, MIP_MIBI_LiveAtExitSize, MIP_MIBI_TotalSize, 1);
+  expect_profile_error(&f, "bytes live at exit of");
+}
+END_TEST
+
 /* Version 1 had a reserved u32 where version 2 has a frame's object:
  * read as none, whatever it holds. */
 START_TEST(profile_reads_version_1_frames) {
@@ -1343,6 +1369,7 @@ Suite *heap_suite(void) {
   tcase_add_test(tc, heap_stats_alone_count);
   tcase_add_test(tc, coverage_profiles_have_no_heap_sections);
   tcase_add_test(tc, profile_refuses_bad_heap_sections);
+  tcase_add_test(tc, profile_refuses_contradicting_mibs);
   tcase_add_test(tc, profile_reads_version_1_frames);
   tcase_add_test(tc, profile_skips_unknown_heap_fields);
   tcase_add_test(tc, profiles_with_other_sites_do_not_merge);

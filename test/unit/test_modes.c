@@ -172,6 +172,61 @@ START_TEST(refuses_edge_to_no_function) {
 }
 END_TEST
 
+/* The full profile after one run, with function fn's numbers set so,
+ * written and read back: refused, with needle, by the whole-profile
+ * reader and by the view that annotate and the compiler use. */
+static void expect_numbers_refused(size_t fn, uint64_t covered_runs,
+                                   uint64_t calls, uint64_t ranked_runs,
+                                   const char *needle) {
+  struct mip_profile p;
+  struct mip_error err;
+  full_profile(&p);
+  ck_assert_int_eq(add_run(&p, full_raw("r.mipraw", 0x5001), &err), 0);
+  p.functions[fn].covered_runs = covered_runs;
+  p.functions[fn].calls = calls;
+  p.functions[fn].ranked_runs = ranked_runs;
+  const char *path = test_path("odd.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  mip_profile_free(&p);
+  ck_assert_int_eq(mip_profile_read(path, &p, &err), -1);
+  ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg, needle);
+  mip_profile_free(&p);
+  struct mip_view v;
+  ck_assert_int_eq(mip_view_open(path, &v, &err), -1);
+  ck_assert_msg(strstr(err.msg, needle), "'%s' lacks '%s'", err.msg, needle);
+}
+
+/* A block depending on a block of another function: refused when any
+ * reader opens the profile (annotate once took it, deciding on it). */
+START_TEST(refuses_dependencies_on_other_functions) {
+  struct mip_profile p;
+  struct mip_error err;
+  full_profile(&p);
+  ck_assert_int_eq(add_run(&p, full_raw("r.mipraw", 0x5001), &err), 0);
+  p.deps[0] = 7; /* main has 4 blocks */
+  const char *path = test_path("deps.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  mip_profile_free(&p);
+  const char *needle = "a block of function 1 depends on another function's";
+  ck_assert_int_eq(mip_profile_read(path, &p, &err), -1);
+  ck_assert_msg(strstr(err.msg, needle), "'%s'", err.msg);
+  mip_profile_free(&p);
+  struct mip_view v;
+  ck_assert_int_eq(mip_view_open(path, &v, &err), -1);
+  ck_assert_msg(strstr(err.msg, needle), "'%s'", err.msg);
+}
+END_TEST
+
+/* Numbers no run or merge can give are refused like broken structure. */
+START_TEST(refuses_contradicting_numbers) {
+  /* functions in the file: leaf (0), main (1), by key */
+  expect_numbers_refused(MAIN, 2, 1, 1, "function 1 ran in 2 runs of 1");
+  expect_numbers_refused(MAIN, 0, 1, 0, "function 1 has 1 calls but never ran");
+  expect_numbers_refused(MAIN, 1, 1, 2,
+                         "function 1 was ranked in 2 runs but ran in 1");
+}
+END_TEST
+
 static void expect_map_error(struct mip_buf *m, const char *needle) {
   struct mip_map map;
   struct mip_error err;
@@ -297,6 +352,8 @@ Suite *modes_suite(void) {
   Suite *s = suite_create("modes");
   TCase *tc = tcase_create("modes");
   tcase_add_test(tc, merges_every_mode);
+  tcase_add_test(tc, refuses_contradicting_numbers);
+  tcase_add_test(tc, refuses_dependencies_on_other_functions);
   tcase_add_test(tc, every_mode_survives_write_and_read);
   tcase_add_test(tc, profiles_of_profiles_add_up);
   tcase_add_test(tc, refuses_edge_to_no_function);
