@@ -2,14 +2,13 @@
  * A read-only view of an indexed profile (.mip), read into memory (not
  * mapped: a file truncated while a compiler maps it would kill the
  * compiler with SIGBUS; a file that changes while it is read is refused
- * instead, see mip_file_read). Opening it
- * checks what every reader needs before it can look anything up: the
- * header, the section table, the string table, the tables that run
- * parallel to the functions and the heap schema. Entries are checked when
- * they are read. So the profile-use pass, which looks up the few functions
- * of one translation unit in the profile of a whole program, pays for what
- * it reads and not for the rest; mip_profile_read (profile_read.c) reads
- * everything through the same accessors.
+ * instead, see mip_file_read). Opening it checks what every accessor
+ * needs (the header, the section table, the string table, the tables that
+ * run parallel to the functions, the heap schema), then every entry
+ * through the accessors, which check one entry each, and what only the
+ * whole profile shows (profile_check.c): so the profile-use pass, which
+ * looks up the few functions of one translation unit, and annotate refuse
+ * exactly what mip_profile_read (profile_read.c) refuses.
  */
 #include <errno.h>
 #include <fcntl.h>

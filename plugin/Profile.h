@@ -1,9 +1,9 @@
 //===- Profile.h - An indexed profile, as -fmip-use reads it ----*- C++ -*-===//
 //
 // The profile a rebuild uses, read into memory through the format library's
-// view (lib/profile_view.c): opening it reads the header and the section
-// table only, and each translation unit then reads the entries of its own
-// functions. The rules that turn the numbers into decisions are the
+// view (lib/profile_view.c): opening it checks the whole file, as mipdata
+// does (lib/profile_check.c), and each translation unit then reads the
+// entries of its own functions. The rules that turn the numbers into decisions are the
 // library's too (lib/decide.c), shared with `mipdata annotate`.
 //
 //===----------------------------------------------------------------------===//
