@@ -41,12 +41,27 @@ int mip_rt_dump_self(void) {
   return rc;
 }
 
-static int dump_object(struct dl_phdr_info *info, size_t size, void *arg) {
+/* The runtimes of the loaded images, gathered first: each dump runs with
+ * the loader's lock released (a heap dump waits for table locks, whose
+ * holders may themselves wait for the loader's lock, in a signal handler
+ * that dumps). Up to DUMP_BATCH at a time, from object index from on. */
+#define DUMP_BATCH 32
+
+struct gather {
+  const struct mip_rt_descriptor *found[DUMP_BATCH];
+  size_t count;
+  size_t from, index; /* objects to skip, objects seen */
+};
+
+static int gather_object(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
+  struct gather *g = arg;
+  if (g->index++ < g->from)
+    return 0;
   const struct mip_rt_descriptor *d = mip_rt_find_descriptor(info);
-  if (d && d->dump() != 0)
-    *(int *)arg = -1;
-  return 0;
+  if (d)
+    g->found[g->count++] = d;
+  return g->count == DUMP_BATCH; /* full: the rest next time */
 }
 
 /* Default visibility: the one symbol the runtime exports. Any image's copy
@@ -56,7 +71,16 @@ __attribute__((visibility("default"))) int mip_dump(void);
 int mip_dump(void) {
   int saved = errno;
   int rc = 0;
-  dl_iterate_phdr(dump_object, &rc);
+  for (size_t from = 0;;) {
+    struct gather g = {.from = from};
+    int more = mip_rt_each_object(gather_object, &g);
+    for (size_t i = 0; i < g.count; i++)
+      if (g.found[i]->dump() != 0)
+        rc = -1;
+    if (!more)
+      break;
+    from = g.index;
+  }
   errno = saved;
   return rc;
 }

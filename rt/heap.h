@@ -404,7 +404,15 @@ static inline void mip_rt_heap_lock(uint32_t *lock) {
   if (__builtin_expect(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE), 0))
     mip_rt_heap_lock_wait(lock);
 }
-MIP_RT_HIDDEN int mip_rt_heap_try_lock(uint32_t *lock);
+MIP_RT_HIDDEN int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries);
+/* A dump's wait, short: the holder may be a thread a signal handler
+ * interrupted, this one's or another's, whose handler may itself be
+ * dumping; it does not let go until the handler returns, so waiting longer
+ * only slows every dump down. The dump then reads without the lock (see
+ * the tables' rules in docs/heap.md). */
+static inline int mip_rt_heap_try_lock(uint32_t *lock) {
+  return mip_rt_heap_try_lock_for(lock, 80);
+}
 static inline void mip_rt_heap_unlock(uint32_t *lock) {
   __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }

@@ -801,7 +801,7 @@ void mip_rt_heap_got_stop(void) {
   /* Then the slots, unless a scan holds the lists (it never waits for
    * the loader's lock, which the dlclose that brings us here holds; but
    * one a fork interrupted holds them forever in the child). */
-  if (mip_rt_heap_try_lock(&scan_lock)) {
+  if (mip_rt_heap_try_lock_for(&scan_lock, 4096)) {
     read_ranges();
     dl_iterate_phdr(restore_object, NULL);
     munmap(lists, sizeof *lists);

@@ -44,8 +44,8 @@ void mip_rt_heap_lock_wait(uint32_t *lock) {
   }
 }
 
-int mip_rt_heap_try_lock(uint32_t *lock) {
-  for (unsigned spins = 0; spins < 4096; spins++) {
+int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries) {
+  for (unsigned spins = 0; spins < tries; spins++) {
     if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
       return 1;
     if (spins < 64)

@@ -352,7 +352,7 @@ size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h, uintptr_t site_lo,
   if (max - count < 3)
     return count;
   struct segments sg = {NULL, 0, 0};
-  dl_iterate_phdr(each_object, &sg);
+  mip_rt_each_object(each_object, &sg);
   uint32_t n = __atomic_load_n(&h->context_count, __ATOMIC_ACQUIRE);
   n = n < h->context_cap ? n : h->context_cap;
   uint64_t cap = sg.used + SEGMENT_SLACK;
@@ -375,7 +375,7 @@ size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h, uintptr_t site_lo,
   s->segments = s->wanted + n;
   s->segments_cap = cap;
   sg = (struct segments){s->segments, cap, 0};
-  dl_iterate_phdr(each_object, &sg);
+  mip_rt_each_object(each_object, &sg);
   s->segments_size = sg.used;
 
   count = add(all, count, max, MIP_RAW_HEAP_MIBS, 8,

@@ -117,6 +117,14 @@ mip_rt_find_descriptor(const struct dl_phdr_info *info);
 /* Whether the runtime of another image in the process is ready. */
 MIP_RT_HIDDEN int mip_rt_other_ready(void);
 
+/* objects.c: the loaded objects as dl_iterate_phdr reports them, or, in
+ * a forked child (whose loader lock may be held forever by a thread it
+ * does not have), as they were right before the fork. */
+typedef int (*mip_rt_object_fn)(struct dl_phdr_info *info, size_t size,
+                                void *arg);
+MIP_RT_HIDDEN int mip_rt_each_object(mip_rt_object_fn fn, void *arg);
+MIP_RT_HIDDEN void mip_rt_objects_init(void);
+
 /* options.c: MIP_OPTIONS, "key=value:key=value". */
 struct mip_rt_options {
   int dump_at_exit; /* 1 */
