@@ -45,7 +45,8 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     // is there to be counted (they add no blocks). Blocks then, while they
     // are the original ones; heap sites may split invoke edges and the
     // entry probe the entry block.
-    InstrumentedFunction IF{&F, computeCfgHash(F), {}, {}, {}};
+    InstrumentedFunction IF{&F, computeCfgHash(F, writtenCfgHashRecipe()),
+                            {}, {}, {}};
     if (Generated.Heap)
       countHeapAccesses(F);
     if (Generated.Blocks)

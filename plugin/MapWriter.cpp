@@ -2,6 +2,8 @@
 
 #include "MapWriter.h"
 
+#include "CfgHash.h"
+
 #include "FunctionKey.h"
 
 #include "mip/format.h"
@@ -104,7 +106,10 @@ std::string functionRecord(const InstrumentedFunction &IF) {
   Fn.cfg_hash = IF.CfgHash;
   Fn.entry = AsmValue::symbol(symbolName(&F));
   Fn.flags = (F.hasLocalLinkage() ? MIP_FN_LOCAL : 0) |
-             (F.hasComdat() ? MIP_FN_COMDAT : 0);
+             (F.hasComdat() ? MIP_FN_COMDAT : 0) |
+             (writtenCfgHashRecipe() == CfgHashRecipe::ShapeAndTargets
+                  ? MIP_FN_HASH_CALLS
+                  : 0);
   Fn.slot_count = IF.Slots.size();
   Fn.name_size = Name.size();
   Fn.unit_size = Unit.size();

@@ -52,10 +52,18 @@ lookUp(const Profile &P, Function &F, bool &IsStale) {
     return Found.takeError();
   if (Found->empty())
     return std::nullopt;
-  uint64_t Hash = computeCfgHash(F);
-  for (const Profile::Function &Fn : *Found)
-    if (Fn.Record.cfg_hash == Hash)
+  // By the recipe the profile's entry was hashed with: a profile of an
+  // older MIP keeps matching what it matched.
+  std::optional<uint64_t> Hashes[2];
+  for (const Profile::Function &Fn : *Found) {
+    bool Targets = Fn.Record.flags & MIP_FN_HASH_CALLS;
+    std::optional<uint64_t> &Hash = Hashes[Targets];
+    if (!Hash)
+      Hash = computeCfgHash(F, Targets ? CfgHashRecipe::ShapeAndTargets
+                                       : CfgHashRecipe::Shape);
+    if (Fn.Record.cfg_hash == *Hash)
       return Fn;
+  }
   IsStale = true;
   return std::nullopt;
 }

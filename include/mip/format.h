@@ -128,6 +128,9 @@ enum mip_map_kind {
 enum mip_function_flags {
   MIP_FN_LOCAL = 1u << 0,  /* local linkage: key is "unit;name" */
   MIP_FN_COMDAT = 1u << 1, /* in a COMDAT group (inline, template) */
+  /* cfg_hash covers what calls call and the constants branches compare
+   * with (the CFG hash, recipe 2: docs/formats.md); without it, recipe 1 */
+  MIP_FN_HASH_CALLS = 1u << 2,
 };
 
 /* Indexed profile section kinds. A reader skips kinds it does not know. */

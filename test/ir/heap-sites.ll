@@ -257,14 +257,15 @@ define ptr @indirect(ptr %alloc) {
 ; CHECK: attributes #[[NOUNWIND]] = { nounwind }
 
 ; The unit lists the site section; each function record has a SITE slot
-; (kind 5, one element per site) next to its coverage byte; each site has
+; (kind 5, one element per site) next to its coverage byte (flags 4: its
+; hash covers call targets and branch constants); each site has
 ; a record (kind 4, version 1) in the function's section: the site's byte,
 ; the function's coverage byte, line 0, column 0, the allocator
 ; (MIP_ALLOC_*), and empty file and name without debug information.
 ; MAP: module asm ".quad __start___mip_site"
 ; MAP-NEXT: module asm ".quad __stop___mip_site"
 ; MAP: module asm ".quad c_allocators"
-; MAP-NEXT: module asm ".long 0"
+; MAP-NEXT: module asm ".long 4"
 ; MAP-NEXT: module asm ".long 2"
 ; MAP: module asm ".long 5"
 ; MAP-NEXT: module asm ".long 16"

@@ -4,12 +4,14 @@
 # OUT.mip, so that mip-use tests get a profile whose hashes and sites are
 # the plugin's own.
 #   test/ir/profile.sh BUILD_DIR FILE.ll MODES OUT [ARGS...]
-# ARGS go to the program; several runs: MIP_IR_RUNS (default 1).
+# ARGS go to the program; several runs: MIP_IR_RUNS (default 1); more
+# options for opt: MIP_IR_OPT_FLAGS.
 set -eu
 BUILD=$1 LL=$2 MODES=$3 OUT=$4
 shift 4
 LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
-"$LLVM_BIN/opt" -load-pass-plugin="$BUILD/lib/mip/libmip.so" \
+# shellcheck disable=SC2086
+"$LLVM_BIN/opt" -load-pass-plugin="$BUILD/lib/mip/libmip.so" ${MIP_IR_OPT_FLAGS:-} \
   -passes="mip-generate<$(echo "$MODES" | tr , ";")>" "$LL" -o "$OUT.bc"
 "$LLVM_BIN/clang" -Wno-override-module -c "$OUT.bc" -o "$OUT.o"
 # Linked as docs/mipcc.md says to link without mipcc: the runtime, and
