@@ -7,7 +7,7 @@ set -eu -o pipefail
 
 elapsed=${1:-0}
 HB=$B/heap
-PROGRAMS=${PROGRAMS:-$ALL_PROGRAMS}
+PROGRAMS=${PROGRAMS:-$HEAP_PROGRAMS}
 RUNS=${RUNS:-?}
 times=$HB/out/times.tsv
 
@@ -26,7 +26,7 @@ echo "# Heap profiling benchmark"
 echo
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $clang_version, valgrind $(valgrind --version | sed 's/^valgrind-//'). The benchmark took $((elapsed / 60)) min $((elapsed % 60)) s."
 echo
-echo "Builds, all \`-O2\` with the flags of \`bench/programs/PROG.sh\`: *plain* (clang), *heap* (\`mipcc -fmip-generate=heap -g\`, which adds frame pointers), *memprof* (\`clang -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer\`); for the comparisons *dhat* (clang \`-gdwarf-4 -fno-optimize-sibling-calls\`, run under \`valgrind --tool=dhat\`), *heap-nosib* and *memprof-nosib* (heap and memprof with \`-fno-optimize-sibling-calls\`). Workloads: those of \`make bench\` at full size; each build's output checked identical to plain's."
+echo "Builds, all \`-O2\` with the flags of \`bench/programs/PROG.sh\`: *plain* (clang), *heap* (\`mipcc -fmip-generate=heap -g\`, which adds frame pointers), *memprof* (\`clang -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer\`); for the comparisons *dhat* (clang \`-gdwarf-4 -fno-optimize-sibling-calls\`, run under \`valgrind --tool=dhat\`), *heap-nosib* and *memprof-nosib* (heap and memprof with \`-fno-optimize-sibling-calls\`). Workloads: those of \`make bench\` at full size, and cmark converting 40 MB of generated Markdown; each build's output checked identical to plain's."
 echo
 
 # ---- overhead ----
@@ -79,8 +79,17 @@ for p in $PROGRAMS; do
 done
 echo
 
+# ---- the live-block sweep ----
+if [ "${SWEEP_OK:-0}" = 1 ]; then
+  echo "## The live-block sweep"
+  echo
+  echo "What an allocation and its free cost the runtime as the number of live blocks grows (\`bench/heap/sweep.c\`, built with heap mode, and as *stub* with the hooks that do nothing): the program keeps that many blocks of 16 to 64 bytes live, allocated one after the other as a parser builds a tree, and makes allocations and frees against them. *tree*: all of them allocated, then freed in the same order, again and again (the table grows from empty in each round of 1000, and once, within the round, at the largest counts); *churn*: each operation frees one of the last 256 blocks it allocated, picked at random, and allocates another; *random*: each frees one of the live blocks picked at random and allocates its replacement, which no table that keeps neighbours together can serve from the cache."
+  echo
+  "$BENCH_DIR/heap/sweep-report.sh" "$HB/sweep"
+fi
+
 # ---- instructions ----
-echo "Instructions (callgrind Ir, one run each at the callgrind size of \`make bench\`: sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB), which the machine's other work does not change:"
+echo "Instructions (callgrind Ir, one run each at the callgrind size of \`make bench\`: sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB, cmark 2 MB of Markdown), which the machine's other work does not change:"
 echo
 echo "| program | plain Ir | heap Ir | heap / plain |"
 echo "| --- | ---: | ---: | ---: |"
@@ -118,7 +127,7 @@ echo
 if [ "$full" = 1 ]; then
   echo "Plain is the median above; DHAT's time is one run, made while ${JOBS:-1} programs' comparisons ran at once (each run is one process at a time, so each has a core of its own when the machine has no other work), so it is rougher than the medians. The comparisons also time every process of their plain, heap-nosib and memprof-nosib runs: \`truth/PROG/wall.tsv\`."
 else
-  echo "\`BENCH_HEAP_DHAT_SIZE=small\`: the comparisons ran the callgrind size of \`make bench\` (sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB), so DHAT is set against the plain run of the same size made just before it; one run each, made while ${JOBS:-1} programs' comparisons ran at once."
+  echo "\`BENCH_HEAP_DHAT_SIZE=small\`: the comparisons ran the callgrind size of \`make bench\` (sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB, cmark 2 MB of Markdown), so DHAT is set against the plain run of the same size made just before it; one run each, made while ${JOBS:-1} programs' comparisons ran at once."
 fi
 echo
 
