@@ -245,8 +245,7 @@ static void move_slot(uint64_t *keys, uint32_t *values, uint64_t to,
 
 /* How far physical slot p is from physical slot home in probing order:
  * the slots between in a line, else through the order. */
-INLINE uint64_t distance(uint64_t home, uint64_t p, uint64_t mask,
-                         uint64_t k) {
+INLINE uint64_t distance(uint64_t home, uint64_t p, uint64_t mask, uint64_t k) {
   if ((home ^ p) <= IN_LINE && home <= p)
     return p - home;
   return (logical(p, mask, k) - logical(home, mask, k)) & mask;
@@ -263,8 +262,8 @@ INLINE uint64_t next_of(uint64_t p, uint64_t mask, uint64_t k) {
  * the first block nearer its home than addr would be (insert_at moves it
  * and the rest of the run on), looking from the slot after addr's home,
  * which holds another block. */
-static uint64_t find_after(const uint64_t *keys, uint64_t mask, uint64_t k,
-                           uint64_t addr, uint64_t home) {
+static uint64_t table_find_after(const uint64_t *keys, uint64_t mask,
+                                 uint64_t k, uint64_t addr, uint64_t home) {
   for (uint64_t p = next_of(home, mask, k);; p = next_of(p, mask, k)) {
     uint64_t key = keys[p];
     if (!key || (key & ADDR_MASK) == addr ||
@@ -292,7 +291,7 @@ INLINE uint64_t find_in(const uint64_t *keys, uint64_t mask, uint64_t k,
   uint64_t home = home_of(addr, mask, k), key = keys[home];
   if ((key & ADDR_MASK) == addr || key == 0)
     return home;
-  return find_after(keys, mask, k, addr, home);
+  return table_find_after(keys, mask, k, addr, home);
 }
 
 /* Puts a block (key, v) at slot p, found for it by find_in, moving the
@@ -343,7 +342,7 @@ INLINE void move_all(uint64_t *t, uint64_t mask, uint64_t k,
       __builtin_memcpy(tvalues + VALUE_WORDS * p, values + VALUE_WORDS * i,
                        VALUE_WORDS * sizeof *values);
     } else {
-      insert_at(t, tvalues, mask, k, find_after(t, mask, k, addr, p), key,
+      insert_at(t, tvalues, mask, k, table_find_after(t, mask, k, addr, p), key,
                 values + VALUE_WORDS * i);
     }
   }
@@ -374,8 +373,8 @@ static uint64_t *new_table(struct mip_rt_heap *h, uint64_t log2) {
  * its first. With panels, the blocks of panel c go to panel c or c + 2^k
  * of the new table, in the same line: the new table is written in a few
  * streams, as the old one is read. */
-static __attribute__((noinline)) int grow(struct mip_rt_heap *h,
-                                          struct mip_rt_heap_shard *sh) {
+static __attribute__((noinline)) int table_grow(struct mip_rt_heap *h,
+                                                struct mip_rt_heap_shard *sh) {
   uint64_t old = sh->table;
   uint64_t log2 = old ? (old & 63) + 1 : FIRST_LOG2;
   uint64_t *t = new_table(h, log2);
@@ -410,7 +409,7 @@ static int room(struct mip_rt_heap *h, struct mip_rt_heap_shard *sh) {
   if (__builtin_expect(
           table && (sh->count + 1) * 4 <= (mask_of(table) + 1) * 3, 1))
     return 0;
-  return grow(h, sh);
+  return table_grow(h, sh);
 }
 
 /* ---- The shards ------------------------------------------------------- */
@@ -455,9 +454,9 @@ INLINE int put_in(uint64_t *keys, uint64_t mask, uint64_t k,
 }
 
 static __attribute__((noinline)) int
-put_in_panels(uint64_t *keys, uint64_t mask, uint64_t k,
-              const struct mip_rt_heap_block *b,
-              struct mip_rt_heap_block *old) {
+table_put_panels(uint64_t *keys, uint64_t mask, uint64_t k,
+                 const struct mip_rt_heap_block *b,
+                 struct mip_rt_heap_block *old) {
   return put_in(keys, mask, k, b, old);
 }
 
@@ -479,8 +478,8 @@ INLINE int take_in(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
 }
 
 static __attribute__((noinline)) int
-take_in_panels(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
-               struct mip_rt_heap_block *out) {
+table_take_panels(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
+                  struct mip_rt_heap_block *out) {
   return take_in(keys, mask, k, addr, out);
 }
 
@@ -496,7 +495,7 @@ int mip_rt_heap_table_put(struct mip_rt_heap *h,
     uint64_t *keys = keys_of(sh->table);
     uint64_t log2 = sh->table & 63, mask = mask_of(sh->table);
     rc = log2 > PANEL_LOG2
-             ? put_in_panels(keys, mask, log2 - PANEL_LOG2, b, old)
+             ? table_put_panels(keys, mask, log2 - PANEL_LOG2, b, old)
              : put_in(keys, mask, 0, b, old);
     if (!rc)
       sh->count++;
@@ -517,7 +516,7 @@ int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
     uint64_t *keys = keys_of(table);
     uint64_t log2 = table & 63, mask = mask_of(table);
     found = log2 > PANEL_LOG2
-                ? take_in_panels(keys, mask, log2 - PANEL_LOG2, addr, out)
+                ? table_take_panels(keys, mask, log2 - PANEL_LOG2, addr, out)
                 : take_in(keys, mask, 0, addr, out);
     sh->count -= (uint64_t)found;
   }

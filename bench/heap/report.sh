@@ -149,7 +149,7 @@ else
         if (f ~ /^(__mip_heap_access_range|mip_rt_heap_shadow_touch|mip_rt_heap_shadow_present|mip_rt_heap_start)$/) return "ranges"
         if (f ~ /clock_gettime|getcpu|^mip_rt_heap_(now|cpu|cpu_slow)$/) return "clock"
         if (f ~ /^(mip_rt_heap_(unwind|thread_stack|stack_hash|context_.*|recent_.*))$/) return "stack"
-        if (f ~ /^mip_rt_heap_(table_|lock|unlock|try_lock)/) return "table"
+        if (f ~ /^mip_rt_heap_(table_|lock|unlock|try_lock)/ || f ~ /^table_/) return "table"
         return "rest"
       }
       # share of the heap run, and what it is per block
@@ -167,7 +167,7 @@ else
       }' "$rt" "$HB/perf/$p.plain/symbols.tsv" "$HB/perf/$p.heap/symbols.tsv"
   done
   echo
-  echo "From one run of each of plain and heap under \`perf record -F 2999\` (samples per function, user and kernel; the files are in \`build/bench/heap/perf/\`). The heap run's samples are split by function: *program code* is everything outside the runtime (the program, libc, malloc, the kernel), given as its samples over all of the plain run's at the same sampling rate: what counting accesses inline and keeping frame pointers cost. The runtime's work for each block: *clock and CPU reads* (the coarse clock at each birth and death, the CPU from the rseq area, \`sched_getcpu\` where there is none), *stack walk and depot* (\`mip_rt_heap_recent_again\`: checking the thread's recent walks, which most allocations stop at; \`mip_rt_heap_unwind\` and \`mip_rt_heap_context_*\`: the frame-pointer walk, the stack's hash and its depot lookup), *live-block table* (\`mip_rt_heap_table_*\` and the shard locks), *the rest* (every other function of \`libmip_rt.a\`: the hooks, the interposed free and realloc, the MemInfoBlock merge, counters summed and cleared). Each as a share of the heap run and, in parentheses, that share of the heap build's median time divided by the blocks the run allocated (each born and dead once; not shown below 1000 blocks). *memcpy/memset ranges*: \`__mip_heap_access_range\` and what it calls."
+  echo "From one run of each of plain and heap under \`perf record -F 2999\` (samples per function, user and kernel; the files are in \`build/bench/heap/perf/\`). The heap run's samples are split by function: *program code* is everything outside the runtime (the program, libc, malloc, the kernel), given as its samples over all of the plain run's at the same sampling rate: what counting accesses inline and keeping frame pointers cost. The runtime's work for each block: *clock and CPU reads* (the coarse clock at each birth and death, the CPU from the rseq area, \`sched_getcpu\` where there is none), *stack walk and depot* (\`mip_rt_heap_recent_again\`: checking the thread's recent walks, which most allocations stop at; \`mip_rt_heap_unwind\` and \`mip_rt_heap_context_*\`: the frame-pointer walk, the stack's hash and its depot lookup), *live-block table* (\`mip_rt_heap_table_*\`, \`heap_table.c\`'s own \`table_*\`, and the shard locks), *the rest* (every other function of \`libmip_rt.a\`: the hooks, the interposed free and realloc, the MemInfoBlock merge, counters summed and cleared). Each as a share of the heap run and, in parentheses, that share of the heap build's median time divided by the blocks the run allocated (each born and dead once; not shown below 1000 blocks). *memcpy/memset ranges*: \`__mip_heap_access_range\` and what it calls."
   echo
   echo "Largest runtime functions (share of the heap run):"
   echo
