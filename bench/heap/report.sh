@@ -79,15 +79,6 @@ for p in $PROGRAMS; do
 done
 echo
 
-# ---- the live-block sweep ----
-if [ "${SWEEP_OK:-0}" = 1 ]; then
-  echo "## The live-block sweep"
-  echo
-  echo "What an allocation and its free cost the runtime as the number of live blocks grows (\`bench/heap/sweep.c\`, built with heap mode, and as *stub* with the hooks that do nothing): the program keeps that many blocks of 16 to 64 bytes live, allocated one after the other as a parser builds a tree, and makes allocations and frees against them. *tree*: all of them allocated, then freed in the same order, again and again (the table grows from empty in each round of 1000, and once, within the round, at the largest counts); *churn*: each operation frees one of the last 256 blocks it allocated, picked at random, and allocates another; *random*: each frees one of the live blocks picked at random and allocates its replacement, which no table that keeps neighbours together can serve from the cache."
-  echo
-  "$BENCH_DIR/heap/sweep-report.sh" "$HB/sweep"
-fi
-
 # ---- instructions ----
 echo "Instructions (callgrind Ir, one run each at the callgrind size of \`make bench\`: sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB, cmark 2 MB of Markdown), which the machine's other work does not change:"
 echo
@@ -130,6 +121,15 @@ else
   echo "\`BENCH_HEAP_DHAT_SIZE=small\`: the comparisons ran the callgrind size of \`make bench\` (sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB, cmark 2 MB of Markdown), so DHAT is set against the plain run of the same size made just before it; one run each, made while ${JOBS:-1} programs' comparisons ran at once."
 fi
 echo
+
+# ---- the live-block sweep ----
+if [ "${SWEEP_OK:-0}" = 1 ]; then
+  echo "## The live-block sweep"
+  echo
+  echo "What an allocation and its free cost the runtime as the number of live blocks grows (\`bench/heap/sweep.c\`, built with heap mode, and as *stub* with the hooks that do nothing): the program keeps that many blocks of 16 to 64 bytes live, allocated one after the other as a parser builds a tree, and makes allocations and frees against them. *tree*: all of them allocated, then freed in the same order, again and again (the table grows from empty in each round of 1000, and once, within the round, at the largest counts); *churn*: each operation frees one of the last 256 blocks it allocated, picked at random, and allocates another; *random*: each frees one of the live blocks picked at random and allocates its replacement, which no table that keeps neighbours together can serve from the cache."
+  echo
+  "$BENCH_DIR/heap/sweep-report.sh" "$HB/sweep"
+fi
 
 # ---- perf ----
 echo "## Where heap mode's time goes"

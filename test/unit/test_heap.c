@@ -375,6 +375,51 @@ START_TEST(table_holds_dense_regions) {
 }
 END_TEST
 
+/* Blocks at random 16-byte units of 64 MiB of memory, about half of them
+ * live at a time, four regions a shard: lines, panels and the halves of
+ * one-panel tables overflow into each other, runs form and shift. Every
+ * put and take must agree with a plain map of the units. */
+START_TEST(table_agrees_with_a_map_under_random_operations) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  const uint64_t units = 1u << 22, base = 0x400000000ull;
+  uint8_t *map = calloc(units, 1); /* the size of the block there, 0: none */
+  uint64_t seed = 0x9e3779b97f4a7c15ull, live = 0, most;
+  struct mip_rt_heap_block old, out;
+  ck_assert_ptr_nonnull(map);
+  for (uint64_t op = 0; op < 6000000; op++) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    uint64_t u = (seed >> 20) % units, addr = base + u * 16;
+    uint8_t size = (uint8_t)(1 + (seed >> 56) % 255);
+    if (op < units / 2 || !map[u]) { /* grow to half full, then churn */
+      struct mip_rt_heap_block b = block(addr, size);
+      int was = map[u] != 0;
+      ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), was);
+      if (was)
+        ck_assert_uint_eq(old.size, map[u]);
+      live += !was;
+      map[u] = size;
+    } else {
+      ck_assert_int_eq(mip_rt_heap_table_take(h, addr, &out), 1);
+      ck_assert_uint_eq(out.size, map[u]);
+      ck_assert_int_eq(mip_rt_heap_table_take(h, addr, &out), 0);
+      map[u] = 0;
+      live--;
+    }
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), live);
+  ck_assert_uint_le(probes_x100(h, &most), 200);
+  for (uint64_t u = 0; u < units; u++) {
+    ck_assert_int_eq(mip_rt_heap_table_take(h, base + u * 16, &out),
+                     map[u] != 0);
+    if (map[u])
+      ck_assert_uint_eq(out.size, map[u]);
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+  free(map);
+  free_heap(h);
+}
+END_TEST
+
 /* A forked child whose generations wrap makes every block the parent's,
  * in tables of many panels too, and finds each again. */
 START_TEST(table_disowns_large_tables) {
@@ -1121,6 +1166,7 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, table_counts_exactly_under_threads);
   tcase_add_test(tc, table_stays_near_home_with_many_regions);
   tcase_add_test(tc, table_holds_dense_regions);
+  tcase_add_test(tc, table_agrees_with_a_map_under_random_operations);
   tcase_add_test(tc, table_disowns_large_tables);
   tcase_add_test(tc, depot_deduplicates_stacks);
   tcase_add_test(tc, depot_agrees_under_threads);
