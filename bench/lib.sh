@@ -28,6 +28,9 @@ CONFIGS="plain mip mip-co pgo-cov instr sancov"
 # clang's MemProf (timed), and the builds compared with DHAT and MemProf.
 HEAP_CONFIGS="plain heap memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"
 ALL_PROGRAMS="sqlite3 lua bzip2"
+# make bench-heap's: those, and a program that keeps millions of small
+# blocks live at once.
+HEAP_PROGRAMS="$ALL_PROGRAMS cmark"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -49,7 +52,7 @@ die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 # PROG_LIBS, prog_input, prog_run, SIZE_FULL, SIZE_CG, WORKLOAD.
 load_program() {
   local f=$BENCH_DIR/programs/$1.sh
-  [ -f "$f" ] || die "unknown program '$1' (known: $ALL_PROGRAMS)"
+  [ -f "$f" ] || die "unknown program '$1' (known: $HEAP_PROGRAMS)"
   # shellcheck source=/dev/null
   . "$f"
   PROG_DIR=$SRC/$PKG

@@ -177,8 +177,9 @@ struct mip_rt_heap_block {
 #define MIP_RT_HEAP_FOREIGN 127u
 #define MIP_RT_HEAP_SLOT_BYTES 20u
 
-/* One shard: its table of slots (open addressing, linear probing, at most
- * three quarters full), replaced by one twice as large when it fills.
+/* One shard: its table of slots (open addressing, linear probing in
+ * panels of 4096 slots, Robin Hood placement, at most three quarters
+ * full: heap_table.c), replaced by one twice as large when it fills.
  * table is the slots' address (64-byte aligned) with log2 of their number
  * in the low bits, so that one load gives a reader that did not take the
  * lock (a dump that could not get it) a table and its size that belong
@@ -396,6 +397,11 @@ typedef void (*mip_rt_heap_block_fn)(const struct mip_rt_heap_block *b,
 MIP_RT_HIDDEN void mip_rt_heap_table_walk(struct mip_rt_heap *h,
                                           mip_rt_heap_block_fn fn, void *arg);
 MIP_RT_HIDDEN uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h);
+/* The slots a lookup of each live block reads, summed over the blocks,
+ * and in *most the most any lookup reads: how well the tables keep
+ * blocks near their homes (tests). */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_table_probes(struct mip_rt_heap *h,
+                                                uint64_t *most);
 
 /* Spin locks: lock waits; try waits a bounded time and says whether it
  * got the lock. */

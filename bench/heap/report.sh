@@ -7,7 +7,7 @@ set -eu -o pipefail
 
 elapsed=${1:-0}
 HB=$B/heap
-PROGRAMS=${PROGRAMS:-$ALL_PROGRAMS}
+PROGRAMS=${PROGRAMS:-$HEAP_PROGRAMS}
 RUNS=${RUNS:-?}
 times=$HB/out/times.tsv
 
@@ -26,7 +26,7 @@ echo "# Heap profiling benchmark"
 echo
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $clang_version, valgrind $(valgrind --version | sed 's/^valgrind-//'). The benchmark took $((elapsed / 60)) min $((elapsed % 60)) s."
 echo
-echo "Builds, all \`-O2\` with the flags of \`bench/programs/PROG.sh\`: *plain* (clang), *heap* (\`mipcc -fmip-generate=heap -g\`, which adds frame pointers), *memprof* (\`clang -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer\`); for the comparisons *dhat* (clang \`-gdwarf-4 -fno-optimize-sibling-calls\`, run under \`valgrind --tool=dhat\`), *heap-nosib* and *memprof-nosib* (heap and memprof with \`-fno-optimize-sibling-calls\`). Workloads: those of \`make bench\` at full size; each build's output checked identical to plain's."
+echo "Builds, all \`-O2\` with the flags of \`bench/programs/PROG.sh\`: *plain* (clang), *heap* (\`mipcc -fmip-generate=heap -g\`, which adds frame pointers), *memprof* (\`clang -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer\`); for the comparisons *dhat* (clang \`-gdwarf-4 -fno-optimize-sibling-calls\`, run under \`valgrind --tool=dhat\`), *heap-nosib* and *memprof-nosib* (heap and memprof with \`-fno-optimize-sibling-calls\`). Workloads: those of \`make bench\` at full size, and cmark converting 40 MB of generated Markdown; each build's output checked identical to plain's."
 echo
 
 # ---- overhead ----
@@ -80,7 +80,7 @@ done
 echo
 
 # ---- instructions ----
-echo "Instructions (callgrind Ir, one run each at the callgrind size of \`make bench\`: sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB), which the machine's other work does not change:"
+echo "Instructions (callgrind Ir, one run each at the callgrind size of \`make bench\`: sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB, cmark 2 MB of Markdown), which the machine's other work does not change:"
 echo
 echo "| program | plain Ir | heap Ir | heap / plain |"
 echo "| --- | ---: | ---: | ---: |"
@@ -118,9 +118,18 @@ echo
 if [ "$full" = 1 ]; then
   echo "Plain is the median above; DHAT's time is one run, made while ${JOBS:-1} programs' comparisons ran at once (each run is one process at a time, so each has a core of its own when the machine has no other work), so it is rougher than the medians. The comparisons also time every process of their plain, heap-nosib and memprof-nosib runs: \`truth/PROG/wall.tsv\`."
 else
-  echo "\`BENCH_HEAP_DHAT_SIZE=small\`: the comparisons ran the callgrind size of \`make bench\` (sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB), so DHAT is set against the plain run of the same size made just before it; one run each, made while ${JOBS:-1} programs' comparisons ran at once."
+  echo "\`BENCH_HEAP_DHAT_SIZE=small\`: the comparisons ran the callgrind size of \`make bench\` (sqlite3 20,000 rows, lua 1 round, bzip2 4 MiB, cmark 2 MB of Markdown), so DHAT is set against the plain run of the same size made just before it; one run each, made while ${JOBS:-1} programs' comparisons ran at once."
 fi
 echo
+
+# ---- the live-block sweep ----
+if [ "${SWEEP_OK:-0}" = 1 ]; then
+  echo "## The live-block sweep"
+  echo
+  echo "What an allocation and its free cost the runtime as the number of live blocks grows (\`bench/heap/sweep.c\`, built with heap mode, and as *stub* with the hooks that do nothing): the program keeps that many blocks of 16 to 64 bytes live, allocated one after the other as a parser builds a tree, and makes allocations and frees against them. *tree*: all of them allocated, then freed in the same order, again and again (the table grows from empty in each round of 1000, and once, within the round, at the largest counts); *churn*: each operation frees one of the last 256 blocks it allocated, picked at random, and allocates another; *random*: each frees one of the live blocks picked at random and allocates its replacement, which no table that keeps neighbours together can serve from the cache."
+  echo
+  "$BENCH_DIR/heap/sweep-report.sh" "$HB/sweep"
+fi
 
 # ---- perf ----
 echo "## Where heap mode's time goes"
@@ -140,7 +149,7 @@ else
         if (f ~ /^(__mip_heap_access_range|mip_rt_heap_shadow_touch|mip_rt_heap_shadow_present|mip_rt_heap_start)$/) return "ranges"
         if (f ~ /clock_gettime|getcpu|^mip_rt_heap_(now|cpu|cpu_slow)$/) return "clock"
         if (f ~ /^(mip_rt_heap_(unwind|thread_stack|stack_hash|context_.*|recent_.*))$/) return "stack"
-        if (f ~ /^mip_rt_heap_(table_|lock|unlock|try_lock)/) return "table"
+        if (f ~ /^mip_rt_heap_(table_|lock|unlock|try_lock)/ || f ~ /^table_/) return "table"
         return "rest"
       }
       # share of the heap run, and what it is per block
@@ -158,7 +167,7 @@ else
       }' "$rt" "$HB/perf/$p.plain/symbols.tsv" "$HB/perf/$p.heap/symbols.tsv"
   done
   echo
-  echo "From one run of each of plain and heap under \`perf record -F 2999\` (samples per function, user and kernel; the files are in \`build/bench/heap/perf/\`). The heap run's samples are split by function: *program code* is everything outside the runtime (the program, libc, malloc, the kernel), given as its samples over all of the plain run's at the same sampling rate: what counting accesses inline and keeping frame pointers cost. The runtime's work for each block: *clock and CPU reads* (the coarse clock at each birth and death, the CPU from the rseq area, \`sched_getcpu\` where there is none), *stack walk and depot* (\`mip_rt_heap_recent_again\`: checking the thread's recent walks, which most allocations stop at; \`mip_rt_heap_unwind\` and \`mip_rt_heap_context_*\`: the frame-pointer walk, the stack's hash and its depot lookup), *live-block table* (\`mip_rt_heap_table_*\` and the shard locks), *the rest* (every other function of \`libmip_rt.a\`: the hooks, the interposed free and realloc, the MemInfoBlock merge, counters summed and cleared). Each as a share of the heap run and, in parentheses, that share of the heap build's median time divided by the blocks the run allocated (each born and dead once; not shown below 1000 blocks). *memcpy/memset ranges*: \`__mip_heap_access_range\` and what it calls."
+  echo "From one run of each of plain and heap under \`perf record -F 2999\` (samples per function, user and kernel; the files are in \`build/bench/heap/perf/\`). The heap run's samples are split by function: *program code* is everything outside the runtime (the program, libc, malloc, the kernel), given as its samples over all of the plain run's at the same sampling rate: what counting accesses inline and keeping frame pointers cost. The runtime's work for each block: *clock and CPU reads* (the coarse clock at each birth and death, the CPU from the rseq area, \`sched_getcpu\` where there is none), *stack walk and depot* (\`mip_rt_heap_recent_again\`: checking the thread's recent walks, which most allocations stop at; \`mip_rt_heap_unwind\` and \`mip_rt_heap_context_*\`: the frame-pointer walk, the stack's hash and its depot lookup), *live-block table* (\`mip_rt_heap_table_*\`, \`heap_table.c\`'s own \`table_*\`, and the shard locks), *the rest* (every other function of \`libmip_rt.a\`: the hooks, the interposed free and realloc, the MemInfoBlock merge, counters summed and cleared). Each as a share of the heap run and, in parentheses, that share of the heap build's median time divided by the blocks the run allocated (each born and dead once; not shown below 1000 blocks). *memcpy/memset ranges*: \`__mip_heap_access_range\` and what it calls."
   echo
   echo "Largest runtime functions (share of the heap run):"
   echo

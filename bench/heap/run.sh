@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/heap/run.sh: the heap profiling benchmark (`make bench-heap`,
-# bench/README.md "Heap profiling"). On the programs of `make bench`:
+# bench/README.md "Heap profiling"). On the programs of `make bench` and
+# cmark, which keeps millions of small blocks live:
 #
 #   1. builds plain, heap (mipcc -fmip-generate=heap), memprof (clang
 #      -fmemory-profile), plain-fp and heap-stub (what heap's cost is made
@@ -12,22 +13,26 @@
 #      with each process's peak resident size (rusage.c), and counts
 #      plain's and heap's instructions with callgrind (MemProf's runtime
 #      cannot run under valgrind);
-#   4. with perf, if it works here: where the heap build's time goes;
+#   4. what an allocation and its free cost the runtime as the number of
+#      live blocks grows, on a program of its own (sweep.sh); with perf,
+#      if it works here: where the heap build's time goes;
 #   5. blocks and bytes per allocation site and per calling context, MIP
 #      against valgrind's DHAT on the same run, and DHAT's time (truth.sh);
 #   6. access counts per context, MIP against MemProf (access.sh), and on a
 #      program whose right answers are known (calib.c);
 #   7. writes the tables to build/bench/heap.md (report.sh).
 #
-#   BENCH_PROGRAMS        programs (default: "sqlite3 lua bzip2")
+#   BENCH_PROGRAMS        programs (default: "sqlite3 lua bzip2 cmark")
 #   BENCH_HEAP_RUNS       timed runs per program and build (default 7)
 #   BENCH_HEAP_DHAT_SIZE  full (default) or small: the workload size of
 #                         steps 5 and 6 (small: the callgrind size of make bench)
 #   BENCH_JOBS            parallel builds and DHAT runs (default: cores)
+#   BENCH_HEAP_SWEEP_RUNS, BENCH_HEAP_SWEEP_LIVE, BENCH_HEAP_SWEEP_OPS: the
+#                         sweep's (sweep.sh); BENCH_HEAP_SWEEP_RUNS=0 skips it
 set -eu -o pipefail
 . "$(dirname "$0")/../lib.sh"
 
-PROGRAMS=${BENCH_PROGRAMS:-$ALL_PROGRAMS}
+PROGRAMS=${BENCH_PROGRAMS:-$HEAP_PROGRAMS}
 RUNS=${BENCH_HEAP_RUNS:-7}
 JOBS=${BENCH_JOBS:-$(nproc)}
 MIPDATA=$(abspath "${MIPDATA:-$BUILD/bin/mipdata}")
@@ -41,7 +46,7 @@ case $RUNS in '' | *[!0-9]* | 0) die "BENCH_HEAP_RUNS must be a positive number,
 case $JOBS in '' | *[!0-9]* | 0) die "BENCH_JOBS must be a positive number, not '$JOBS'" ;; esac
 case ${BENCH_HEAP_DHAT_SIZE:-full} in full | small) ;; *) die "BENCH_HEAP_DHAT_SIZE must be full or small" ;; esac
 for p in $PROGRAMS; do
-  case " $ALL_PROGRAMS " in *" $p "*) ;; *) die "unknown program '$p' in BENCH_PROGRAMS (known: $ALL_PROGRAMS)" ;; esac
+  case " $HEAP_PROGRAMS " in *" $p "*) ;; *) die "unknown program '$p' in BENCH_PROGRAMS (known: $HEAP_PROGRAMS)" ;; esac
 done
 [ -n "$PROGRAMS" ] || die "BENCH_PROGRAMS is empty"
 
@@ -158,7 +163,14 @@ for p in $PROGRAMS; do
   printf '%s\t%s\t%s\n' "$p" "$plain_ir" "$heap_ir" >>"$HB/out/instructions.tsv"
 done
 
-# ---- 4. where the heap build's time goes --------------------------------------
+# ---- 4. the live-block sweep; where the heap build's time goes ----------------
+sweep_ok=0
+case ${BENCH_HEAP_SWEEP_RUNS:-3} in
+  0) ;;
+  *) MIPCC=$MIPCC "$HERE/sweep.sh" || die "the live-block sweep failed (see above)"
+    sweep_ok=1 ;;
+esac
+
 perf_ok=0
 if command -v perf >/dev/null &&
   perf record -q -o "$HB/perf/probe.data" true >/dev/null 2>&1; then
@@ -209,5 +221,6 @@ MEMPROF_OPTIONS=log_path=$C/memprof.profraw "$C/calib-memprof"
 
 # ---- 7. report ----------------------------------------------------------------
 elapsed=$(($(date +%s) - start))
-PROGRAMS="$PROGRAMS" RUNS=$RUNS JOBS=$JOBS PERF_OK=$perf_ok "$HERE/report.sh" "$elapsed" | tee "$REPORT"
+PROGRAMS="$PROGRAMS" RUNS=$RUNS JOBS=$JOBS PERF_OK=$perf_ok SWEEP_OK=$sweep_ok \
+  "$HERE/report.sh" "$elapsed" | tee "$REPORT"
 log "tables written to $REPORT (raw numbers: $HB)"

@@ -247,6 +247,207 @@ START_TEST(table_keeps_fields_and_generations) {
 }
 END_TEST
 
+/* A heap as an allocator lays out a parser's tree: n blocks side by
+ * side from base, each 32 to 80 bytes from the one before (glibc's chunks
+ * for 16- to 64-byte requests, mixed), or every step bytes when step is
+ * not 0. The same addresses every run. */
+static uint64_t *tree_heap(uint64_t n, uint64_t base, uint64_t step) {
+  uint64_t *addr = malloc(n * sizeof *addr), seed = 0x2545f4914f6cdd1dULL;
+  ck_assert_ptr_nonnull(addr);
+  for (uint64_t i = 0; i < n; i++) {
+    addr[i] = base;
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    base += step ? step : 32 + 16 * ((seed >> 33) % 4);
+  }
+  return addr;
+}
+
+/* Mean slots a lookup reads, times 100, and the most any reads. */
+static uint64_t probes_x100(struct mip_rt_heap *h, uint64_t *most) {
+  uint64_t n = mip_rt_heap_table_count(h);
+  return n ? mip_rt_heap_table_probes(h, most) * 100 / n : 0;
+}
+
+/* Every block of addr[0..n) by a walk, once: their number and the sum of
+ * their addresses. */
+static void walk_finds(struct mip_rt_heap *h, const uint64_t *addr,
+                       uint64_t n) {
+  uint64_t sum[2] = {0, 0}, want = 0;
+  for (uint64_t i = 0; i < n; i++)
+    want += addr[i];
+  mip_rt_heap_table_walk(h, count_block, sum);
+  ck_assert_uint_eq(sum[0], n);
+  ck_assert_uint_eq(sum[1], want);
+}
+
+/* Two million blocks over some 1600 regions of 64 KiB, six thousand a
+ * shard, as a program that keeps a whole document tree live has them:
+ * lookups read one or two slots however many blocks are live (a table
+ * that placed regions at random offsets made runs of thousands of slots
+ * where they overlapped), through growth, removals and reinsertions. */
+START_TEST(table_stays_near_home_with_many_regions) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  const uint64_t n = 2000000;
+  uint64_t *addr = tree_heap(n, 0x100000000ull, 0), most, x100;
+  struct mip_rt_heap_block old, out;
+  for (uint64_t i = 0; i < n; i++) {
+    struct mip_rt_heap_block b = block(addr[i], i % 61);
+    ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+    if (i + 1 == n / 64 || i + 1 == n / 8) {
+      x100 = probes_x100(h, &most);
+      ck_assert_uint_le(x100, 130);
+      ck_assert_uint_le(most, 16);
+    }
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), n);
+  x100 = probes_x100(h, &most);
+  ck_assert_uint_le(x100, 130);
+  ck_assert_uint_le(most, 16);
+  walk_finds(h, addr, n);
+  /* Every third out, then back: as near home as before. */
+  for (uint64_t i = 0; i < n; i += 3) {
+    ck_assert_int_eq(mip_rt_heap_table_take(h, addr[i], &out), 1);
+    ck_assert_uint_eq(out.size, i % 61);
+  }
+  for (uint64_t i = 0; i < n; i += 3)
+    ck_assert_int_eq(mip_rt_heap_table_take(h, addr[i], &out), 0);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), n - (n + 2) / 3);
+  for (uint64_t i = 0; i < n; i += 3) {
+    struct mip_rt_heap_block b = block(addr[i], 7);
+    ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  }
+  x100 = probes_x100(h, &most);
+  ck_assert_uint_le(x100, 130);
+  ck_assert_uint_le(most, 16);
+  /* A block put again replaces the one there. */
+  struct mip_rt_heap_block again = block(addr[1], 99);
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &again, &old), 1);
+  ck_assert_uint_eq(old.size, 1);
+  /* All out, in an order far from the addresses'. */
+  for (uint64_t j = 0, i = 0; j < n; j++, i = (i + 1000003) % n) {
+    ck_assert_int_eq(mip_rt_heap_table_take(h, addr[i], &out), 1);
+    ck_assert_uint_eq(out.size, i == 1 ? 99 : i % 3 ? i % 61 : 7);
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+  free(addr);
+  free_heap(h);
+}
+END_TEST
+
+/* Memory used densely: blocks 16 bytes apart (one a slot's unit, two
+ * regions to a panel where they collide) and 32 bytes apart, in whole
+ * regions and in part of one. Blocks stay at or next to their homes, and
+ * every one is found again, taken in address order, in reverse and at
+ * random. */
+START_TEST(table_holds_dense_regions) {
+  static const struct {
+    uint64_t n, step;
+  } runs[] = {{3000, 16}, {3000, 32}, {700000, 16}, {600000, 32}};
+  for (unsigned r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+    struct mip_rt_heap *h = new_heap(NULL, 16);
+    uint64_t n = runs[r].n, most;
+    uint64_t *addr = tree_heap(n, 0x7f0000000000ull + (r << 20), runs[r].step);
+    struct mip_rt_heap_block old, out;
+    for (uint64_t i = 0; i < n; i++) {
+      struct mip_rt_heap_block b = block(addr[i], i % 7);
+      ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+    }
+    ck_assert_uint_le(probes_x100(h, &most), 110);
+    ck_assert_uint_le(most, 16);
+    walk_finds(h, addr, n);
+    for (uint64_t i = 0; i < n; i += 2)
+      ck_assert_int_eq(mip_rt_heap_table_take(h, addr[i], &out), 1);
+    for (uint64_t i = n - 1 - n % 2; i < n; i -= 2) {
+      ck_assert_int_eq(mip_rt_heap_table_take(h, addr[i], &out), 1);
+      ck_assert_uint_eq(out.size, i % 7);
+    }
+    ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+    for (uint64_t i = 0; i < n; i++) {
+      struct mip_rt_heap_block b = block(addr[i], 3);
+      ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+    }
+    for (uint64_t j = 0, i = 0; j < n; j++, i = (i + 7919) % n)
+      ck_assert_int_eq(mip_rt_heap_table_take(h, addr[i], &out), 1);
+    ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+    free(addr);
+    free_heap(h);
+  }
+}
+END_TEST
+
+/* Blocks at random 16-byte units of 64 MiB of memory, about half of them
+ * live at a time, four regions a shard: lines, panels and the halves of
+ * one-panel tables overflow into each other, runs form and shift. Every
+ * put and take must agree with a plain map of the units. */
+START_TEST(table_agrees_with_a_map_under_random_operations) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  const uint64_t units = 1u << 22, base = 0x400000000ull;
+  uint8_t *map = calloc(units, 1); /* the size of the block there, 0: none */
+  uint64_t seed = 0x9e3779b97f4a7c15ull, live = 0, most;
+  struct mip_rt_heap_block old, out;
+  ck_assert_ptr_nonnull(map);
+  for (uint64_t op = 0; op < 6000000; op++) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    uint64_t u = (seed >> 20) % units, addr = base + u * 16;
+    uint8_t size = (uint8_t)(1 + (seed >> 56) % 255);
+    if (op < units / 2 || !map[u]) { /* grow to half full, then churn */
+      struct mip_rt_heap_block b = block(addr, size);
+      int was = map[u] != 0;
+      ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), was);
+      if (was)
+        ck_assert_uint_eq(old.size, map[u]);
+      live += !was;
+      map[u] = size;
+    } else {
+      ck_assert_int_eq(mip_rt_heap_table_take(h, addr, &out), 1);
+      ck_assert_uint_eq(out.size, map[u]);
+      ck_assert_int_eq(mip_rt_heap_table_take(h, addr, &out), 0);
+      map[u] = 0;
+      live--;
+    }
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), live);
+  ck_assert_uint_le(probes_x100(h, &most), 200);
+  for (uint64_t u = 0; u < units; u++) {
+    ck_assert_int_eq(mip_rt_heap_table_take(h, base + u * 16, &out),
+                     map[u] != 0);
+    if (map[u])
+      ck_assert_uint_eq(out.size, map[u]);
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+  free(map);
+  free_heap(h);
+}
+END_TEST
+
+/* A forked child whose generations wrap makes every block the parent's,
+ * in tables of many panels too, and finds each again. */
+START_TEST(table_disowns_large_tables) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  const uint64_t n = 500000;
+  uint64_t *addr = tree_heap(n, 0x200000000ull, 0);
+  struct mip_rt_heap_block old, out;
+  for (uint64_t i = 0; i < n; i++) {
+    struct mip_rt_heap_block b = block(addr[i], 5);
+    b.generation = (uint32_t)(i % 100);
+    ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  }
+  h->generation = MIP_RT_HEAP_FOREIGN - 1;
+  mip_rt_heap_lock_all(h);
+  mip_rt_heap_forget(h);
+  ck_assert_uint_eq(h->generation, 0);
+  walk_finds(h, addr, n);
+  for (uint64_t i = 0; i < n; i++) {
+    ck_assert_int_eq(mip_rt_heap_table_take(h, addr[i], &out), 1);
+    ck_assert_uint_eq(out.generation, MIP_RT_HEAP_FOREIGN);
+    ck_assert_uint_eq(out.context, 7);
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
+  free(addr);
+  free_heap(h);
+}
+END_TEST
+
 /* 8 threads allocate and free their own blocks in 4 shared contexts at
  * once; every count and byte must arrive, and every block be gone. */
 #define THREADS 8
@@ -1040,6 +1241,10 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, table_retires_replaced_tables);
   tcase_add_test(tc, table_keeps_fields_and_generations);
   tcase_add_test(tc, table_counts_exactly_under_threads);
+  tcase_add_test(tc, table_stays_near_home_with_many_regions);
+  tcase_add_test(tc, table_holds_dense_regions);
+  tcase_add_test(tc, table_agrees_with_a_map_under_random_operations);
+  tcase_add_test(tc, table_disowns_large_tables);
   tcase_add_test(tc, depot_deduplicates_stacks);
   tcase_add_test(tc, depot_agrees_under_threads);
   tcase_add_test(tc, unwind_follows_checks_and_truncates);
