@@ -158,9 +158,14 @@ static int resolve_edges(const struct mip_profile *p,
   struct by_addr *by_cov = index_functions(p, 0);
   struct by_addr *by_entry = index_functions(p, 1);
   int rc = 0;
+  size_t kept = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     struct mip_rec_raw_edge e;
     mip_rec_raw_edge_decode(&e, payload->data + i * payload->extent.elem_size);
+    /* A free slot of a table mapped in continuous mode, or one being
+     * claimed when the process died: nothing sampled. */
+    if (!e.samples || !e.callee)
+      continue;
     const struct by_addr *callee =
         e.callee >= cov->link_addr
             ? at_or_below(by_cov, p->function_count, e.callee - cov->link_addr)
@@ -169,7 +174,7 @@ static int resolve_edges(const struct mip_profile *p,
       rc = mip_fail(err, raw_path,
                     "corrupt raw profile: an edge's callee is no function");
     else
-      edges[i] = (struct mip_edge){
+      edges[kept++] = (struct mip_edge){
           e.site ? function_at(p, by_entry, e.site) : MIP_NO_FUNCTION,
           callee->function, e.samples};
   }
@@ -180,7 +185,7 @@ static int resolve_edges(const struct mip_profile *p,
     return -1;
   }
   *out = edges;
-  *count = n;
+  *count = kept;
   return 0;
 }
 

@@ -11,14 +11,22 @@
 
 #include "mip_rt.h"
 
-static const char *profile_pattern(void) {
+const char *mip_rt_profile_pattern(void) {
   const char *pattern = getenv("MIP_PROFILE_FILE");
   return pattern && *pattern ? pattern : MIP_RT_DEFAULT_PROFILE;
 }
 
+/* In continuous mode, the mapped file is finished where it is; else, and
+ * when that file has gone, the profile is written whole. */
+static int write_profile(const char *path, const struct mip_rt_image *image,
+                         uint64_t *size, const char **why) {
+  int rc = mip_rt_continuous_dump(path, size, why);
+  return rc > 0 ? mip_rt_write_raw_size(path, image, size, why) : rc;
+}
+
 int mip_rt_dump_self(void) {
   int saved = errno;
-  const char *pattern = profile_pattern();
+  const char *pattern = mip_rt_profile_pattern();
   const struct mip_rt_image *image = mip_rt_self();
   char path[MIP_RT_PATH_MAX];
   const char *why;
@@ -27,8 +35,10 @@ int mip_rt_dump_self(void) {
   if (mip_rt_profile_path(pattern, image, mip_rt_forked(), path,
                           sizeof path) != 0) {
     mip_rt_report("profile file name too long: ", pattern, NULL);
-  } else if (mip_rt_write_raw_size(path, image, &size, &why) != 0) {
-    mip_rt_report("cannot write profile '", path, "': ", why, NULL);
+  } else if (write_profile(path, image, &size, &why) != 0) {
+    /* Said once already, when continuous mode could not make the file. */
+    if (!mip_rt_continuous_failed(path, why))
+      mip_rt_report("cannot write profile '", path, "': ", why, NULL);
   } else {
     rc = 0;
     if (mip_rt_options.verbose) {

@@ -5,7 +5,8 @@
  * unloaded) zeroes the image's counters, restarts the first-call clock,
  * empties the edge table and marks the process as a forked child, so that
  * its file name gets the child's pid (path.c). What the parent counted
- * before the fork stays in the parent's profile only.
+ * before the fork stays in the parent's profile only. In continuous mode
+ * the child lets go of its parent's file first and then maps its own.
  */
 #include <pthread.h>
 
@@ -41,11 +42,18 @@ static void counters_reset(void) {
 __attribute__((weak)) void mip_rt_order_reset(void) {}
 __attribute__((weak)) void mip_rt_edges_reset(void) {}
 
+/* In continuous mode the counters are the parent's file until the child
+ * maps pages of its own over them (continuous.c): first, before anything
+ * clears them; and once the child is marked forked, it counts into a file
+ * of its own. */
 static void in_child(void) {
-  counters_reset();
+  if (mip_rt_continuous_forked() == 0) {
+    counters_reset();
+    mip_rt_edges_reset();
+  }
   mip_rt_order_reset();
-  mip_rt_edges_reset();
   __atomic_store_n(&forked, 1, __ATOMIC_RELAXED);
+  mip_rt_continuous_restarted();
 }
 
 void mip_rt_fork_init(void) {

@@ -33,6 +33,10 @@ struct mip_rt_payload {
   uint64_t size;
   const uint8_t *data; /* written as it is, unless write is set */
   int (*write)(int fd, const struct mip_rt_payload *payload);
+  /* Continuous mode (continuous.c): the bytes at data that belong to this
+   * payload alone, whole pages that may be mapped onto the file; 0 for
+   * size. */
+  uint64_t span;
 };
 
 #define MIP_RT_ID_DIGITS 16
@@ -50,6 +54,9 @@ struct mip_rt_image {
 };
 
 #define MIP_RT_MAX_PAYLOADS 16
+/* A raw profile's header and a section table of MIP_RT_MAX_PAYLOADS
+ * entries (raw_header.inc, raw_section.inc; checked in write.c). */
+#define MIP_RT_HEADER_MAX (104 + MIP_RT_MAX_PAYLOADS * 32)
 #define MIP_RT_PATH_MAX 4096
 #define MIP_RT_DEFAULT_PROFILE "default.mipraw"
 
@@ -76,6 +83,10 @@ MIP_RT_HIDDEN void mip_rt_order_reset(void);
 MIP_RT_HIDDEN void mip_rt_edges_reset(void);
 MIP_RT_HIDDEN size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
                                           size_t max);
+/* Continuous mode's: the whole edge table and the edge statistics, as
+ * they are in memory, each in whole pages of its own (span set). */
+MIP_RT_HIDDEN size_t mip_rt_edge_mapped_payloads(struct mip_rt_payload *out,
+                                                 size_t max);
 
 /* Payloads of the heap runtime (heap_*.c, images built with heap), which
  * sets mip_rt_heap_payloads (write.c, NULL until then) when its image
@@ -148,6 +159,8 @@ MIP_RT_HIDDEN void mip_rt_fork_init(void);
 MIP_RT_HIDDEN int mip_rt_forked(void);
 
 /* dump.c */
+/* MIP_PROFILE_FILE, or the default name. */
+MIP_RT_HIDDEN const char *mip_rt_profile_pattern(void);
 /* Writes this image's profile where MIP_PROFILE_FILE says; 0 on success,
  * else -1 after one line on stderr. errno is kept. */
 MIP_RT_HIDDEN int mip_rt_dump_self(void);
@@ -167,6 +180,24 @@ MIP_RT_HIDDEN int mip_rt_expand_path_for(const char *pattern,
 MIP_RT_HIDDEN int mip_rt_profile_path(const char *pattern,
                                       const struct mip_rt_image *image,
                                       int forked, char *out, size_t size);
+/* Whether the pattern asks for continuous mode (%c). */
+MIP_RT_HIDDEN int mip_rt_pattern_continuous(const char *pattern);
+
+/* continuous.c: continuous mode, the counters mapped onto the profile.
+ * start: at start-up, maps them when the pattern has %c (one line on
+ * stderr when it cannot: the profile is then written at exit).
+ * dump: finishes the mapped file at path: 0, or -1 with *why set, or 1
+ * when path is not this image's mapped file (write it as usual).
+ * failed: whether a failure (path, why) is the one start reported.
+ * forked, restarted: in a forked child, before and after its counters
+ * are zeroed: the parent's file let go of (-1 when it could not be: the
+ * counters must not be zeroed then), the child's own made. */
+MIP_RT_HIDDEN void mip_rt_continuous_start(void);
+MIP_RT_HIDDEN int mip_rt_continuous_dump(const char *path, uint64_t *size,
+                                         const char **why);
+MIP_RT_HIDDEN int mip_rt_continuous_failed(const char *path, const char *why);
+MIP_RT_HIDDEN int mip_rt_continuous_forked(void);
+MIP_RT_HIDDEN void mip_rt_continuous_restarted(void);
 
 /* write.c: writes the raw profile to path through a temporary file.
  * Returns 0, or -1 with *why set to a short reason. */
@@ -177,6 +208,26 @@ MIP_RT_HIDDEN int mip_rt_write_raw(const char *path,
 MIP_RT_HIDDEN int mip_rt_write_raw_size(const char *path,
                                         const struct mip_rt_image *image,
                                         uint64_t *size, const char **why);
+/* The pieces, for continuous mode: the header and section table with
+ * payload i at offsets[i], into buf (MIP_RT_HEADER_MAX bytes), returning
+ * its size; the payloads one after the other, each padded to 8 bytes;
+ * the temporary file "<path>.tmp.<tid>" (read and write), between
+ * write_begin and write_end; path with its symbolic links followed;
+ * whether size bytes fit under RLIMIT_FSIZE. */
+MIP_RT_HIDDEN size_t mip_rt_encode_header(uint8_t *buf,
+                                          const struct mip_rt_image *image,
+                                          const struct mip_rt_payload *sections,
+                                          const uint64_t *offsets,
+                                          size_t count);
+MIP_RT_HIDDEN int mip_rt_write_payloads(int fd,
+                                        const struct mip_rt_payload *sections,
+                                        size_t count);
+MIP_RT_HIDDEN void mip_rt_write_begin(void);
+MIP_RT_HIDDEN void mip_rt_write_end(void);
+MIP_RT_HIDDEN int mip_rt_open_temp(const char *path, char *temp, size_t size);
+MIP_RT_HIDDEN int mip_rt_follow_links(const char *path, char *out,
+                                      size_t size);
+MIP_RT_HIDDEN int mip_rt_fits_size_limit(uint64_t size);
 
 /* util.c */
 MIP_RT_HIDDEN size_t mip_rt_strlen(const char *s);

@@ -4,6 +4,7 @@
  *   %h  the host name
  *   %m  the image's identity: the first 8 bytes of its build-id in hex, or
  *       without a build-id a 16-digit hash of its path
+ *   %c  nothing: asks for continuous mode (continuous.c)
  *   %%  a literal %
  * Any other %x is kept as written.
  *
@@ -46,6 +47,8 @@ int mip_rt_expand_path_for(const char *pattern,
     case 'm':
       at = mip_rt_append(out, at, size, image->id);
       break;
+    case 'c': /* a mode, not a name: mip_rt_pattern_continuous */
+      break;
     case '%':
       at = mip_rt_append(out, at, size, "%");
       break;
@@ -57,6 +60,14 @@ int mip_rt_expand_path_for(const char *pattern,
     }
   }
   return at < size ? 0 : -1;
+}
+
+/* %c anywhere, as in LLVM_PROFILE_FILE; "%%c" is a '%' and a 'c'. */
+int mip_rt_pattern_continuous(const char *pattern) {
+  for (const char *p = pattern; *p; p++)
+    if (*p == '%' && p[1] && *++p == 'c')
+      return 1;
+  return 0;
 }
 
 int mip_rt_expand_path(const char *pattern, char *out, size_t size) {

@@ -26,10 +26,16 @@
 #include "mip/layouts.h"
 #include "mip_rt.h"
 
+_Static_assert(MIP_RT_HEADER_MAX == mip_rec_raw_header_size +
+                                        MIP_RT_MAX_PAYLOADS *
+                                            mip_rec_raw_section_size,
+               "MIP_RT_HEADER_MAX");
+
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
 
-static int write_header(int fd, const struct mip_rt_image *image,
-                        const struct mip_rt_payload *sections, size_t count) {
+size_t mip_rt_encode_header(uint8_t *buf, const struct mip_rt_image *image,
+                            const struct mip_rt_payload *sections,
+                            const uint64_t *offsets, size_t count) {
   struct mip_rec_raw_header h;
   memset(&h, 0, sizeof h);
   h.magic = MIP_RAW_MAGIC;
@@ -42,30 +48,39 @@ static int write_header(int fd, const struct mip_rt_image *image,
   for (size_t i = 0; i < count; i++)
     if (sections[i].kind < 64)
       h.modes |= MIP_MODE_BIT(sections[i].kind);
-
-  uint8_t buf[mip_rec_raw_header_size +
-              MIP_RT_MAX_PAYLOADS * mip_rec_raw_section_size + 8];
   mip_rec_raw_header_encode(&h, buf);
-  uint64_t at = mip_rec_raw_header_size;
-  uint64_t offset = align8(at + count * mip_rec_raw_section_size);
+  size_t at = mip_rec_raw_header_size;
   for (size_t i = 0; i < count; i++) {
     struct mip_rec_raw_section s = {
         .kind = sections[i].kind,
         .elem_size = sections[i].elem_size,
         .link_addr = sections[i].link_addr,
         .size = sections[i].size,
-        .offset = offset,
+        .offset = offsets[i],
     };
     mip_rec_raw_section_encode(&s, buf + at);
     at += mip_rec_raw_section_size;
-    offset = align8(offset + s.size);
   }
   while (at % 8)
     buf[at++] = 0;
-  return mip_write_all(fd, buf, at);
+  return at;
 }
 
-static int write_payloads(int fd, const struct mip_rt_payload *sections,
+/* The payloads one after the other, each at a multiple of 8 bytes, after
+ * the header and its section table: offsets[i] is where payload i goes.
+ * Returns the file's size. */
+static uint64_t layout(const struct mip_rt_payload *sections, size_t count,
+                       uint64_t *offsets) {
+  uint64_t offset =
+      align8(mip_rec_raw_header_size + count * mip_rec_raw_section_size);
+  for (size_t i = 0; i < count; i++) {
+    offsets[i] = offset;
+    offset = align8(offset + sections[i].size);
+  }
+  return offset;
+}
+
+int mip_rt_write_payloads(int fd, const struct mip_rt_payload *sections,
                           size_t count) {
   static const uint8_t zeros[8];
   for (size_t i = 0; i < count; i++) {
@@ -102,7 +117,15 @@ static void make_parents(const char *path) {
  * thread) adds ".<n>". */
 static uint32_t writers, nested_writes;
 
-static int open_temp(const char *path, char *temp, size_t size) {
+void mip_rt_write_begin(void) {
+  __atomic_add_fetch(&writers, 1, __ATOMIC_RELAXED);
+}
+
+void mip_rt_write_end(void) {
+  __atomic_sub_fetch(&writers, 1, __ATOMIC_RELAXED);
+}
+
+int mip_rt_open_temp(const char *path, char *temp, size_t size) {
   size_t n = mip_rt_append(temp, 0, size, path);
   n = mip_rt_append(temp, n, size, ".tmp.");
   n = mip_rt_append_u64(temp, n, size, (uint64_t)syscall(SYS_gettid));
@@ -116,27 +139,23 @@ static int open_temp(const char *path, char *temp, size_t size) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  /* Read and write: continuous mode maps it (continuous.c). */
+  int fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0 && errno == ENOENT) {
     make_parents(temp);
-    fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   }
   return fd;
 }
 
-static uint64_t file_size(const struct mip_rt_payload *sections,
-                          size_t count) {
-  uint64_t size =
-      align8(mip_rec_raw_header_size + count * mip_rec_raw_section_size);
-  for (size_t i = 0; i < count; i++)
-    size += align8(sections[i].size);
-  return size;
-}
-
 static int write_to(int fd, const struct mip_rt_image *image,
                     const struct mip_rt_payload *sections, size_t count) {
-  return write_header(fd, image, sections, count) != 0 ||
-                 write_payloads(fd, sections, count) != 0
+  uint8_t buf[MIP_RT_HEADER_MAX];
+  uint64_t offsets[MIP_RT_MAX_PAYLOADS];
+  layout(sections, count, offsets);
+  size_t n = mip_rt_encode_header(buf, image, sections, offsets, count);
+  return mip_write_all(fd, buf, n) != 0 ||
+                 mip_rt_write_payloads(fd, sections, count) != 0
              ? -1
              : 0;
 }
@@ -146,7 +165,7 @@ static int write_replacing(const char *path, const struct mip_rt_image *image,
                            const struct mip_rt_payload *sections,
                            size_t count, const char **why) {
   char temp[MIP_RT_PATH_MAX + 48];
-  int fd = open_temp(path, temp, sizeof temp);
+  int fd = mip_rt_open_temp(path, temp, sizeof temp);
   if (fd < 0) {
     *why = strerrordesc_np(errno);
     return -1;
@@ -194,7 +213,7 @@ static int write_in_place(const char *path, const struct mip_rt_image *image,
  * not exist yet), in out; path itself when it is no link. A relative link
  * is taken from the directory of the link. -1 with errno set on a loop or
  * a name that does not fit. */
-static int follow_links(const char *path, char *out, size_t size) {
+int mip_rt_follow_links(const char *path, char *out, size_t size) {
   if (mip_rt_append(out, 0, size, path) >= size) {
     errno = ENAMETOOLONG;
     return -1;
@@ -220,8 +239,7 @@ static int follow_links(const char *path, char *out, size_t size) {
   return -1;
 }
 
-/* Whether size bytes fit under RLIMIT_FSIZE. */
-static int fits_size_limit(uint64_t size) {
+int mip_rt_fits_size_limit(uint64_t size) {
   struct rlimit limit;
   return getrlimit(RLIMIT_FSIZE, &limit) != 0 ||
          limit.rlim_cur == RLIM_INFINITY || size <= limit.rlim_cur;
@@ -230,12 +248,12 @@ static int fits_size_limit(uint64_t size) {
 static int write_file(const char *path, const struct mip_rt_image *image,
                       const struct mip_rt_payload *sections, size_t count,
                       uint64_t size, const char **why) {
-  if (!fits_size_limit(size)) {
+  if (!mip_rt_fits_size_limit(size)) {
     *why = "it is larger than the file size limit (ulimit -f)";
     return -1;
   }
   char target[MIP_RT_PATH_MAX];
-  if (follow_links(path, target, sizeof target) != 0) {
+  if (mip_rt_follow_links(path, target, sizeof target) != 0) {
     *why = strerrordesc_np(errno);
     return -1;
   }
@@ -264,7 +282,8 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
   const struct mip_rt_payload_source *heap = mip_rt_heap_payloads;
   if (heap)
     count = heap->add(sections, count, MIP_RT_MAX_PAYLOADS);
-  *size = file_size(sections, count);
+  uint64_t offsets[MIP_RT_MAX_PAYLOADS];
+  *size = layout(sections, count, offsets);
   struct mip_rt_xfsz guard;
   mip_rt_xfsz_block(&guard);
   int rc = write_file(path, image, sections, count, *size, why);
@@ -276,9 +295,9 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
 
 int mip_rt_write_raw_size(const char *path, const struct mip_rt_image *image,
                           uint64_t *size, const char **why) {
-  __atomic_add_fetch(&writers, 1, __ATOMIC_RELAXED);
+  mip_rt_write_begin();
   int rc = write_raw(path, image, size, why);
-  __atomic_sub_fetch(&writers, 1, __ATOMIC_RELAXED);
+  mip_rt_write_end();
   return rc;
 }
 

@@ -20,7 +20,7 @@
 #define MIP_PROFILE_MAGIC MIP_MAGIC('M', 'I', 'P', 'P', 'R', 'O', 0)
 
 /* Versions this build writes and the newest it reads. */
-#define MIP_RAW_VERSION 1
+#define MIP_RAW_VERSION 2 /* 2: EDGES may hold free slots (continuous mode) */
 #define MIP_MAPFILE_VERSION 2 /* 2 added the symbol table */
 #define MIP_PROFILE_VERSION 2 /* 2 gave heap frames their object */
 #define MIP_MAP_UNIT_VERSION 1

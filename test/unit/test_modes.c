@@ -52,17 +52,28 @@ static void full_profile(struct mip_profile *p) {
 
 /* One run: main entered once, leaf five times (ranks 1 and 2); main took
  * its first arm; sampled edges main->leaf (3) and outside->main (1). */
-static const char *full_raw(const char *name, uint64_t edge_callee) {
+/* With free_slots, the edges come as continuous mode maps its table: with
+ * free slots between them (nothing at all, or a slot claimed but not yet
+ * sampled, or not yet filled in), which add nothing. */
+static const char *edge_raw(const char *name, uint64_t edge_callee,
+                            int free_slots) {
   uint8_t cov[2] = {1, 1}, blk[2] = {1, 0};
-  uint8_t cnt[16], ord[8], edges[2 * mip_rec_raw_edge_size],
+  uint8_t cnt[16], ord[8], edges[5 * mip_rec_raw_edge_size],
       stats[2 * mip_rec_raw_stat_size];
   mip_put_le64(cnt, (uint64_t)-1); /* counters hold minus the calls */
   mip_put_le64(cnt + 8, (uint64_t)-5);
   mip_put_le32(ord, 1);
   mip_put_le32(ord + 4, 2);
-  struct mip_rec_raw_edge e1 = {0x1010, edge_callee, 3}, e2 = {0, 0x5000, 1};
-  mip_rec_raw_edge_encode(&e1, edges);
-  mip_rec_raw_edge_encode(&e2, edges + mip_rec_raw_edge_size);
+  struct mip_rec_raw_edge e[5] = {{0x1010, edge_callee, 3}, {0, 0x5000, 1}};
+  if (free_slots) {
+    e[2] = e[1];
+    e[1] = (struct mip_rec_raw_edge){0, 0, 0};
+    e[3] = (struct mip_rec_raw_edge){0x1010, 0x5000, 0};
+    e[4] = (struct mip_rec_raw_edge){0x1010, 0, 7};
+  }
+  size_t edge_count = free_slots ? 5 : 2;
+  for (size_t i = 0; i < edge_count; i++)
+    mip_rec_raw_edge_encode(&e[i], edges + i * mip_rec_raw_edge_size);
   struct mip_rec_raw_stat s1 = {MIP_STAT_EDGE_PERIOD, 0, 1024},
                           s2 = {MIP_STAT_EDGE_SAMPLES_DROPPED, 0, 2};
   mip_rec_raw_stat_encode(&s1, stats);
@@ -72,7 +83,8 @@ static const char *full_raw(const char *name, uint64_t edge_callee) {
       {MIP_RAW_CNT, 8, 0x6000, cnt, 16},
       {MIP_RAW_ORD, 4, 0x7000, ord, 8},
       {MIP_RAW_BLK, 1, 0x8000, blk, 2},
-      {MIP_RAW_EDGES, mip_rec_raw_edge_size, 0, edges, sizeof edges},
+      {MIP_RAW_EDGES, mip_rec_raw_edge_size, 0, edges,
+       edge_count * mip_rec_raw_edge_size},
       {MIP_RAW_STATS, mip_rec_raw_stat_size, 0, stats, sizeof stats},
   };
   struct mip_buf b = {0};
@@ -81,6 +93,10 @@ static const char *full_raw(const char *name, uint64_t edge_callee) {
   write_file(path, b.data, b.size);
   mip_buf_free(&b);
   return path;
+}
+
+static const char *full_raw(const char *name, uint64_t edge_callee) {
+  return edge_raw(name, edge_callee, 0);
 }
 
 static int add_run(struct mip_profile *p, const char *path,
@@ -157,6 +173,16 @@ START_TEST(profiles_of_profiles_add_up) {
   check_one_run(&a, 3);
   mip_profile_free(&a);
   mip_profile_free(&b);
+}
+END_TEST
+
+START_TEST(skips_edge_slots_without_samples) {
+  struct mip_profile p;
+  struct mip_error err;
+  full_profile(&p);
+  ck_assert_int_eq(add_run(&p, edge_raw("slots.mipraw", 0x5001, 1), &err), 0);
+  check_one_run(&p, 1);
+  mip_profile_free(&p);
 }
 END_TEST
 
@@ -356,6 +382,7 @@ Suite *modes_suite(void) {
   tcase_add_test(tc, refuses_dependencies_on_other_functions);
   tcase_add_test(tc, every_mode_survives_write_and_read);
   tcase_add_test(tc, profiles_of_profiles_add_up);
+  tcase_add_test(tc, skips_edge_slots_without_samples);
   tcase_add_test(tc, refuses_edge_to_no_function);
   tcase_add_test(tc, refuses_bad_blocks);
   tcase_add_test(tc, refuses_counters_outside_their_section);

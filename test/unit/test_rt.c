@@ -27,6 +27,20 @@ START_TEST(expands_pid_host_and_percent) {
 }
 END_TEST
 
+START_TEST(percent_c_asks_for_continuous_mode) {
+  char out[256];
+  ck_assert_int_eq(mip_rt_pattern_continuous("run-%c%p.mipraw"), 1);
+  ck_assert_int_eq(mip_rt_pattern_continuous("%c"), 1);
+  ck_assert_int_eq(mip_rt_pattern_continuous("run.mipraw"), 0);
+  ck_assert_int_eq(mip_rt_pattern_continuous("100%%c.mipraw"), 0);
+  ck_assert_int_eq(mip_rt_pattern_continuous("a%"), 0);
+  /* %c is a mode: nothing in the name */
+  ck_assert_int_eq(mip_rt_expand_path("dir/%cx%%c.mipraw", out, sizeof out),
+                   0);
+  ck_assert_str_eq(out, "dir/x%c.mipraw");
+}
+END_TEST
+
 START_TEST(reports_names_too_long) {
   char out[8];
   ck_assert_int_eq(mip_rt_expand_path("a-long-name", out, sizeof out), -1);
@@ -45,8 +59,13 @@ START_TEST(writes_a_readable_raw_profile) {
   ck_assert_int_eq(mip_raw_read(path, &raw, &err), 0);
   const struct mip_raw_payload *cov = mip_raw_find(&raw, MIP_RAW_COV);
   ck_assert_ptr_nonnull(cov);
-  ck_assert_uint_eq(cov->extent.size, sizeof fake_cov);
+  /* The runtime pads each counter section to whole pages (continuous.c),
+   * and the payload is the whole section. */
+  ck_assert_uint_eq(cov->extent.size, 4096);
+  ck_assert_uint_eq((uintptr_t)fake_cov % 4096, 0);
   ck_assert_mem_eq(cov->data, fake_cov, sizeof fake_cov);
+  for (size_t i = sizeof fake_cov; i < cov->extent.size; i++)
+    ck_assert_uint_eq(cov->data[i], 0);
   ck_assert_uint_eq(cov->extent.link_addr,
                     (uintptr_t)fake_cov - image.load_bias);
   ck_assert_uint_eq(raw.pid, (uint32_t)getpid());
@@ -87,6 +106,7 @@ Suite *runtime_suite(void) {
   Suite *s = suite_create("runtime");
   TCase *tc = tcase_create("runtime");
   tcase_add_test(tc, expands_pid_host_and_percent);
+  tcase_add_test(tc, percent_c_asks_for_continuous_mode);
   tcase_add_test(tc, reports_names_too_long);
   tcase_add_test(tc, writes_a_readable_raw_profile);
   tcase_add_test(tc, failure_leaves_nothing_behind);
