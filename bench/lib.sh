@@ -14,6 +14,7 @@ RT_LIB=$(abspath "${RT_LIB:-$BUILD/lib/mip/libmip_rt.a}")
 MIPCC=$(abspath "${MIPCC:-$BUILD/bin/mipcc}")
 READELF=$LLVM_DIR/bin/llvm-readelf
 SIZE=$LLVM_DIR/bin/llvm-size
+NM=$LLVM_DIR/bin/llvm-nm
 STRIP=${STRIP:-strip}
 
 B=$BUILD/bench           # everything the bench makes
@@ -23,7 +24,7 @@ WORK=$B/work             # generated inputs (kept between runs)
 OUT=$B/out               # measurements, logs, callgrind outputs
 TMP=$B/tmp               # scratch space of single runs
 
-CONFIGS="plain mip mip-co pgo-cov instr sancov"
+CONFIGS="plain mip mip-c mip-co mip-co-c pgo-cov instr sancov"
 # make bench-heap (bench/heap/run.sh): plain again, MIP heap profiling and
 # clang's MemProf (timed), and the builds compared with DHAT and MemProf.
 HEAP_CONFIGS="plain heap memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"
@@ -33,6 +34,17 @@ ALL_PROGRAMS="sqlite3 lua bzip2"
 HEAP_PROGRAMS="$ALL_PROGRAMS cmark"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
+
+# The configurations that are another one's binary run another way:
+# mip-c and mip-co-c are mip and mip-co in continuous mode (%c in
+# MIP_PROFILE_FILE: the counters mapped onto the profile). Prints the
+# binary's configuration, nothing for the others.
+variant_of() {
+  case $1 in
+    mip-c) echo mip ;;
+    mip-co-c) echo mip-co ;;
+  esac
+}
 
 # rotated N WORD...: the words, starting with word number N (counted from
 # 1, wrapping): round N of interleaved timing runs, so that each round
@@ -79,6 +91,10 @@ config_flags() {
     mip-co)  CC_CMD=("$MIPCC" -fmip-generate=counts,order) ;;
     pgo-cov) CC_CMD=("$CLANG" -fprofile-generate -mllvm -pgo-function-entry-coverage) ;;
     instr)   CC_CMD=("$CLANG" -fprofile-instr-generate) ;;
+    # Not in CONFIGS: LLVM's runtime counter relocation (what its
+    # continuous mode needs on Linux: each counter update loads a bias
+    # first), for comparison by hand (docs/runtime.md, continuous mode).
+    instr-reloc) CC_CMD=("$CLANG" -fprofile-instr-generate -mllvm -runtime-counter-relocation) ;;
     sancov)
       # Our no-op callbacks instead of the UBSan runtime the driver would link.
       CC_CMD=("$CLANG" -fsanitize-coverage=func,inline-bool-flag -fno-sanitize-link-runtime)
@@ -106,22 +122,27 @@ config_flags() {
 }
 
 # Where each configuration's runtime writes its profile during the bench.
-profile_env() { # DIR
+profile_env() { # DIR CONFIG
   export MIP_PROFILE_FILE=$1/default.mipraw
+  [ -z "$(variant_of "${2:-}")" ] || export MIP_PROFILE_FILE=$1/default%c.mipraw
   export LLVM_PROFILE_FILE=$1/default.profraw
 }
 
-# Number of functions MIP instrumented: the __mip_cov section holds one
-# byte per instrumented function.
+# Number of functions MIP instrumented: each has a coverage byte, the
+# local symbol __mip_1.<function> (the section also holds the runtime's
+# padding to whole pages).
 mip_functions() { # BINARY
-  local hex
-  hex=$("$READELF" -S -W "$1" |
-    sed -n 's/^ *\[ *[0-9]*\] //p' | awk '$1 == "__mip_cov" { print $5 }')
-  echo $((16#${hex:-0}))
+  "$NM" "$1" | awk '$3 ~ /^__mip_1\./ { n++ } END { print n + 0 }'
 }
 
-# Bytes of all MIP counter sections (__mip_*) of a binary.
+# Bytes of all MIP counters (__mip_<kind>.<function>) of a binary, without
+# the padding of their sections to whole pages.
 mip_counter_bytes() { # BINARY
+  "$NM" -S -t d "$1" | awk '$4 ~ /^__mip_[0-9]+\./ { t += $2 } END { print t + 0 }'
+}
+
+# Bytes of the MIP counter sections (__mip_*), padding included.
+mip_section_bytes() { # BINARY
   local total=0 hex
   for hex in $("$READELF" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
     awk '$1 ~ /^__mip_/ { print $5 }'); do

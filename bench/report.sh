@@ -24,7 +24,9 @@ echo "MIP builds with \`mipcc -fmip-generate\`." \
   "${elapsed:+The benchmark took $((elapsed / 60)) min $((elapsed % 60)) s.}"
 echo
 echo "Configurations, all \`-O2\`: plain (clang), mip (function-entry coverage)," \
+  "mip-c (mip's binary in continuous mode: \`%c\` in \`MIP_PROFILE_FILE\`)," \
   "mip-co (\`-fmip-generate=counts,order\`: calls and first-call order)," \
+  "mip-co-c (mip-co's binary in continuous mode)," \
   "pgo-cov (\`-fprofile-generate -mllvm -pgo-function-entry-coverage\`)," \
   "instr (\`-fprofile-instr-generate\`), sancov" \
   "(\`-fsanitize-coverage=func,inline-bool-flag\`, no-op callbacks)."
@@ -151,6 +153,27 @@ END {
   printf "- counts+order instructions at most +5%% (geomean): %s (%s).\n", met(geo["ir", "mip-co"] <= 1.05), pct(geo["ir", "mip-co"])
   print ""
 
+  print "## Continuous mode against the default mode"
+  print ""
+  print "The same binaries, run with `%c` in `MIP_PROFILE_FILE`: each image maps its counters onto its raw profile when it starts (docs/runtime.md). Ratios to the default mode of the same build."
+  print ""
+  print "| program | mip-c / mip instructions | mip-c / mip wall (median) | mip-co-c / mip-co instructions | mip-co-c / mip-co wall (median) |"
+  print "|---|---:|---:|---:|---:|"
+  for (i = 1; i <= np; i++) {
+    p = P[i]
+    for (m = 1; m <= 2; m++) {
+      b = m == 1 ? "mip" : "mip-co"
+      cr[m, "ir", i] = ratio(val[p, b "-c", "ir"], val[p, b, "ir"])
+      cr[m, "time", i] = ratio(med[p, b "-c"], med[p, b])
+      cg[m, "ir"] += log(cr[m, "ir", i]); cg[m, "time"] += log(cr[m, "time", i])
+    }
+    printf "| %s | %.5f (%+.0f) | %.3f | %.5f (%+.0f) | %.3f |\n", p, cr[1, "ir", i], val[p, "mip-c", "ir"] - val[p, "mip", "ir"], cr[1, "time", i], cr[2, "ir", i], val[p, "mip-co-c", "ir"] - val[p, "mip-co", "ir"], cr[2, "time", i]
+  }
+  printf "| **geomean** | %.5f | %.3f | %.5f | %.3f |\n", exp(cg[1, "ir"] / np), exp(cg[1, "time"] / np), exp(cg[2, "ir"] / np), exp(cg[2, "time"] / np)
+  print ""
+  print "The probes are the same instructions. What continuous mode adds is work of the runtime when each image starts (creating and writing its file, mapping its counters) and of the kernel: the first store to each counter page after the file was written is a page fault, and after the kernel writes the dirty pages back (every 30 s or so by default) the next store to each faults again. In brackets: the instructions added, summed over the processes of the workload (callgrind counts user-space instructions only, not the kernel)."
+  print ""
+
   print "## Where MIP'"'"'s extra instructions go"
   print ""
   print "Callgrind self cost per function, plain vs mip. The entry store is one instruction per call, so the extra Ir of a function is about its number of calls, and what it costs that function is about 1 / (its Ir per call)."
@@ -183,8 +206,9 @@ END {
     p = P[i]; c = C[j]; k = p SUBSEP c
     printf "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.3f (%.3f-%.3f) | %.0f | %s |\n", p, c, val[p, c, "stripped"], val[p, c, "text"], val[p, c, "data"], val[p, c, "bss"], td(p, c), med[p, c], lo[k], hi[k], val[p, c, "ir"], (c ~ /^mip/ ? val[p, c, "funcs"] : "-")
   }
-  for (j = 1; j <= 3; j++) { # plain, mip, mip-co
-    c = C[j]
+  split("plain mip mip-co", E, " ")
+  for (j = 1; j <= 3; j++) {
+    c = E[j]
     printf "| empty | %s | %.0f | %.0f | %.0f | %.0f | %.0f | - | - | %s |\n", c, val["empty", c, "stripped"], val["empty", c, "text"], val["empty", c, "data"], val["empty", c, "bss"], td("empty", c), (c ~ /^mip/ ? val["empty", c, "funcs"] : "-")
   }
 }' "$results"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/workload.sh PROG CONFIG MODE: runs PROG's workload once with the
-# CONFIG binary. Profiles go to the run's scratch directory.
+# CONFIG binary (for mip-c and mip-co-c, mip's and mip-co's in continuous
+# mode). Profiles go to the run's scratch directory.
 #   input      only generates the inputs of both sizes
 #   check      full size; prints the output's checksum
 #   time       full size; prints the wall time in seconds
@@ -20,7 +21,7 @@ bin=$BIN/$prog/$config
 
 scratch=$TMP/$prog.$config
 rm -rf "$scratch" && mkdir -p "$scratch"
-profile_env "$scratch"
+profile_env "$scratch" "$config"
 n=$SIZE_FULL
 [ "$mode" = callgrind ] && n=$SIZE_CG
 input=$WORK/$prog
