@@ -11,7 +11,8 @@
 #   make bench-use      rebuilding with the profile: sections, time, faults
 #   make fuzz       every reader under libFuzzer, ASan and UBSan, for
 #                   FUZZ_SECONDS (default 3600) per target
-#   make install    copy build/ into $(PREFIX)
+#   make install    copy build/ into $(PREFIX) (DESTDIR= for staging)
+#   make uninstall  remove what make install copied
 #
 # The tree is built by one make (no recursion): each directory contributes
 # a build.mk fragment.
@@ -35,7 +36,10 @@ AR  := $(LLVM_DIR)/bin/llvm-ar
 comma := ,
 SAN_FLAGS := $(if $(SAN)$(FUZZ),-fsanitize=address$(comma)undefined -fno-sanitize-recover=all -fno-omit-frame-pointer) \
   $(if $(FUZZ),-fsanitize=fuzzer-no-link)
-WARN      := -Wall -Wextra -Werror
+# Warnings are errors while developing; WERROR=0 for distribution builds,
+# where a newer compiler's new warning should not stop the build.
+WERROR    ?= 1
+WARN      := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS    ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SAN_FLAGS) -Iinclude -Ilib -MMD -MP
 LDFLAGS   ?=
@@ -46,7 +50,7 @@ LIB := $(BUILD)/lib
 OBJ := $(BUILD)/obj
 
 .DEFAULT_GOAL := all
-.PHONY: all check demo bench install clean deps check-all test-unit test-e2e test-san \
+.PHONY: all check demo bench install uninstall clean deps check-all test-unit test-e2e test-san \
   test-fuzz fuzz
 
 include lib/build.mk
@@ -61,6 +65,7 @@ include bench/startup.mk
 include bench/use.mk
 include bench/heap.mk
 include examples/build.mk
+include dist/install.mk
 
 all: $(ALL_TARGETS)
 
@@ -82,17 +87,6 @@ test-san: all
 	test/e2e/order.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/heap_merge.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/annotate.sh $(BUILD) $(BUILD)/san/bin/mipdata
-
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip
-	install -m 755 $(BIN)/mipdata $(BIN)/mipcc $(DESTDIR)$(PREFIX)/bin/
-	ln -sf mipcc $(DESTDIR)$(PREFIX)/bin/mipc++
-	install -m 644 $(LIB)/mip/libmip.so $(LIB)/mip/libmip-clang.so \
-	  $(LIB)/mip/libmip_rt.a $(LIB)/mip/mip_interpose.o \
-	  $(LIB)/mip/mip_interpose_shared.o $(LIB)/mip/libmip_alloc.a \
-	  $(DESTDIR)$(PREFIX)/lib/mip/
-	install -D -m 644 -t $(DESTDIR)$(PREFIX)/include/mip include/mip/mip.h \
-	  include/mip/alloc.h
 
 clean:
 	rm -rf $(BUILD)

@@ -50,6 +50,7 @@ $(E2E_SCRIPTS:%=test-%): test-%: all
 test-driver: all
 	test/driver/run.sh $(BUILD)
 	test/driver/builds.sh $(BUILD)
+	test/driver/install.sh $(BUILD)
 
 test-e2e: test-ir test-bad-input $(E2E_SCRIPTS:%=test-%) test-driver test-alloc
 
