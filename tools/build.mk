@@ -1,5 +1,5 @@
 # mipdata (one file per subcommand) and the mipcc/mipc++ driver.
-MIPDATA_SRC := $(wildcard tools/mipdata/*.c)
+MIPDATA_SRC := $(wildcard tools/mipdata/*.c tools/mipdata/debuginfo/*.c)
 MIPDATA_OBJ := $(MIPDATA_SRC:%.c=$(OBJ)/%.o)
 MIPDATA     := $(BIN)/mipdata
 MIPDATA_LIBS := -lelf -ldwarf -lz -liberty

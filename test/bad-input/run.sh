@@ -157,6 +157,19 @@ expect_failure "show --debug without DWARF" "debug information" "prog-nodebug" -
 expect_failure "show --debug not ELF" "not an ELF" "text" -- \
   show -p good.mip --debug text
 
+# ---- symbolize: the reader of --debug binaries that show, annotate and
+# merge use too
+for case in "missing:cannot open:absent" "empty:not an ELF:empty" \
+  "text:not an ELF:text" "magic-elf:not an ELF:magic-elf" \
+  "trunc-elf:truncated ELF:trunc-elf" "plain:no debug information:plain" \
+  "prog-nodebug:no debug information:prog-nodebug"; do
+  file=${case%%:*} rest=${case#*:} needle=${rest%%:*}
+  [ "$file" = missing ] && file=absent
+  expect_failure "symbolize --debug $file" "$needle" "$file" -- \
+    symbolize --debug "$file" 0x1000
+  [ -s stdout ] && fail "symbolize --debug $file printed output"
+done
+
 # ---- annotate
 # A heap profile to break: two malloc sites (0 and 1), each with a context.
 cat >heap.c <<'C'

@@ -8,7 +8,9 @@
 #      merges that give the same bytes in any order;
 #   3. a real run of a heap-instrumented program: its contexts' first
 #      frames are their sites' calls;
-#   4. what merge and show refuse, one line each, nothing written.
+#   4. a file compiled as src/./alloc.cpp has one name in show --debug,
+#      annotate --debug, heap sites and frames, and symbolize;
+#   5. what merge and show refuse, one line each, nothing written.
 #   test/e2e/heap_merge.sh BUILD_DIR [MIPDATA]
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -213,7 +215,42 @@ want='[[34,"malloc",true,true,true,true],[8,"calloc",true,true,true,true]]'
   pass "a real run: each context's first frame is its site's call, inlined" ||
   fail "a real run: got $got, want $want"
 
-# ---- 4. refusals ---------------------------------------------------------------
+# ---- 4. one name per file -----------------------------------------------------
+# DWARF names the file of a unit compiled as src/./alloc.cpp with the "/./"
+# the compiler was given; every output names the file that is there.
+mkdir src
+cp "$PROG/alloc.cpp" src/
+"$MIPCXX" -fmip-generate=heap -O2 -g src/./alloc.cpp -o dotprog
+MIP_PROFILE_FILE=dot.mipraw ./dotprog >/dev/null
+"$MIPDATA" extract dotprog -o dot.mipmap >/dev/null
+"$MIPDATA" create -p dot.mip dot.mipmap
+"$MIPDATA" merge -p dot.mip --debug dotprog dot.mipraw
+"$MIPDATA" show -p dot.mip --debug dotprog --format json >dot-show.json
+"$MIPDATA" show -p dot.mip --heap --format json >dot-heap.json
+"$MIPDATA" annotate -p dot.mip --debug dotprog --all --format json \
+  >dot-annotate.json 2>/dev/null
+main=$("$LLVM_BIN/llvm-nm" dotprog | awk '$3 == "main" { print "0x" $1 }')
+"$MIPDATA" symbolize --debug dotprog "$main" >dot-symbolize.txt
+expect_file() { # LABEL LIST: the names in LIST (one a line) are the file's
+  got=$(sort -u "$2" | paste -sd ' ' -)
+  if [ -f "$PWD/src/alloc.cpp" ] && [ "$got" = "$PWD/src/alloc.cpp" ]; then
+    pass "$1 name the file as $got"
+  else
+    fail "$1 name $got, not $PWD/src/alloc.cpp"
+  fi
+}
+jq -r '.functions[] | .file' dot-show.json >names
+expect_file "show --debug's functions" names
+jq -r '.heap[] | .site.file, (.frames[] | select(.outside | not) | .file)' \
+  dot-heap.json >names
+expect_file "show --heap's sites and frames" names
+jq -r '.functions[].file, (.allocations[] | .file,
+  (.contexts[].frames[] | select(.outside | not) | .file))' dot-annotate.json >names
+expect_file "annotate --debug's functions, sites and frames" names
+sed -n 's/:[0-9]*:[0-9]*$//p' dot-symbolize.txt >names
+expect_file "symbolize's frames" names
+
+# ---- 5. refusals ---------------------------------------------------------------
 
 # refused NAME NEEDLE -- mipdata ARGS: exit 1, one line with NEEDLE,
 # empty.mip untouched

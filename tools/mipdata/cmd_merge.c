@@ -34,16 +34,16 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "debuginfo.h"
 #include "elf_image.h"
 #include "profile_lock.h"
-#include "symbolize.h"
 
 /* A binary given with --debug. */
 struct debug_binary {
   const char *path;
   struct mip_build_id build_id;
-  struct symbolizer *symbolizer; /* once needed */
-  struct mip_symbolizer callback; /* of symbolizer, for the library */
+  struct debuginfo *info;         /* once needed */
+  struct mip_symbolizer callback; /* of info, for the library */
 };
 
 struct debug_binaries {
@@ -131,28 +131,28 @@ static int read_debug_binary(const char *path, struct debug_binary *d,
 
 /* Indexes a --debug binary, once; says once when the program's own code
  * has no DWARF (built without -g). */
-static struct symbolizer *open_binary(struct debug_binary *d,
-                                      struct mip_error *err) {
-  if (d->symbolizer)
-    return d->symbolizer;
-  d->symbolizer = symbolizer_open(d->path, err);
-  if (d->symbolizer && !symbolizer_program_dwarf(d->symbolizer))
+static struct debuginfo *open_binary(struct debug_binary *d,
+                                     struct mip_error *err) {
+  if (d->info)
+    return d->info;
+  d->info = debuginfo_open(d->path, err);
+  if (d->info && !debuginfo_covers_program(d->info))
     fprintf(stderr,
             "mipdata: %s: note: no debug information for the program's "
             "code (built without -g): its frames get function names from "
             "the symbol table, without file, line or inlined calls\n",
             d->path);
-  d->callback = (struct mip_symbolizer){symbolizer_frames, d->symbolizer,
-                                        NULL, NULL};
-  return d->symbolizer;
+  d->callback =
+      (struct mip_symbolizer){debuginfo_frames, d->info, NULL, NULL};
+  return d->info;
 }
 
 /* The --debug binary for a profile: the one with its build-id (or the
  * only one, for a profile without a build-id), indexed on first use. */
-static struct symbolizer *symbolizer_for(struct debug_binaries *debug,
-                                         const struct target *t,
-                                         const struct input *in,
-                                         struct mip_error *err) {
+static struct debuginfo *binary_for(struct debug_binaries *debug,
+                                    const struct target *t,
+                                    const struct input *in,
+                                    struct mip_error *err) {
   const struct mip_build_id *want = &t->profile.build_id;
   struct debug_binary *found = NULL;
   char a[2 * MIP_BUILD_ID_MAX + 1], b[2 * MIP_BUILD_ID_MAX + 1];
@@ -197,7 +197,7 @@ static const struct mip_symbolizer *other_image(void *images,
                                                 const struct mip_build_id *id) {
   struct debug_binaries *debug = images;
   for (size_t i = 0; i < debug->count; i++)
-    if (debug->list[i].symbolizer &&
+    if (debug->list[i].info &&
         mip_build_id_equal(&debug->list[i].build_id, id))
       return &debug->list[i].callback;
   return NULL;
@@ -228,10 +228,10 @@ static int add_to(struct target *t, const struct input *in,
              (!in->build_id->size || !t->profile.build_id.size ||
               mip_build_id_equal(in->build_id, &t->profile.build_id))) {
     /* (a raw profile of another build is refused below, as any is) */
-    struct symbolizer *sym = symbolizer_for(debug, t, in, err);
-    struct mip_symbolizer callback = {symbolizer_frames, sym, other_image,
+    struct debuginfo *info = binary_for(debug, t, in, err);
+    struct mip_symbolizer callback = {debuginfo_frames, info, other_image,
                                       debug};
-    rc = sym && open_others(debug, in, err) == 0
+    rc = info && open_others(debug, in, err) == 0
              ? mip_profile_add_run(&t->profile, t->path, &in->raw, in->path,
                                    &callback, err)
              : -1;
@@ -316,7 +316,7 @@ static int merge_input(struct target *targets, size_t count,
 
 static void free_debug(struct debug_binaries *debug) {
   for (size_t i = 0; i < debug->count; i++)
-    symbolizer_close(debug->list[i].symbolizer);
+    debuginfo_close(debug->list[i].info);
   free(debug->list);
 }
 

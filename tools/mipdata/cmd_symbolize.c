@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "symbolize.h"
+#include "debuginfo.h"
 
-static int print_address(struct symbolizer *s, const char *text) {
+static int print_address(struct debuginfo *di, const char *text) {
   char *end;
   errno = 0;
   uint64_t addr = strtoull(text, &end, 0);
@@ -29,7 +29,7 @@ static int print_address(struct symbolizer *s, const char *text) {
     return -1;
   }
   const struct mip_frame_info *frames;
-  size_t n = symbolizer_frames(s, addr, &frames);
+  size_t n = debuginfo_frames(di, addr, &frames);
   if (n == 0)
     printf("??\n??:0:0\n");
   for (size_t i = 0; i < n; i++)
@@ -56,19 +56,19 @@ int cmd_symbolize(int argc, char **argv) {
   if (!debug)
     return usage_error("symbolize", "--debug BINARY is required");
   struct mip_error err;
-  struct symbolizer *s = symbolizer_open(debug, &err);
-  if (!s)
+  struct debuginfo *di = debuginfo_open(debug, &err);
+  if (!di)
     return report(&err);
   int rc = 0;
   if (optind < argc) {
     for (int i = optind; i < argc && rc == 0; i++)
-      rc = print_address(s, argv[i]);
+      rc = print_address(di, argv[i]);
   } else {
     char line[256];
     while (rc == 0 && fgets(line, sizeof line, stdin))
       if (line[0] != '\n')
-        rc = print_address(s, line);
+        rc = print_address(di, line);
   }
-  symbolizer_close(s);
+  debuginfo_close(di);
   return rc ? 1 : 0;
 }
