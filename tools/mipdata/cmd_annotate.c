@@ -294,7 +294,7 @@ static void annotation_free(struct annotation *a) {
 /* "malloc", ...; "allocator N" for a kind this build does not know. */
 static const char *site_allocator(const struct site_row *r, char *buf,
                                   size_t size) {
-  const char *name = allocator_name(r->s.allocator);
+  const char *name = mip_allocator_name(r->s.allocator);
   if (name)
     return name;
   snprintf(buf, size, "allocator %" PRIu32, r->s.allocator);
