@@ -82,6 +82,7 @@ test-san: all
 	test/e2e/order.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/heap_merge.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/annotate.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/cli.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/mip

@@ -46,6 +46,21 @@ void mip_file_free(struct mip_file *file);
 int mip_file_write_atomic(const char *path, const void *data, size_t size,
                           struct mip_error *err);
 
+/* The same in two steps, for a command that writes several files and
+ * wants none replaced unless all could be written: stage each (its bytes
+ * go to a temporary file beside it, synced), then commit each (a rename),
+ * or discard them (the temporaries are removed). A path that names
+ * something other than a regular file (a directory, a device) is refused
+ * when staged. */
+struct mip_staged_file {
+  const char *path; /* borrowed */
+  char *temp;       /* NULL once committed or discarded */
+};
+int mip_file_stage(const char *path, const void *data, size_t size,
+                   struct mip_staged_file *staged, struct mip_error *err);
+int mip_file_commit(struct mip_staged_file *staged, struct mip_error *err);
+void mip_file_discard(struct mip_staged_file *staged);
+
 /* "0.1.0, built for LLVM 19.1.7": MIP's version and the LLVM version of
  * the build, for --version. */
 const char *mip_version(void);
@@ -182,6 +197,10 @@ int mip_mapfile_write(const char *path, const struct mip_build_id *id,
                       const uint8_t *section, size_t size,
                       const struct mip_symbol *symbols, size_t symbol_count,
                       struct mip_error *err);
+/* The bytes mip_mapfile_write writes, into out (empty). */
+void mip_mapfile_encode(const struct mip_build_id *id, const uint8_t *section,
+                        size_t size, const struct mip_symbol *symbols,
+                        size_t symbol_count, struct mip_buf *out);
 void mip_map_free(struct mip_map *map);
 
 /* ---- MemInfoBlocks (mip/layout/mib.inc, docs/heap.md) --------------- */
@@ -433,6 +452,8 @@ int mip_profile_read(const char *path, struct mip_profile *profile,
                      struct mip_error *err);
 int mip_profile_write(const char *path, const struct mip_profile *profile,
                       struct mip_error *err);
+/* The bytes mip_profile_write writes, into out (empty). */
+void mip_profile_encode(const struct mip_profile *profile, struct mip_buf *out);
 void mip_profile_free(struct mip_profile *profile);
 
 /* ---- profile view: an indexed profile, memory-mapped ---------------- */
