@@ -3,7 +3,7 @@
 #   bin/mipcc, bin/mipc++ (a link), bin/mipdata
 #   lib/mip/       the plugin, the runtime and the heap and allocation objects
 #   lib/pkgconfig/mip.pc
-#   include/mip/   mip.h, alloc.h
+#   include/mip/   mip.h, alloc.h, version.h
 #   share/man/man1/mipcc.1, mipc++.1 (a link), mipdata.1
 #   share/doc/mip/ the documentation
 INSTALL_ROOT := $(DESTDIR)$(PREFIX)
@@ -12,7 +12,7 @@ MIP_VERSION  := $(shell sed -n 's/^\#define MIP_VERSION "\(.*\)"/\1/p' include/m
 INSTALL_BIN  := mipdata mipcc
 INSTALL_LIB  := libmip.so libmip-clang.so libmip_rt.a mip_interpose.o \
   mip_interpose_shared.o libmip_alloc.a
-INSTALL_INCLUDE := mip.h alloc.h
+INSTALL_INCLUDE := mip.h alloc.h version.h
 INSTALL_MAN  := mipcc.1 mipdata.1
 INSTALL_DOC  := $(notdir $(wildcard docs/*.md))
 

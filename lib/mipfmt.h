@@ -46,6 +46,25 @@ void mip_file_free(struct mip_file *file);
 int mip_file_write_atomic(const char *path, const void *data, size_t size,
                           struct mip_error *err);
 
+/* The same in two steps, for a command that writes several files and
+ * wants none replaced unless all could be written: stage each (its bytes
+ * go to a temporary file beside it, synced), then commit each (a rename),
+ * or discard them (the temporaries are removed). A path that names
+ * something other than a regular file (a directory, a device) is refused
+ * when staged. */
+struct mip_staged_file {
+  const char *path; /* borrowed */
+  char *temp;       /* NULL once committed or discarded */
+};
+int mip_file_stage(const char *path, const void *data, size_t size,
+                   struct mip_staged_file *staged, struct mip_error *err);
+int mip_file_commit(struct mip_staged_file *staged, struct mip_error *err);
+void mip_file_discard(struct mip_staged_file *staged);
+
+/* "0.1.0, built for LLVM 19.1.7": MIP's version and the LLVM version of
+ * the build, for --version. */
+const char *mip_version(void);
+
 /* ---- growable byte buffers (abort on out-of-memory) ------------------ */
 
 struct mip_buf {
@@ -178,6 +197,10 @@ int mip_mapfile_write(const char *path, const struct mip_build_id *id,
                       const uint8_t *section, size_t size,
                       const struct mip_symbol *symbols, size_t symbol_count,
                       struct mip_error *err);
+/* The bytes mip_mapfile_write writes, into out (empty). */
+void mip_mapfile_encode(const struct mip_build_id *id, const uint8_t *section,
+                        size_t size, const struct mip_symbol *symbols,
+                        size_t symbol_count, struct mip_buf *out);
 void mip_map_free(struct mip_map *map);
 
 /* ---- MemInfoBlocks (mip/layout/mib.inc, docs/heap.md) --------------- */
@@ -429,6 +452,8 @@ int mip_profile_read(const char *path, struct mip_profile *profile,
                      struct mip_error *err);
 int mip_profile_write(const char *path, const struct mip_profile *profile,
                       struct mip_error *err);
+/* The bytes mip_profile_write writes, into out (empty). */
+void mip_profile_encode(const struct mip_profile *profile, struct mip_buf *out);
 void mip_profile_free(struct mip_profile *profile);
 
 /* ---- profile view: an indexed profile, memory-mapped ---------------- */
@@ -511,24 +536,28 @@ uint64_t mip_view_site_contexts(const struct mip_view *v, uint32_t site,
  * One definition for the compiler (-fmip-use), `mipdata annotate` and
  * `mipdata order` (docs/use.md gives the rules). */
 
+/* The settings of mip/decide.inc: hot functions are the most-called ones
+ * that together make hot_share of all calls, with every function called
+ * as often as the last of them. Allocation contexts follow MemProf's
+ * rules: cold when the average lifetime access density (accesses per byte
+ * per second of lifetime) is below cold_max_density and the average
+ * lifetime is at least cold_min_lifetime seconds; else hot when that
+ * density is above hot_min_density; else notcold. */
 struct mip_decide_options {
-  /* Hot functions: the most-called ones that together make hot_share of
-   * all calls, with every function called as often as the last of them. */
-  double hot_share;
-  /* Allocation contexts, with MemProf's rules: cold when the average
-   * lifetime access density (accesses per byte per second of lifetime) is
-   * below cold_max_density and the average lifetime is at least
-   * cold_min_lifetime seconds; else hot when that density is above
-   * hot_min_density; else notcold. */
-  double cold_max_density;
-  double cold_min_lifetime;
-  double hot_min_density;
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  double field;
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
 };
 
-#define MIP_DEFAULT_HOT_SHARE 0.9
-#define MIP_DEFAULT_COLD_MAX_DENSITY 0.05
-#define MIP_DEFAULT_COLD_MIN_LIFETIME 200.0
-#define MIP_DEFAULT_HOT_MIN_DENSITY 1000.0
+/* The settings by index (MIP_DECIDE_HOT_SHARE, ...). */
+enum mip_decide_setting {
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  MIP_DECIDE_##NAME,
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
+  MIP_DECIDE_SETTINGS
+};
 
 void mip_decide_defaults(struct mip_decide_options *o);
 
@@ -596,6 +625,9 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
 
 /* Whether allocator (MIP_ALLOC_*) allocates, so a hint could apply. */
 int mip_allocator_allocates(uint32_t allocator);
+/* "malloc", "operator new[]", ...; NULL for a kind this build does not
+ * know. */
+const char *mip_allocator_name(uint32_t allocator);
 
 /* How many allocation sites of the profile decide cold or hot, so that a
  * rebuild hints their calls; -1 for a corrupt profile. */

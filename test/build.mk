@@ -12,8 +12,10 @@
 #                   heap profiles of a program and its heap library, a
 #                   Release build and C++ names (heap_images),
 #                   hot and cold decisions against the compiler's
-#                   (annotate), parallel merges (merge), no hang after
-#                   fork or in a signal handler (hangs), the driver
+#                   (annotate), parallel merges and merges into several
+#                   profiles, all or nothing (merge), no hang after
+#                   fork or in a signal handler (hangs), mipdata's command
+#                   line, --version and output never partial (cli), the driver
 #                   (argument translation, and real builds: CMake,
 #                   Makefiles, autotools and libtool, links by other
 #                   drivers), and the above
@@ -27,7 +29,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
 E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_dlopen heap_merge heap heap_images annotate use merge hangs
+  heap_dlopen heap_merge heap heap_images annotate use merge hangs cli
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)

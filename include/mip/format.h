@@ -60,24 +60,12 @@ enum mip_mib_field {
 };
 
 /* The allocation and deallocation functions MIP hooks (map_heap_site
- * allocator). Variants taking std::nothrow_t or std::align_val_t share
- * the kind of their plain form. */
+ * allocator; mip/layout/allocators.inc). */
 enum mip_allocator {
-  MIP_ALLOC_MALLOC = 1,
-  MIP_ALLOC_CALLOC = 2,
-  MIP_ALLOC_REALLOC = 3,
-  MIP_ALLOC_REALLOCARRAY = 4,
-  MIP_ALLOC_ALIGNED_ALLOC = 5,
-  MIP_ALLOC_POSIX_MEMALIGN = 6,
-  MIP_ALLOC_MEMALIGN = 7,
-  MIP_ALLOC_VALLOC = 8,
-  MIP_ALLOC_STRDUP = 9,
-  MIP_ALLOC_STRNDUP = 10,
-  MIP_ALLOC_NEW = 11,       /* operator new */
-  MIP_ALLOC_NEW_ARRAY = 12, /* operator new[] */
-  MIP_ALLOC_FREE = 32,
-  MIP_ALLOC_DELETE = 33,       /* operator delete */
-  MIP_ALLOC_DELETE_ARRAY = 34, /* operator delete[] */
+#define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
+  MIP_ALLOC_##NAME = id,
+#include "mip/layout/allocators.inc"
+#undef MIP_ALLOCATOR
 };
 
 /* Runtime statistics (raw_stat / profile_stat keys). */

@@ -76,6 +76,12 @@ else
   fail "installed tools: the build, the run or the pipeline failed: $(cat "$TMP/build.err")"
 fi
 
+said=$("$INSTALLED/bin/mipdata" --version 2>&1)
+case $said in
+  "mipdata (MIP) $version, built for LLVM "[0-9]*) pass "installed mipdata --version: $said" ;;
+  *) fail "installed mipdata --version: '$said' (pkg-config says '$version')" ;;
+esac
+
 man_ok=yes
 for page in mipcc mipc++ mipdata; do
   file=$INSTALLED/share/man/man1/$page.1

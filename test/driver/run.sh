@@ -273,6 +273,22 @@ t_version() {
 }
 check "--version, -dumpmachine (no inputs) pass through untouched" t_version
 
+# MIP's version (include/mip/version.h) and the LLVM it is built for
+# (llvm-config), on stderr before clang's own version.
+t_mip_version() {
+  version=$(sed -n 's/^#define MIP_VERSION "\(.*\)"$/\1/p' \
+    "$HERE/../../include/mip/version.h")
+  llvm=$("$(dirname "$CLANG")/llvm-config" --version)
+  drive "$MIPCC" --version
+  [ "$RC" = 0 ] && [ -n "$version" ] && [ -n "$llvm" ] &&
+    [ "$(head -n 1 "$TMP/err")" = "mipcc (MIP) $version, built for LLVM $llvm" ] &&
+    "$CLANG" --version | cmp -s - "$TMP/out" &&
+    drive "$MIPCXX" --version && [ "$RC" = 0 ] &&
+    [ "$(head -n 1 "$TMP/err")" = "mipc++ (MIP) $version, built for LLVM $llvm" ]
+}
+check "--version: MIP's and LLVM's versions on stderr, clang's output as it is" \
+  t_mip_version
+
 t_lto() {
   drive "$MIPCC" -fmip-generate -flto -c a.c -o lto.o
   [ "$RC" = 1 ] && [ ! -e "$W/lto.o" ] &&

@@ -108,7 +108,7 @@ int fuzz_mipdata(const char *command, ...) {
   argv[argc] = NULL;
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     if (strcmp(commands[i].name, command) == 0) {
-      int rc = commands[i].run(argc, argv);
+      int rc = output_run(commands[i].run, argc, argv);
       fflush(stdout);
       return rc;
     }

@@ -2,18 +2,16 @@
  * mipdata annotate -p PROFILE [--debug BINARY] [--format text|yaml|json]
  *                  [--hot-share F] [--cold-max-density F]
  *                  [--cold-min-lifetime SECONDS] [--hot-min-density F]
- *                  [--all]
+ *                  [--all] [-o FILE]
  * What a rebuild with the profile (mipcc -fmip-use) decides: the hot and
  * cold functions, and the class of each allocation site, with the numbers
  * behind each decision. It reads the profile through the same view and
  * decides with the same calls (lib/decide.c) as the compiler's
  * profile-use pass, so the two cannot disagree. Everything is checked and
- * decided before anything is printed: on bad input, stdout stays empty.
+ * decided before anything is printed (and the output sink holds what is
+ * printed until the command succeeds): on bad input, stdout stays empty.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,7 +292,7 @@ static void annotation_free(struct annotation *a) {
 /* "malloc", ...; "allocator N" for a kind this build does not know. */
 static const char *site_allocator(const struct site_row *r, char *buf,
                                   size_t size) {
-  const char *name = allocator_name(r->s.allocator);
+  const char *name = mip_allocator_name(r->s.allocator);
   if (name)
     return name;
   snprintf(buf, size, "allocator %" PRIu32, r->s.allocator);
@@ -662,135 +660,57 @@ static void annotate_text(const struct annotate_cmd *o,
 
 /* ---- setup --------------------------------------------------------------- */
 
-/* A number from min to max (the ranges -fmip-use takes). */
-static int parse_number(const char *s, double min, double max, double *out) {
-  char *end;
-  errno = 0;
-  double d = strtod(s, &end);
-  if (!*s || errno || *end || !isfinite(d) || d < min || d > max)
-    return -1;
-  *out = d;
-  return 0;
-}
-
+/* Fills o from the command line; CLI_GO_ON, or the status to exit with. */
 static int parse_options(int argc, char **argv, struct annotate_cmd *o) {
-  static const struct option options[] = {
-      {"profile", required_argument, 0, 'p'},
-      {"debug", required_argument, 0, 'd'},
-      {"format", required_argument, 0, 'f'},
-      {"hot-share", required_argument, 0, 's'},
-      {"cold-max-density", required_argument, 0, 'c'},
-      {"cold-min-lifetime", required_argument, 0, 'l'},
-      {"hot-min-density", required_argument, 0, 'h'},
-      {"all", no_argument, 0, 'a'},
-      {0, 0, 0, 0}};
+  int format = EMIT_TEXT;
+  const char *report_path = NULL;
   memset(o, 0, sizeof *o);
-  o->format = EMIT_TEXT;
   mip_decide_defaults(&o->decide);
-  int c;
-  optind = 1;
-  opterr = 0; /* one line of our own instead of getopt's */
-  while ((c = getopt_long(argc, argv, ":p:", options, NULL)) != -1) {
-    switch (c) {
-    case 'p':
-      o->profile = optarg;
-      break;
-    case 'd':
-      o->debug = optarg;
-      break;
-    case 'f':
-      if (emit_parse_format(optarg, &o->format))
-        return usage_error("annotate", "unknown format '%s'", optarg);
-      break;
-    case 's':
-      if (parse_number(optarg, 0, 1, &o->decide.hot_share))
-        return usage_error("annotate",
-                           "--hot-share wants a number from 0 to 1, not '%s'",
-                           optarg);
-      break;
-    case 'c':
-      if (parse_number(optarg, 0, 1e12, &o->decide.cold_max_density))
-        return usage_error(
-            "annotate",
-            "--cold-max-density wants a number from 0 to 1e12, not '%s'",
-            optarg);
-      break;
-    case 'l':
-      if (parse_number(optarg, 0, 1e9, &o->decide.cold_min_lifetime))
-        return usage_error("annotate",
-                           "--cold-min-lifetime wants seconds from 0 to 1e9, "
-                           "not '%s'",
-                           optarg);
-      break;
-    case 'h':
-      if (parse_number(optarg, 0, 1e12, &o->decide.hot_min_density))
-        return usage_error(
-            "annotate",
-            "--hot-min-density wants a number from 0 to 1e12, not '%s'",
-            optarg);
-      break;
-    case 'a':
-      o->all = 1;
-      break;
-    case ':':
-      return usage_error("annotate", "option '%s' needs a value",
-                         argv[optind - 1]);
-    default:
-      return usage_error("annotate", "unknown or ambiguous option '%s'",
-                         argv[optind - 1]);
-    }
-  }
-  if (!o->profile)
-    return usage_error("annotate", "-p PROFILE is required");
-  if (optind != argc)
-    return usage_error("annotate", "unexpected argument '%s'", argv[optind]);
-  return 0;
+  struct opt options[] = {
+      OPT_PROFILE(&o->profile, "the profile a rebuild would use"),
+      OPT_DEBUG_LOCATIONS(&o->debug),
+      OPT_FORMAT(&format),
+      OPT_FLAG("all", &o->all, "list the warm functions too"),
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  opt_decide(MIP_DECIDE_##NAME, &o->decide.field),
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
+      OPT_REPORT(&report_path),
+      OPT_END,
+  };
+  struct cli cli = {.command = "annotate", .options = options};
+  int rc = cli_parse(&cli, argc, argv);
+  if (rc != CLI_GO_ON)
+    return rc;
+  o->format = (enum emit_format)format;
+  return CLI_GO_ON;
 }
 
 /* At most one line on what the profile lacks for deciding. */
 static void note_gaps(const char *path, const struct annotation *a) {
   if (!a->v->runs)
-    fprintf(stderr,
-            "mipdata: %s: note: no runs merged into this profile: a rebuild "
-            "with it decides nothing (mipcc warns and leaves the code as it "
-            "is)\n",
-            path);
+    note(path, "no runs merged into this profile: a rebuild with it decides "
+               "nothing (mipcc warns and leaves the code as it is)");
   else if (!a->counted)
-    fprintf(stderr,
-            "mipdata: %s: note: no call counts in this profile (build with "
-            "-fmip-generate=counts): no function is hot, only never-run "
-            "ones are cold\n",
-            path);
+    note(path, "no call counts in this profile (build with "
+               "-fmip-generate=counts): no function is hot, only never-run "
+               "ones are cold");
 }
 
 static int annotate(const struct annotate_cmd *o, const struct mip_view *v,
                     const struct debuginfo *di, struct mip_error *err) {
   struct annotation a = {
       .v = v, .counted = (v->modes & MIP_MODE_BIT(MIP_RAW_CNT)) != 0};
-  char *text = NULL;
-  size_t size = 0;
   int rc = -1;
-  if (check_heap(v, err) || decide_functions(o, &a, di, err) ||
-      decide_sites(o, &a, err))
-    goto out;
-  FILE *out = open_memstream(&text, &size);
-  if (!out) {
-    mip_fail(err, o->profile, "cannot buffer the output");
-    goto out;
+  if (check_heap(v, err) == 0 && decide_functions(o, &a, di, err) == 0 &&
+      decide_sites(o, &a, err) == 0) {
+    if (o->format == EMIT_TEXT)
+      annotate_text(o, &a, stdout);
+    else
+      annotate_structured(o, &a, stdout);
+    note_gaps(o->profile, &a);
+    rc = 0;
   }
-  if (o->format == EMIT_TEXT)
-    annotate_text(o, &a, out);
-  else
-    annotate_structured(o, &a, out);
-  fclose(out);
-  note_gaps(o->profile, &a);
-  if (fwrite(text, 1, size, stdout) != size || fflush(stdout) != 0) {
-    mip_fail(err, "stdout", "cannot write: %s", strerror(errno));
-    goto out;
-  }
-  rc = 0;
-out:
-  free(text);
   annotation_free(&a);
   return rc;
 }
@@ -798,7 +718,7 @@ out:
 int cmd_annotate(int argc, char **argv) {
   struct annotate_cmd o;
   int rc = parse_options(argc, argv, &o);
-  if (rc)
+  if (rc != CLI_GO_ON)
     return rc;
   struct mip_error err;
   struct mip_view v;

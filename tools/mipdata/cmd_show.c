@@ -1,13 +1,13 @@
 /*
  * mipdata show -p PROFILE [--debug BINARY] [--covered|--uncovered]
  *              [--heap [--sort size|count]] [--format text|yaml|json]
+ *              [-o FILE]
  * Per function: its name (mangled and demangled), whether any merged run
  * covered it and how many did, its calls and first-call order, its blocks
  * with their lines, and with --debug its source file and line; then the
  * sampled call edges. With --heap, the allocation contexts instead
  * (show_heap.c).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,6 @@ struct show_options {
   enum filter filter;
   enum emit_format format;
   int heap;
-  int sort_given;
   enum heap_order order;
 };
 
@@ -304,67 +303,44 @@ static void show_text(const struct show_options *o,
 
 /* ---- setup ---------------------------------------------------------- */
 
+/* Fills o from the command line; CLI_GO_ON, or the status to exit with. */
 static int parse_options(int argc, char **argv, struct show_options *o) {
-  static const struct option options[] = {
-      {"profile", required_argument, 0, 'p'},
-      {"debug", required_argument, 0, 'd'},
-      {"covered", no_argument, 0, 'c'},
-      {"uncovered", no_argument, 0, 'u'},
-      {"format", required_argument, 0, 'f'},
-      {"heap", no_argument, 0, 'h'},
-      {"sort", required_argument, 0, 's'},
-      {0, 0, 0, 0}};
+  static const char *const sorts[] = {"size", "count", NULL};
+  int covered = 0, uncovered = 0, format = EMIT_TEXT, sort = HEAP_BY_SIZE;
+  const char *report_path = NULL;
   memset(o, 0, sizeof *o);
-  o->format = EMIT_TEXT;
-  int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "p:", options, NULL)) != -1) {
-    switch (c) {
-    case 'p':
-      o->profile = optarg;
-      break;
-    case 'd':
-      o->debug = optarg;
-      break;
-    case 'c':
-    case 'u':
-      if (o->filter != SHOW_ALL)
-        return usage_error("show", "--covered and --uncovered exclude each "
-                                   "other");
-      o->filter = c == 'c' ? SHOW_COVERED : SHOW_UNCOVERED;
-      break;
-    case 'f':
-      if (emit_parse_format(optarg, &o->format))
-        return usage_error("show", "unknown format '%s'", optarg);
-      break;
-    case 'h':
-      o->heap = 1;
-      break;
-    case 's':
-      if (strcmp(optarg, "size") && strcmp(optarg, "count"))
-        return usage_error("show", "unknown sort '%s'", optarg);
-      o->order = strcmp(optarg, "count") ? HEAP_BY_SIZE : HEAP_BY_COUNT;
-      o->sort_given = 1;
-      break;
-    default:
-      return usage_error("show", "bad option");
-    }
-  }
-  if (!o->profile)
-    return usage_error("show", "-p PROFILE is required");
-  if (o->heap && o->filter != SHOW_ALL)
-    return usage_error("show", "--heap takes no --covered or --uncovered");
-  if (o->sort_given && !o->heap)
-    return usage_error("show", "--sort goes with --heap");
-  if (optind != argc)
-    return usage_error("show", "unexpected argument '%s'", argv[optind]);
-  return 0;
+  struct opt options[] = {
+      OPT_PROFILE(&o->profile, "the profile to show"),
+      OPT_DEBUG_LOCATIONS(&o->debug),
+      OPT_FLAG("covered", &covered, "only the functions a run covered"),
+      OPT_FLAG("uncovered", &uncovered, "only the functions no run covered"),
+      OPT_FLAG("heap", &o->heap, "the allocation contexts instead"),
+      OPT_CHOICE("sort", &sort, sorts,
+                 "with --heap: the most bytes, or allocations, first"),
+      OPT_FORMAT(&format),
+      OPT_REPORT(&report_path),
+      OPT_END,
+  };
+  struct cli cli = {.command = "show", .options = options};
+  int rc = cli_parse(&cli, argc, argv);
+  if (rc != CLI_GO_ON)
+    return rc;
+  if (covered && uncovered)
+    return cli_error(&cli, "--covered and --uncovered exclude each other");
+  if (o->heap && (covered || uncovered))
+    return cli_error(&cli, "--heap takes no --covered or --uncovered");
+  if (cli_given(&cli, "sort") && !o->heap)
+    return cli_error(&cli, "--sort goes with --heap");
+  o->filter = covered ? SHOW_COVERED : uncovered ? SHOW_UNCOVERED : SHOW_ALL;
+  o->format = (enum emit_format)format;
+  o->order = (enum heap_order)sort;
+  return CLI_GO_ON;
 }
 
 int cmd_show(int argc, char **argv) {
   struct show_options o;
   int rc = parse_options(argc, argv, &o);
-  if (rc)
+  if (rc != CLI_GO_ON)
     return rc;
   struct mip_error err;
   struct mip_profile p;

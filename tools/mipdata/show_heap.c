@@ -14,44 +14,8 @@
 #include "frame_text.h"
 #include "show_heap.h"
 
-const char *allocator_name(uint32_t allocator) {
-  switch (allocator) {
-  case MIP_ALLOC_MALLOC:
-    return "malloc";
-  case MIP_ALLOC_CALLOC:
-    return "calloc";
-  case MIP_ALLOC_REALLOC:
-    return "realloc";
-  case MIP_ALLOC_REALLOCARRAY:
-    return "reallocarray";
-  case MIP_ALLOC_ALIGNED_ALLOC:
-    return "aligned_alloc";
-  case MIP_ALLOC_POSIX_MEMALIGN:
-    return "posix_memalign";
-  case MIP_ALLOC_MEMALIGN:
-    return "memalign";
-  case MIP_ALLOC_VALLOC:
-    return "valloc";
-  case MIP_ALLOC_STRDUP:
-    return "strdup";
-  case MIP_ALLOC_STRNDUP:
-    return "strndup";
-  case MIP_ALLOC_NEW:
-    return "operator new";
-  case MIP_ALLOC_NEW_ARRAY:
-    return "operator new[]";
-  case MIP_ALLOC_FREE:
-    return "free";
-  case MIP_ALLOC_DELETE:
-    return "operator delete";
-  case MIP_ALLOC_DELETE_ARRAY:
-    return "operator delete[]";
-  }
-  return NULL;
-}
-
 static const char *allocator_text(uint32_t allocator, char *buf, size_t size) {
-  const char *name = allocator_name(allocator);
+  const char *name = mip_allocator_name(allocator);
   if (name)
     return name;
   snprintf(buf, size, "allocator %" PRIu32, allocator);

@@ -11,8 +11,4 @@ enum heap_order { HEAP_BY_SIZE, HEAP_BY_COUNT };
 void show_heap(const char *path, const struct mip_profile *p,
                enum emit_format format, enum heap_order order);
 
-/* "malloc", "operator new[]", ...; NULL for a kind this build does not
- * know. */
-const char *allocator_name(uint32_t allocator);
-
 #endif
