@@ -11,6 +11,7 @@ int cmd_show(int argc, char **argv);
 int cmd_order(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 /* "mipdata CMD: <message>" plus a pointer to the help; returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...)

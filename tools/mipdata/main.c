@@ -31,6 +31,7 @@ static const struct command commands[] = {
      "                       [--hot-share F] [--cold-max-density F]\n"
      "                       [--cold-min-lifetime SECONDS] [--hot-min-density F]"},
     {"symbolize", cmd_symbolize, "symbolize --debug BINARY [ADDRESS...]"},
+    {"dump", cmd_dump, "dump FILE [--format text|yaml|json]"},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
