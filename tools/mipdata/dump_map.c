@@ -152,16 +152,10 @@ static int dump_elf(const char *path, struct dump_out *d,
   if (elf_image_open(path, &img, err))
     return -1;
   GElf_Shdr shdr;
-  Elf_Scn *scn = elf_image_section(&img, MIP_MAP_SECTION, &shdr);
   Elf_Data *data = NULL;
-  struct mip_map map = {0};
+  struct mip_map map;
   int rc = -1;
-  if (!scn)
-    mip_fail(err, path,
-             "no MIP map (no " MIP_MAP_SECTION " section): build with "
-             "-fmip-generate, and dump it before stripping");
-  else if (elf_image_section_data(&img, scn, &data, err) == 0 &&
-           mip_map_parse(data->d_buf, data->d_size, path, &map, err) == 0) {
+  if (elf_image_map(&img, &shdr, &data, &map, err) == 0) {
     struct mip_build_id id;
     elf_image_build_id(&img, &id);
     char hex[2 * MIP_BUILD_ID_MAX + 1];

@@ -179,8 +179,8 @@ static void text_key(struct dump_out *d, const char *key, uint64_t offset) {
 void dump_object_begin(struct dump_out *d, const char *key, uint64_t offset) {
   if (d->format != EMIT_TEXT) {
     emit_object_begin(&d->e, key);
-    if (offset != DUMP_NO_OFFSET)
-      emit_u64(&d->e, "offset", offset);
+    if (offset != DUMP_NO_OFFSET) /* "offset" is a field of some layouts */
+      emit_u64(&d->e, "at", offset);
     return;
   }
   text_key(d, key, offset);

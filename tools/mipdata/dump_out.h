@@ -96,7 +96,7 @@ void dump_begin(struct dump_out *d, FILE *out, enum emit_format format);
 void dump_start(struct dump_out *d);
 /* JSON and YAML: ends with "layouts", each layout printed with its fields
  * (name, type, offset, size), so a field's place in the file is the
- * record's offset plus the field's. */
+ * record's ("at") plus the field's offset. */
 void dump_end(struct dump_out *d);
 
 void dump_object_begin(struct dump_out *d, const char *key, uint64_t offset);
@@ -110,8 +110,9 @@ void dump_string(struct dump_out *d, const char *key, const char *value,
 void dump_hex(struct dump_out *d, const char *key, const uint8_t *bytes,
               size_t n, uint64_t offset);
 
-/* Inside an object begun for it: "layout", "offset" (of the record in the
- * file) and every field of the layout, decoded from the bytes at p. */
+/* Inside an object begun for it (whose "at" is where the record lies in
+ * the file): "layout" and every field of the layout, decoded from the
+ * bytes at p. */
 void dump_record(struct dump_out *d, enum dump_layout_id id, const uint8_t *p,
                  uint64_t offset);
 /* dump_object_begin, then dump_record. */

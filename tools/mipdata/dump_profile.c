@@ -46,15 +46,15 @@ static const int kind_layout[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_CONTEXTS] = DUMP_profile_heap_context + 1,
 }; /* (+ 1: 0 is none) */
 
-/* Each string with its offset in the table ("at", what string fields
- * hold) and in the file. */
+/* Each string with its offset in the table (string_offset: what string
+ * fields hold) and in the file. */
 static void strings(struct dump_out *d, const struct mip_view_table *t,
                     uint64_t offset) {
   dump_array_begin(d, "entries");
   for (uint64_t at = 0; at < t->count;) {
     const char *s = (const char *)t->data + at;
     dump_object_begin(d, NULL, offset + at);
-    dump_u64(d, "at", at, DUMP_NO_OFFSET);
+    dump_u64(d, "string_offset", at, DUMP_NO_OFFSET);
     dump_string(d, "string", s, offset + at);
     dump_object_end(d);
     at += strlen(s) + 1; /* the table ends with a NUL: checked */

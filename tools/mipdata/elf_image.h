@@ -23,6 +23,12 @@ Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
 int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
                            Elf_Data **data, struct mip_error *err);
 
+/* The image's map section (.debug_mip): its header in *shdr, its bytes
+ * (decompressed) in *data, checked and parsed into *map (which the caller
+ * frees, whatever the result). Fails naming the file when there is none. */
+int elf_image_map(struct elf_image *img, GElf_Shdr *shdr, Elf_Data **data,
+                  struct mip_map *map, struct mip_error *err);
+
 /* The image's function symbols (.symtab, else .dynsym), sorted by
  * address, one per address (the largest size); *count 0 when stripped. */
 struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count);
