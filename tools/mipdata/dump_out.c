@@ -131,17 +131,6 @@ uint32_t dump_layout_size(enum dump_layout_id id) {
   return total_size(l->fields, l->count);
 }
 
-int64_t dump_field_offset(enum dump_layout_id id, const char *name) {
-  const struct dump_layout *l = &dump_layouts[id];
-  uint32_t at = 0;
-  for (uint32_t i = 0; i < l->count; i++) {
-    if (strcmp(l->fields[i].name, name) == 0)
-      return at;
-    at += l->fields[i].size;
-  }
-  return -1;
-}
-
 static const char *type_name(const struct dump_field *f) {
   static const char *const names[] = {"u16", "u32", "u64", "bytes"};
   return names[f->type];

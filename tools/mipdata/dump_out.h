@@ -72,8 +72,6 @@ extern const struct dump_layout dump_layouts[DUMP_LAYOUT_COUNT];
 
 /* A layout's encoded size: the sum of its fields'. */
 uint32_t dump_layout_size(enum dump_layout_id id);
-/* A field's offset in its record; -1 when the layout has no such field. */
-int64_t dump_field_offset(enum dump_layout_id id, const char *name);
 
 /* ---- the writer ----------------------------------------------------------
  * JSON and YAML go through the emitter; text is the same tree, indented,
