@@ -72,8 +72,11 @@ all: $(ALL_TARGETS)
 deps:
 	scripts/install-deps
 
+# The total time at the end, passed or not (each suite says its own).
 check: deps
-	$(MAKE) check-all
+	@start=$$(date +%s); $(MAKE) check-all; rc=$$?; \
+	  if [ $$rc = 0 ]; then result="every suite passed"; else result=FAILED; fi; \
+	  echo "make check: $$result in $$(($$(date +%s) - start)) s"; exit $$rc
 
 check-all: all test-unit test-e2e test-san test-fuzz
 
@@ -82,7 +85,7 @@ check-all: all test-unit test-e2e test-san test-fuzz
 # build).
 test-san: all
 	$(MAKE) BUILD=$(BUILD)/san SAN=1 $(BUILD)/san/test/unit-tests $(BUILD)/san/bin/mipdata
-	$(BUILD)/san/test/unit-tests
+	@$(call timed,unit (ASan+UBSan),$(BUILD)/san/test/unit-tests)
 	test/bad-input/run.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/order.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/heap_merge.sh $(BUILD) $(BUILD)/san/bin/mipdata

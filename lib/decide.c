@@ -100,7 +100,7 @@ int mip_allocator_allocates(uint32_t allocator) {
 #define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
   case id:                                                                     \
     return !(frees);
-#include "mip/layout/allocators.inc"
+#include "mip/allocators.inc"
 #undef MIP_ALLOCATOR
   }
   return 0;
@@ -111,7 +111,7 @@ const char *mip_allocator_name(uint32_t allocator) {
 #define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
   case id:                                                                     \
     return name;
-#include "mip/layout/allocators.inc"
+#include "mip/allocators.inc"
 #undef MIP_ALLOCATOR
   }
   return NULL;

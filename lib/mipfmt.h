@@ -184,6 +184,24 @@ struct mip_map {
   struct mip_file file; /* backing store of the strings */
 };
 
+/* One record of a map section: its header (mip/layout/map_record.inc)
+ * and where its body lies. */
+struct mip_map_record {
+  struct {
+    uint16_t kind, version;
+    uint32_t size;
+  } hdr;
+  const uint8_t *body; /* after the record header */
+  size_t body_size;
+  size_t offset; /* of the record, in the section */
+};
+
+/* Steps to the record at *at in a map section, over linker padding.
+ * Returns 1 and fills rec, 0 at the end, -1 on a malformed record. */
+int mip_map_next_record(const uint8_t *data, size_t size, size_t *at,
+                        struct mip_map_record *rec, const char *path,
+                        struct mip_error *err);
+
 /* Parses the bytes of a map section. The map keeps pointers into data,
  * which must outlive it. path is for messages. */
 int mip_map_parse(const uint8_t *data, size_t size, const char *path,

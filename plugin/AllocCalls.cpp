@@ -26,17 +26,17 @@ std::string hinted(const char *Name) {
   return std::string("__mip_") + Name + "_hint";
 }
 
-// An allocator of mip/layout/allocators.inc, as its hook sees it, with the
+// An allocator of mip/allocators.inc, as its hook sees it, with the
 // hinted form Hinted.
 AllocFn allocator(uint32_t Id, std::string Hinted) {
   switch (Id) {
 #define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
   case id:                                                                     \
     return {id, Hook::hook, ptr, size, factor, std::move(Hinted)};
-#include "mip/layout/allocators.inc"
+#include "mip/allocators.inc"
 #undef MIP_ALLOCATOR
   }
-  llvm_unreachable("an allocator mip/layout/allocators.inc does not list");
+  llvm_unreachable("an allocator mip/allocators.inc does not list");
 }
 
 const StringMap<AllocFn> &allocFns() {
@@ -46,7 +46,7 @@ const StringMap<AllocFn> &allocFns() {
 #define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
   if (c)                                                                       \
     T[name] = allocator(id, frees ? "" : hinted(name));
-#include "mip/layout/allocators.inc"
+#include "mip/allocators.inc"
 #undef MIP_ALLOCATOR
     // Other names of them. pvalloc has no kind of its own: a valloc that
     // rounds the size up to pages.

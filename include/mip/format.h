@@ -60,11 +60,11 @@ enum mip_mib_field {
 };
 
 /* The allocation and deallocation functions MIP hooks (map_heap_site
- * allocator; mip/layout/allocators.inc). */
+ * allocator; mip/allocators.inc). */
 enum mip_allocator {
 #define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
   MIP_ALLOC_##NAME = id,
-#include "mip/layout/allocators.inc"
+#include "mip/allocators.inc"
 #undef MIP_ALLOCATOR
 };
 

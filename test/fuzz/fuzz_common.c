@@ -94,6 +94,7 @@ static const struct {
 } commands[] = {
     {"extract", cmd_extract}, {"create", cmd_create}, {"merge", cmd_merge},
     {"show", cmd_show},       {"order", cmd_order},   {"annotate", cmd_annotate},
+    {"dump", cmd_dump},
 };
 
 int fuzz_mipdata(const char *command, ...) {

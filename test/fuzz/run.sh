@@ -64,8 +64,8 @@ seed() {
   shift 4
   "$compiler" -fmip-generate=$modes -O1 -gdwarf-4 "$source" -o "$name"
   MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >/dev/null
-  "$MIPDATA" extract "$name" -o "$name.mipmap" >/dev/null
-  "$MIPDATA" create -p "$name.fresh.mip" "$name.mipmap"
+  mip_create "$name" "$name.fresh.mip"
+  mv "$name.fresh.mipmap" "$name.mipmap"
   cp "$name.fresh.mip" "$name.mip"
   "$MIPDATA" merge -p "$name.mip" --debug "$name" "$name.mipraw"
   "$LLVM_BIN/llvm-objcopy" --dump-section=.debug_mip="seeds/map/$name" "$name" /dev/null

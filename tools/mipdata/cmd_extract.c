@@ -40,17 +40,11 @@ static int extract(const char *binary, const char *out,
   if (elf_image_open(binary, &img, err))
     return -1;
   GElf_Shdr shdr;
-  Elf_Scn *scn = elf_image_section(&img, MIP_MAP_SECTION, &shdr);
   Elf_Data *data = NULL;
-  struct mip_map map = {0};
+  struct mip_map map;
   int rc = -1;
-  if (!scn)
-    mip_fail(err, binary,
-             "no MIP map (no " MIP_MAP_SECTION " section): build with "
-             "-fmip-generate, and extract before stripping");
-  else if (elf_image_section_data(&img, scn, &data, err) == 0 &&
-           mip_map_parse(data->d_buf, data->d_size, binary, &map, err) == 0 &&
-           check_extents(&img, &map, err) == 0) {
+  if (elf_image_map(&img, &shdr, &data, &map, err) == 0 &&
+      check_extents(&img, &map, err) == 0) {
     elf_image_build_id(&img, &map.build_id);
     size_t symbol_count;
     struct mip_symbol *symbols = elf_image_functions(&img, &symbol_count);

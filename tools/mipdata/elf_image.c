@@ -101,6 +101,20 @@ int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
   return 0;
 }
 
+int elf_image_map(struct elf_image *img, GElf_Shdr *shdr, Elf_Data **data,
+                  struct mip_map *map, struct mip_error *err) {
+  memset(map, 0, sizeof *map);
+  Elf_Scn *scn = elf_image_section(img, MIP_MAP_SECTION, shdr);
+  if (!scn)
+    return mip_fail(err, img->path,
+                    "no MIP map (no " MIP_MAP_SECTION " section): build with "
+                    "-fmip-generate, and extract before stripping");
+  if (elf_image_section_data(img, scn, data, err) ||
+      mip_map_parse((*data)->d_buf, (*data)->d_size, img->path, map, err))
+    return -1;
+  return 0;
+}
+
 uint64_t *elf_image_map_entries(struct elf_image *img, size_t *count) {
   GElf_Shdr shdr;
   Elf_Data *data;

@@ -23,6 +23,13 @@ Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
 int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
                            Elf_Data **data, struct mip_error *err);
 
+/* The image's map section (.debug_mip): its header in *shdr, its bytes
+ * (decompressed) in *data, checked and parsed into *map (which the caller
+ * frees, whatever the result). Fails naming the file when there is none. */
+int elf_image_map(struct elf_image *img, GElf_Shdr *shdr, Elf_Data **data,
+                  struct mip_map *map, struct mip_error *err);
+
+
 /* A function symbol: its name and, for a local one, the name of the
  * STT_FILE symbol before it (its source file), "" for none; both point
  * into the image. */
