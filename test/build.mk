@@ -13,7 +13,8 @@
 #                   Release build and C++ names (heap_images),
 #                   hot and cold decisions against the compiler's
 #                   (annotate), parallel merges (merge), no hang after
-#                   fork or in a signal handler (hangs), the driver
+#                   fork or in a signal handler (hangs), pooled raw
+#                   profiles of many processes (pool), the driver
 #                   (argument translation, and real builds: CMake,
 #                   Makefiles, autotools and libtool, links by other
 #                   drivers), and the above
@@ -27,7 +28,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
 E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_dlopen heap_merge heap heap_images annotate use merge hangs
+  heap_dlopen heap_merge heap heap_images annotate use merge hangs pool
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
