@@ -9,6 +9,7 @@
 #   make bench-startup  start-up page faults, default layout vs mipdata order
 #   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
 #   make bench-use      rebuilding with the profile: sections, time, faults
+#   make bench-pool     pool mode (%Nm): the exit-time merge against the write
 #   make fuzz       every reader under libFuzzer, ASan and UBSan, for
 #                   FUZZ_SECONDS (default 3600) per target
 #   make install    copy build/ into $(PREFIX) (DESTDIR= for staging)
@@ -64,6 +65,7 @@ include bench/build.mk
 include bench/startup.mk
 include bench/use.mk
 include bench/heap.mk
+include bench/pool.mk
 include examples/build.mk
 include dist/install.mk
 

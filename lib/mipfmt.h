@@ -318,17 +318,47 @@ struct mip_raw_heap {
   struct mip_heap_stats stats;
 };
 
+/* What a pooled raw profile (MIP_RAW_POOLED) holds instead of its
+ * counter sections: their totals over its runs, checked when it is read.
+ * Pointers into the file; NULL where the image has no such counters. */
+struct mip_raw_pool {
+  const uint8_t *cov;  /* u64 per COV byte: runs that entered it */
+  const uint8_t *cnt;  /* u64 per CNT counter: calls */
+  const uint8_t *ord;  /* raw_pool_rank per ORD slot */
+  const uint8_t *site; /* u64 per SITE byte: runs that ran it */
+  /* The distinct coverage patterns (raw_pool_blocks.inc): pattern_count
+   * of pattern_size bytes each, cov_size COV bits then blk_size BLK bits
+   * after each one's head. */
+  const uint8_t *patterns;
+  uint64_t pattern_count, pattern_size;
+  uint64_t cov_size, blk_size;
+};
+
 struct mip_raw {
   struct mip_build_id build_id;
   uint64_t modes;
   uint32_t pid;
+  uint64_t runs; /* 1, unless pooled */
+  int pooled;    /* MIP_RAW_POOLED: pool holds the counters' totals */
   struct mip_raw_payload sections[MIP_MAX_EXTENTS];
   size_t section_count;
+  /* The image's counter arrays: the counter sections of a file of one
+   * run, what the totals stand for in a pooled one. */
+  struct mip_extent extents[MIP_MAX_EXTENTS];
+  size_t extent_count;
+  struct mip_raw_pool pool;
   struct mip_raw_heap heap;
   struct mip_file file;
 };
 
 int mip_raw_read(const char *path, struct mip_raw *raw, struct mip_error *err);
+/* Reads and checks the totals of a pooled raw profile (mip_raw_read does
+ * it), and sets its extents. */
+int mip_raw_pool_parse(struct mip_raw *raw, const char *path,
+                       struct mip_error *err);
+/* The image's counter array of a kind (MIP_RAW_COV...), or NULL. */
+const struct mip_extent *mip_raw_extent(const struct mip_raw *raw,
+                                        uint32_t kind);
 /* Reads and checks the heap payloads and statistics of a raw profile
  * (mip_raw_read does it). */
 int mip_raw_heap_parse(struct mip_raw *raw, const char *path,

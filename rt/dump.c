@@ -27,6 +27,8 @@ int mip_rt_dump_self(void) {
   if (mip_rt_profile_path(pattern, image, mip_rt_forked(), path,
                           sizeof path) != 0) {
     mip_rt_report("profile file name too long: ", pattern, NULL);
+  } else if (mip_rt_pool_size(pattern)) {
+    rc = mip_rt_pool_dump(path, image); /* says what it did itself */
   } else if (mip_rt_write_raw_size(path, image, &size, &why) != 0) {
     mip_rt_report("cannot write profile '", path, "': ", why, NULL);
   } else {

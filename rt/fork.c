@@ -3,9 +3,10 @@
  * file. A pthread_atfork child handler (one per image, registered by the
  * image's constructor and dropped by glibc when a shared library is
  * unloaded) zeroes the image's counters, restarts the first-call clock,
- * empties the edge table and marks the process as a forked child, so that
- * its file name gets the child's pid (path.c). What the parent counted
- * before the fork stays in the parent's profile only.
+ * empties the edge table, lets go of a pooled file's lock the parent held
+ * (merge.c) and marks the process as a forked child, so that its file
+ * name gets the child's pid (path.c). What the parent counted before the
+ * fork stays in the parent's profile only.
  */
 #include <pthread.h>
 
@@ -45,6 +46,7 @@ static void in_child(void) {
   counters_reset();
   mip_rt_order_reset();
   mip_rt_edges_reset();
+  mip_rt_pool_after_fork();
   __atomic_store_n(&forked, 1, __ATOMIC_RELAXED);
 }
 

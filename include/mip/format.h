@@ -20,7 +20,7 @@
 #define MIP_PROFILE_MAGIC MIP_MAGIC('M', 'I', 'P', 'P', 'R', 'O', 0)
 
 /* Versions this build writes and the newest it reads. */
-#define MIP_RAW_VERSION 1
+#define MIP_RAW_VERSION 2 /* 2 added flags and runs: pooled files */
 #define MIP_MAPFILE_VERSION 2 /* 2 added the symbol table */
 #define MIP_PROFILE_VERSION 2 /* 2 gave heap frames their object */
 #define MIP_MAP_UNIT_VERSION 1
@@ -50,7 +50,19 @@ enum mip_raw_payload_kind {
   MIP_RAW_HEAP_MIBS = 34,     /* raw_heap_mibs header, schema, contexts */
   MIP_RAW_HEAP_STACKS = 35,   /* raw_heap_stack entries and their frames */
   MIP_RAW_HEAP_SEGMENTS = 36, /* raw_heap_segment entries */
+  /* Pooled raw profiles (MIP_RAW_POOLED) hold, instead of each counter
+   * kind's section, its totals over the runs: kind MIP_RAW_POOL_BASE +
+   * the counter kind. */
+  MIP_RAW_POOL_COV = 41,  /* u64 per COV byte: runs that entered it */
+  MIP_RAW_POOL_CNT = 42,  /* u64 per CNT counter: calls, summed */
+  MIP_RAW_POOL_ORD = 43,  /* raw_pool_rank per ORD slot */
+  MIP_RAW_POOL_BLK = 44,  /* raw_pool_blocks: distinct coverage patterns */
+  MIP_RAW_POOL_SITE = 45, /* u64 per SITE byte: runs that ran it */
 };
+#define MIP_RAW_POOL_BASE 40
+
+/* Raw header flags (version 2). */
+#define MIP_RAW_POOLED 1u /* the file pools runs: MIP_RAW_POOL_* payloads */
 
 /* MemInfoBlock fields (mip/layout/mib.inc). */
 enum mip_mib_field {
@@ -86,6 +98,12 @@ enum mip_stat {
   MIP_STAT_HEAP_LIVE_UNINTERPOSED = 9, /* blocks live when written while
                                           so: they may have been freed */
 };
+
+/* How a statistic of several runs combines: the edge period and the
+ * stack depth limit (the same in every run of a build) take the largest
+ * value, every other key the sum. */
+#define MIP_STAT_TAKES_MAX(key)                                                \
+  ((key) == MIP_STAT_EDGE_PERIOD || (key) == MIP_STAT_HEAP_STACK_DEPTH)
 
 /* Blocks whose death MIP could not see (freed unseen, or live while frees
  * went unseen) are reported, by the runtime on stderr and by mipdata show

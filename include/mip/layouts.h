@@ -110,6 +110,18 @@
 #define MIP_LAYOUT_FILE "mip/layout/raw_heap_segment.inc"
 #include "mip/layout.h"
 
+#define MIP_LAYOUT_NAME raw_pool_rank
+#define MIP_LAYOUT_FILE "mip/layout/raw_pool_rank.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_pool_blocks
+#define MIP_LAYOUT_FILE "mip/layout/raw_pool_blocks.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_pool_pattern
+#define MIP_LAYOUT_FILE "mip/layout/raw_pool_pattern.inc"
+#include "mip/layout.h"
+
 #define MIP_LAYOUT_NAME map_heap_site
 #define MIP_LAYOUT_FILE "mip/layout/map_heap_site.inc"
 #include "mip/layout.h"

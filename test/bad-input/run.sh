@@ -145,6 +145,35 @@ done
 expect_failure "merge other build names both ids" "build-id" "good.mip" -- \
   merge -p good.mip other.mipraw
 
+# ---- merge: pooled raw profiles (pool mode, %1m) no set of runs gives
+MIP_PROFILE_FILE=pool-%1m.mipraw ./prog >/dev/null
+MIP_PROFILE_FILE=pool-%1m.mipraw ./prog >/dev/null
+mv pool-*_0.mipraw pooled.mipraw
+cp fresh.mip pooled.mip
+if "$MIPDATA" merge -p pooled.mip pooled.mipraw &&
+  [ "$("$MIPDATA" show -p pooled.mip --format json | jq .runs)" = 2 ]; then
+  pass "a pooled raw profile of two runs merges as two runs"
+else
+  fail "the pooled raw profile does not merge"
+fi
+cov_at=$(od -An -tu8 -j136 -N8 pooled.mipraw | tr -d ' ') # the first payload's
+with_byte pooled.mipraw 104 000 pool-none.mipraw      # runs: 0
+with_byte pooled.mipraw "$cov_at" 003 pool-cov.mipraw # entered in 3 runs of 2
+with_byte pooled.mipraw 100 000 pool-flag.mipraw      # not pooled, 2 runs
+with_byte pooled.mipraw 112 001 pool-kind.mipraw      # a run's counters
+for case in "pool-none.mipraw:0 runs in a pooled file" \
+  "pool-cov.mipraw:function 0 ran in 3 runs of 2" \
+  "pool-flag.mipraw:2 runs in a one-run file" \
+  "pool-kind.mipraw:counters of kind 1 in a pooled file"; do
+  file=${case%%:*} needle=${case#*:}
+  expect_failure "merge $file" "$needle" "$file" -- merge -p good.mip "$file"
+  if ! cmp -s before good.mip; then
+    fail "merge of $file changed good.mip"
+    cp before good.mip
+  fi
+  no_output absent
+done
+
 # ---- show
 for case in "absent:cannot open" "empty:empty file" "trunc.mip:truncated" \
   "magic.mip:bad magic" "newer.mip:newer" "good.mipmap:map file"; do

@@ -86,7 +86,7 @@ END_TEST
 START_TEST(refuses_newer_version) {
   struct mip_buf b = {0};
   build_raw(&b, &ID, 0x4000, COV, sizeof COV);
-  b.data[8] = 2;
+  b.data[8] = MIP_RAW_VERSION + 1;
   expect_error(&b, "newer");
 }
 END_TEST

@@ -17,6 +17,8 @@
  * With one -p every input goes to that profile, as it always did, and an
  * input from another build is refused by the library's own checks.
  *
+ * A pooled raw profile (the runtime's %Nm) adds all the runs it holds.
+ *
  * Raw profiles with heap data need the profiled binary (--debug BINARY,
  * the unstripped binary or its debug file) to symbolize their call
  * stacks: the one whose build-id is the profile's. Frames in other images
@@ -99,8 +101,7 @@ static const struct mip_extent *input_extent(const struct input *in,
                                              uint32_t kind) {
   if (in->is_profile)
     return mip_extent_find(in->other.extents, in->other.extent_count, kind);
-  const struct mip_raw_payload *s = mip_raw_find(&in->raw, kind);
-  return s ? &s->extent : NULL;
+  return mip_raw_extent(&in->raw, kind); /* a pooled file's too */
 }
 
 /* Whether the input has every counter array of the profile, where the
