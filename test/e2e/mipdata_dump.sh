@@ -42,9 +42,20 @@ mip_runs run ./prog "" "a b"
 mip_show prog.mip >show.json
 "$CLANG" -c prog.c -o plain.o
 mip_build $MODES prog.o -c -O1 -g prog.c
-for f in run.1.mipraw prog.mip prog.mipmap prog prog.o; do
+# the same two runs pooled into one raw file (%1m: one slot)
+MIP_PROFILE_FILE=pool-%1m.mipraw ./prog >/dev/null
+MIP_PROFILE_FILE=pool-%1m.mipraw ./prog a b >/dev/null
+POOLED=$(ls pool-*.mipraw)
+for f in run.1.mipraw "$POOLED" prog.mip prog.mipmap prog prog.o; do
   mip_dump "$f" >"$f.dump.json"
 done
+if jq -e '.header.runs == 2 and .header.flags == 1 and
+    ([.sections[].name] | index("POOL_CNT") != null and index("POOL_BLK") != null)' \
+    "$POOLED.dump.json" >/dev/null; then
+  pass "a pooled raw file: POOLED, 2 runs, its totals and patterns"
+else
+  fail "a pooled raw file: $(jq -c '{header, sections: [.sections[].name]}' "$POOLED.dump.json")"
+fi
 
 # ---- 1. the layouts are the X-macros' --------------------------------------
 # inc_fields NAME: "field type" per field of include/mip/layout/NAME.inc

@@ -39,6 +39,15 @@ static const struct dump_field raw_heap_stack_fields[] = {
 static const struct dump_field raw_heap_segment_fields[] = {
 #include "mip/layout/raw_heap_segment.inc"
 };
+static const struct dump_field raw_pool_blocks_fields[] = {
+#include "mip/layout/raw_pool_blocks.inc"
+};
+static const struct dump_field raw_pool_pattern_fields[] = {
+#include "mip/layout/raw_pool_pattern.inc"
+};
+static const struct dump_field raw_pool_rank_fields[] = {
+#include "mip/layout/raw_pool_rank.inc"
+};
 static const struct dump_field mapfile_header_fields[] = {
 #include "mip/layout/mapfile_header.inc"
 };

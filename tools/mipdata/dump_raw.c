@@ -23,6 +23,16 @@ static const char *kind_name(uint32_t kind) {
     return "HEAP_STACKS";
   case MIP_RAW_HEAP_SEGMENTS:
     return "HEAP_SEGMENTS";
+  case MIP_RAW_POOL_COV:
+    return "POOL_COV";
+  case MIP_RAW_POOL_CNT:
+    return "POOL_CNT";
+  case MIP_RAW_POOL_ORD:
+    return "POOL_ORD";
+  case MIP_RAW_POOL_BLK:
+    return "POOL_BLK";
+  case MIP_RAW_POOL_SITE:
+    return "POOL_SITE";
   }
   const char *name = mip_raw_kind_name(kind);
   return name ? name : "unknown";
@@ -151,6 +161,26 @@ static void heap_segments(struct dump_out *d, const struct mip_raw *raw) {
   free(order);
 }
 
+/* POOL_BLK: its header, then each distinct coverage pattern: its head
+ * (how many runs had it) and its bits, as bytes. */
+static void pool_patterns(struct dump_out *d, const struct mip_raw *raw,
+                          const uint8_t *p, uint64_t offset) {
+  const struct mip_raw_pool *pool = &raw->pool;
+  dump_record_begin(d, "header", DUMP_raw_pool_blocks, p, offset);
+  dump_object_end(d);
+  dump_array_begin(d, "patterns");
+  for (uint64_t i = 0; i < pool->pattern_count; i++) {
+    const uint8_t *rec = pool->patterns + i * pool->pattern_size;
+    uint64_t at = (uint64_t)(rec - raw->file.data);
+    dump_record_begin(d, NULL, DUMP_raw_pool_pattern, rec, at);
+    uint64_t bits = pool->cov_size + pool->blk_size;
+    dump_hex(d, "bits", rec + mip_rec_raw_pool_pattern_size, (bits + 7) / 8,
+             at + mip_rec_raw_pool_pattern_size);
+    dump_object_end(d);
+  }
+  dump_array_end(d);
+}
+
 static void payload(struct dump_out *d, const struct mip_raw *raw,
                     const struct mip_raw_payload *s) {
   const struct mip_extent *e = &s->extent;
@@ -168,6 +198,12 @@ static void payload(struct dump_out *d, const struct mip_raw *raw,
     heap_stacks(d, raw);
   else if (e->kind == MIP_RAW_HEAP_SEGMENTS)
     heap_segments(d, raw);
+  else if (e->kind == MIP_RAW_POOL_ORD)
+    entries(d, DUMP_raw_pool_rank, s->data, e, offset);
+  else if (e->kind == MIP_RAW_POOL_BLK)
+    pool_patterns(d, raw, s->data, offset);
+  else if (e->kind > MIP_RAW_POOL_BASE && e->kind <= MIP_RAW_POOL_SITE)
+    dump_elements(d, "totals", s->data, e->size / 8, 8, offset);
 }
 
 static void print_raw(struct dump_out *d, const char *path,
