@@ -1,5 +1,6 @@
 # Tests. `make check` runs them all; see test/README.md.
-#   test-unit       Check unit tests (format library, writer, runtime)
+#   test-unit       Check unit tests (format library, writer, report
+#                   model, runtime)
 #   test-ir         the plugin's passes on IR, through opt and FileCheck
 #   test-bad-input  every mipdata command against broken files
 #   test-e2e        real programs against an independent ground truth
@@ -30,9 +31,9 @@ E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
   heap_dlopen heap_merge heap heap_images annotate use merge hangs
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
-$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
+$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(REPORT_OBJ) $(LIBMIPFMT)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $$(pkg-config --libs check)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -liberty $$(pkg-config --libs check)
 
 test-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
