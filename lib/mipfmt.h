@@ -542,6 +542,11 @@ void mip_view_close(struct mip_view *v);
 /* Checks every entry (profile_check.c): mip_view_open does, so that every
  * reader refuses the same files. */
 int mip_view_check_all(const struct mip_view *v, struct mip_error *err);
+/* The whole profile of an open view (mip_profile_read opens one): for a
+ * reader that also decides through the view (the report model of
+ * mipdata), from the same bytes. */
+int mip_profile_read_view(const struct mip_view *v,
+                          struct mip_profile *profile, struct mip_error *err);
 
 static inline uint64_t mip_view_count(const struct mip_view *v,
                                       uint32_t kind) {

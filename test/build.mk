@@ -1,6 +1,7 @@
 # Tests. `make check` runs them all; test/README.md says how they are
 # organized and how to add one.
-#   test-unit       Check unit tests (format library, writer, runtime)
+#   test-unit       Check unit tests (format library, writer, report
+#                   model, runtime)
 #   test-ir         the plugin's passes on IR, through opt and FileCheck
 #   test-bad-input  every mipdata command against broken files
 #   test-NAME       test/e2e/NAME.sh: real programs against an independent
@@ -30,9 +31,9 @@ E2E_SCRIPTS := $(E2E_FIRST) $(filter-out $(E2E_FIRST) lib,\
 timed = start=$$(date +%s); $(2); rc=$$?; \
   echo "$(1): $$(($$(date +%s) - start)) s"; exit $$rc
 
-$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
+$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(REPORT_OBJ) $(LIBMIPFMT)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $$(pkg-config --libs check)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -liberty $$(pkg-config --libs check)
 
 test-unit: $(UNIT_BIN)
 	@$(call timed,unit,$(UNIT_BIN))
