@@ -17,23 +17,6 @@
 #define CORRUPT(path, err, ...)                                                \
   mip_fail(err, path, "corrupt raw profile: " __VA_ARGS__)
 
-/* Bytes per element of the totals of a counter kind. */
-static uint32_t total_size(uint32_t kind) {
-  return kind == MIP_RAW_ORD ? mip_rec_raw_pool_rank_size : 8;
-}
-
-/* Bytes per element of the counters themselves (raw_kinds.inc). */
-static uint32_t counter_size(uint32_t kind) {
-  switch (kind) {
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  case id:                                                                     \
-    return elem_size;
-#include "mip/layout/raw_kinds.inc"
-#undef MIP_RAW_KIND
-  }
-  return 0;
-}
-
 static int check_runs(const uint8_t *data, uint64_t count, uint64_t runs,
                       const char *what, const char *path,
                       struct mip_error *err) {
@@ -68,11 +51,11 @@ static int read_totals(struct mip_raw *raw, uint32_t kind, const char *path,
   const struct mip_raw_payload *s = mip_raw_find(raw, MIP_RAW_POOL_BASE + kind);
   if (!s)
     return 0;
-  if (s->extent.elem_size != total_size(kind))
+  if (s->extent.elem_size != mip_raw_pool_total_size(kind))
     return CORRUPT(path, err, "totals of kind %" PRIu32 " in entries of %" PRIu32
                               " bytes",
                    kind, s->extent.elem_size);
-  uint64_t count = s->extent.size / total_size(kind);
+  uint64_t count = s->extent.size / mip_raw_pool_total_size(kind);
   int rc = 0;
   if (kind == MIP_RAW_COV) {
     raw->pool.cov = s->data;
@@ -87,8 +70,8 @@ static int read_totals(struct mip_raw *raw, uint32_t kind, const char *path,
     rc = check_ranks(s->data, count, raw->runs, path, err);
   }
   raw->extents[raw->extent_count++] = (struct mip_extent){
-      kind, counter_size(kind), s->extent.link_addr,
-      count * counter_size(kind)};
+      kind, mip_raw_counter_size(kind), s->extent.link_addr,
+      count * mip_raw_counter_size(kind)};
   return rc;
 }
 

@@ -22,22 +22,6 @@ static uint64_t add_saturating(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* Bytes per element of a run's counters (raw_kinds.inc). */
-static uint32_t counter_size(uint32_t kind) {
-  switch (kind) {
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  case id:                                                                     \
-    return elem_size;
-#include "mip/layout/raw_kinds.inc"
-#undef MIP_RAW_KIND
-  }
-  return 0;
-}
-
-static uint32_t total_size(uint32_t kind) {
-  return kind == MIP_RAW_ORD ? mip_rec_raw_pool_rank_size : 8;
-}
-
 /* One kind of counters in a view: a run's counters, or totals. */
 struct counters {
   const struct mip_rt_section *s; /* NULL: none */
@@ -62,7 +46,7 @@ static int find(struct mip_rt_merge *m, const struct mip_rt_view *v,
   c->s = mip_rt_view_find(v, v->pooled ? MIP_RAW_POOL_BASE + kind : kind);
   if (!c->s)
     return 0;
-  uint32_t elem = v->pooled ? total_size(kind) : counter_size(kind);
+  uint32_t elem = v->pooled ? mip_raw_pool_total_size(kind) : mip_raw_counter_size(kind);
   if (c->s->elem_size != elem)
     return bad_totals(m);
   c->count = c->s->size / elem;
@@ -107,7 +91,7 @@ static struct mip_rec_raw_pool_rank rank_of(const struct counters *c,
 static int merge_totals(struct mip_rt_merge *m, uint32_t kind,
                         const struct counters *old,
                         const struct counters *run) {
-  uint32_t elem = total_size(kind);
+  uint32_t elem = mip_raw_pool_total_size(kind);
   uint8_t *out = mip_rt_merge_payload(m, MIP_RAW_POOL_BASE + kind, elem,
                                       run->s->link_addr, run->count * elem);
   if (!out)
