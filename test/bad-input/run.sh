@@ -156,11 +156,16 @@ if "$MIPDATA" merge -p pooled.mip pooled.mipraw &&
 else
   fail "the pooled raw profile does not merge"
 fi
-cov_at=$(od -An -tu8 -j136 -N8 pooled.mipraw | tr -d ' ') # the first payload's
-with_byte pooled.mipraw 104 000 pool-none.mipraw      # runs: 0
-with_byte pooled.mipraw "$cov_at" 003 pool-cov.mipraw # entered in 3 runs of 2
-with_byte pooled.mipraw 100 000 pool-flag.mipraw      # not pooled, 2 runs
-with_byte pooled.mipraw 112 001 pool-kind.mipraw      # a run's counters
+# where the fields are, from the dump: the header's runs and flags, the
+# first section's kind and the first total of its payload
+runs_at=$(dump_offset pooled.mipraw .header runs)
+flags_at=$(dump_offset pooled.mipraw .header flags)
+kind_at=$(dump_offset pooled.mipraw '.sections[0]' kind)
+cov_at=$(dump_value pooled.mipraw '.sections[] | select(.name == "POOL_COV") | .offset')
+with_byte pooled.mipraw "$runs_at" 000 pool-none.mipraw   # runs: 0
+with_byte pooled.mipraw "$cov_at" 003 pool-cov.mipraw     # entered in 3 runs of 2
+with_byte pooled.mipraw "$flags_at" 000 pool-flag.mipraw  # not pooled, 2 runs
+with_byte pooled.mipraw "$kind_at" 001 pool-kind.mipraw   # a run's counters
 for case in "pool-none.mipraw:0 runs in a pooled file" \
   "pool-cov.mipraw:function 0 ran in 3 runs of 2" \
   "pool-flag.mipraw:2 runs in a one-run file" \

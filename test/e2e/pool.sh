@@ -56,7 +56,7 @@ shown() {
 
 # runs_in FILE...: the run counts of raw profiles' headers, summed
 runs_in() {
-  for f in "$@"; do od -An -tu8 -j104 -N8 "$f"; done | awk '{ s += $1 } END { print s + 0 }'
+  for f in "$@"; do dump_value "$f" .header.runs; done | awk '{ s += $1 } END { print s + 0 }'
 }
 
 # ---- 1. every mode: RUNS processes at once, %4m against %p --------------
@@ -173,7 +173,7 @@ refused() {
   check "$name: one line" "$(echo "$line" | wc -l)" 1
   cmp -s keep "$old" && pass "$name: the pooled file is untouched" ||
     fail "$name: the pooled file changed"
-  [ "$fallback" = "${APP_ID}_0.$(od -An -tu4 -j96 -N4 "$dir/$fallback" 2>/dev/null | tr -d ' ').mipraw" ] &&
+  [ "$fallback" = "${APP_ID}_0.$(dump_value "$dir/$fallback" .header.pid 2>/dev/null).mipraw" ] &&
     one_run "$dir/$fallback" &&
     pass "$name: the run is in $fallback, a raw profile of one run" ||
     fail "$name: fallback '$fallback'"
