@@ -11,10 +11,10 @@
 typedef unsigned __int128 u128;
 
 void mip_decide_defaults(struct mip_decide_options *o) {
-  o->hot_share = MIP_DEFAULT_HOT_SHARE;
-  o->cold_max_density = MIP_DEFAULT_COLD_MAX_DENSITY;
-  o->cold_min_lifetime = MIP_DEFAULT_COLD_MIN_LIFETIME;
-  o->hot_min_density = MIP_DEFAULT_HOT_MIN_DENSITY;
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  o->field = def;
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
 }
 
 /* ---- functions ------------------------------------------------------- */
@@ -96,7 +96,25 @@ const char *mip_alloc_class_name(enum mip_alloc_class c) {
 }
 
 int mip_allocator_allocates(uint32_t allocator) {
-  return allocator >= MIP_ALLOC_MALLOC && allocator <= MIP_ALLOC_NEW_ARRAY;
+  switch (allocator) {
+#define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
+  case id:                                                                     \
+    return !(frees);
+#include "mip/allocators.inc"
+#undef MIP_ALLOCATOR
+  }
+  return 0;
+}
+
+const char *mip_allocator_name(uint32_t allocator) {
+  switch (allocator) {
+#define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
+  case id:                                                                     \
+    return name;
+#include "mip/allocators.inc"
+#undef MIP_ALLOCATOR
+  }
+  return NULL;
 }
 
 /* MemProf's units: lifetimes in ms, densities times 100 (two decimals). */

@@ -93,8 +93,22 @@ static mode_t creation_mode(void) {
   return 0666 & ~mask;
 }
 
-int mip_file_write_atomic(const char *path, const void *data, size_t size,
-                          struct mip_error *err) {
+/* Whether path may be replaced by a rename: it does not exist yet, or is
+ * a regular file. Anything else would be replaced by a file (a device,
+ * as root) or cannot be (a directory). */
+static int replaceable(const char *path, struct mip_error *err) {
+  struct stat st;
+  if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+    return 0;
+  return mip_fail(err, path, "cannot write: not a regular file");
+}
+
+int mip_file_stage(const char *path, const void *data, size_t size,
+                   struct mip_staged_file *staged, struct mip_error *err) {
+  staged->path = path;
+  staged->temp = NULL;
+  if (replaceable(path, err))
+    return -1;
   size_t n = strlen(path);
   char *temp = mip_xmalloc(n + 16);
   memcpy(temp, path, n);
@@ -112,16 +126,39 @@ int mip_file_write_atomic(const char *path, const void *data, size_t size,
     failed = 1;
     e = errno;
   }
-  if (!failed && rename(temp, path) != 0) {
-    failed = 1;
-    e = errno;
-  }
-  if (failed)
+  if (failed) {
     unlink(temp);
-  free(temp);
-  if (failed)
+    free(temp);
     return mip_fail(err, path, "cannot write: %s", strerror(e));
+  }
+  staged->temp = temp;
   return 0;
+}
+
+int mip_file_commit(struct mip_staged_file *staged, struct mip_error *err) {
+  if (rename(staged->temp, staged->path) != 0) {
+    int e = errno;
+    mip_file_discard(staged);
+    return mip_fail(err, staged->path, "cannot write: %s", strerror(e));
+  }
+  free(staged->temp);
+  staged->temp = NULL;
+  return 0;
+}
+
+void mip_file_discard(struct mip_staged_file *staged) {
+  if (staged->temp)
+    unlink(staged->temp);
+  free(staged->temp);
+  staged->temp = NULL;
+}
+
+int mip_file_write_atomic(const char *path, const void *data, size_t size,
+                          struct mip_error *err) {
+  struct mip_staged_file staged;
+  if (mip_file_stage(path, data, size, &staged, err))
+    return -1;
+  return mip_file_commit(&staged, err);
 }
 
 uint64_t mip_file_magic(const struct mip_file *file) {

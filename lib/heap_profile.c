@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "heap.h"
+#include "intern.h"
 #include "mip/le.h"
 
 static uint64_t add_saturating(uint64_t a, uint64_t b) {
@@ -28,77 +29,6 @@ static uint64_t add_saturating(uint64_t a, uint64_t b) {
 static uint64_t mix(uint64_t h, uint64_t v) {
   h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
   return h ^ (h >> 29);
-}
-
-static uint64_t hash_string(const char *s) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (; *s; s++)
-    h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-  return mix(h, 0);
-}
-
-/* ---- strings: one offset per distinct string -------------------------- */
-
-struct interner {
-  struct mip_buf *strings;
-  uint32_t *slots; /* offset + 1; 0: empty */
-  size_t cap, count;
-};
-
-static void interner_place(struct interner *t, uint32_t offset) {
-  const char *s = (const char *)t->strings->data + offset;
-  size_t i = hash_string(s) & (t->cap - 1);
-  while (t->slots[i])
-    i = (i + 1) & (t->cap - 1);
-  t->slots[i] = offset + 1;
-  t->count++;
-}
-
-static void interner_grow(struct interner *t) {
-  uint32_t *old = t->slots;
-  size_t old_cap = t->cap;
-  t->cap = t->cap ? t->cap * 2 : 256;
-  t->slots = mip_xcalloc(t->cap, sizeof *t->slots);
-  t->count = 0;
-  for (size_t i = 0; i < old_cap; i++)
-    if (old[i])
-      interner_place(t, old[i] - 1);
-  free(old);
-}
-
-/* The offset of s in the strings, added if need be. s must not point into
- * the strings themselves. */
-static uint32_t intern(struct interner *t, const char *s) {
-  if (!*s)
-    return 0;
-  if ((t->count + 1) * 2 > t->cap)
-    interner_grow(t);
-  size_t i = hash_string(s) & (t->cap - 1);
-  for (; t->slots[i]; i = (i + 1) & (t->cap - 1))
-    if (strcmp((const char *)t->strings->data + t->slots[i] - 1, s) == 0)
-      return t->slots[i] - 1;
-  uint32_t offset = (uint32_t)t->strings->size;
-  mip_buf_append(t->strings, s, strlen(s) + 1);
-  t->slots[i] = offset + 1;
-  t->count++;
-  return offset;
-}
-
-/* Knows the strings already in [from, size) of the table. */
-static void interner_init(struct interner *t, struct mip_buf *strings,
-                          size_t from) {
-  memset(t, 0, sizeof *t);
-  t->strings = strings;
-  for (size_t at = from; at < strings->size;) {
-    const char *s = (const char *)strings->data + at;
-    size_t n = strlen(s);
-    if (n) {
-      if ((t->count + 1) * 2 > t->cap)
-        interner_grow(t);
-      interner_place(t, (uint32_t)at);
-    }
-    at += n + 1;
-  }
 }
 
 /* ---- sites ----------------------------------------------------------- */
@@ -123,8 +53,8 @@ void mip_heap_sites_from_map(const struct mip_map *map, struct mip_profile *p) {
     for (size_t i = 0; i < p->function_count; i++)
       index[i] = (struct by_cov){p->functions[i].cov_offset, (uint32_t)i};
     qsort(index, p->function_count, sizeof *index, compare_cov);
-    struct interner strings;
-    interner_init(&strings, &p->strings, p->strings.size);
+    struct mip_interner strings;
+    mip_interner_init(&strings, &p->strings, p->strings.size);
     p->heap_sites = mip_xcalloc(map->heap_site_count, sizeof *p->heap_sites);
     for (size_t i = 0; i < map->heap_site_count; i++) {
       const struct mip_map_heap_site *m = &map->heap_sites[i];
@@ -134,14 +64,14 @@ void mip_heap_sites_from_map(const struct mip_map *map, struct mip_profile *p) {
           bsearch(&key, index, p->function_count, sizeof key, compare_cov);
       p->heap_sites[p->heap_site_count++] =
           (struct mip_heap_site){f ? f->function : 0,
-                                 intern(&strings, m->file),
-                                 intern(&strings, m->name),
+                                 mip_intern_path(&strings, m->file),
+                                 mip_intern(&strings, m->name),
                                  m->line,
                                  m->column,
                                  m->allocator,
                                  m->site - sites->link_addr};
     }
-    free(strings.slots);
+    mip_interner_free(&strings);
     free(index);
   }
   p->heap_strings_at = p->strings.size;
@@ -404,8 +334,9 @@ static void collect_addresses(const struct mip_profile *p,
 
 static void
 symbolize_addresses(struct mip_profile *p, const struct mip_raw_heap *h,
-                    const struct mip_symbolizer *sym, struct interner *strings,
-                    struct frame_table *frames, struct address_frames *out) {
+                    const struct mip_symbolizer *sym,
+                    struct mip_interner *strings, struct frame_table *frames,
+                    struct address_frames *out) {
   memset(out, 0, sizeof *out);
   collect_addresses(p, h, sym, out);
   out->first = mip_xcalloc(out->n, sizeof *out->first);
@@ -414,7 +345,8 @@ symbolize_addresses(struct mip_profile *p, const struct mip_raw_heap *h,
   for (size_t i = 0; i < out->n; i++) {
     const struct mip_raw_heap_segment *seg = segment_of(h, out->addrs[i]);
     const struct mip_symbolizer *by = symbolizer_of(p, sym, seg);
-    uint32_t object = in_image(p, seg) ? 0 : intern(strings, object_name(seg));
+    uint32_t object =
+        in_image(p, seg) ? 0 : mip_intern(strings, object_name(seg));
     const struct mip_frame_info *info = NULL;
     size_t n = by->frames(by->ctx, lookup_address(out->addrs[i], seg), &info);
     static const struct mip_frame_info unknown = {"", "", 0, 0};
@@ -429,8 +361,8 @@ symbolize_addresses(struct mip_profile *p, const struct mip_raw_heap *h,
     out->count[i] = (uint32_t)n;
     for (size_t k = 0; k < n; k++) {
       struct mip_heap_frame f = {
-          intern(strings, info[k].function),
-          intern(strings, info[k].file),
+          mip_intern(strings, info[k].function),
+          mip_intern(strings, info[k].file),
           info[k].line,
           info[k].column,
           k + 1 < n ? MIP_FRAME_INLINED : 0,
@@ -448,9 +380,9 @@ static void free_address_frames(struct address_frames *a) {
 }
 
 static uint32_t outside_frame(const struct mip_raw_heap_segment *seg,
-                              struct interner *strings,
+                              struct mip_interner *strings,
                               struct frame_table *frames) {
-  struct mip_heap_frame f = {intern(strings, object_name(seg)), 0, 0, 0,
+  struct mip_heap_frame f = {mip_intern(strings, object_name(seg)), 0, 0, 0,
                              MIP_FRAME_OUTSIDE, 0};
   return frame_add(frames, &f);
 }
@@ -481,8 +413,8 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
       return -1;
     }
   /* Checked: from here on nothing fails. */
-  struct interner strings;
-  interner_init(&strings, &p->strings, p->heap_strings_at);
+  struct mip_interner strings;
+  mip_interner_init(&strings, &p->strings, p->heap_strings_at);
   struct frame_table frames;
   frame_table_init(&frames, p);
   struct address_frames known;
@@ -514,7 +446,7 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
   p->has_heap = 1;
   free_address_frames(&known);
   free(frames.slots);
-  free(strings.slots);
+  mip_interner_free(&strings);
   free(sites);
   mip_heap_normalize(p);
   return 0;
@@ -526,20 +458,20 @@ void mip_heap_add_profile(struct mip_profile *p,
                           const struct mip_profile *other) {
   if (!other->has_heap)
     return;
-  struct interner strings;
-  interner_init(&strings, &p->strings, p->heap_strings_at);
+  struct mip_interner strings;
+  mip_interner_init(&strings, &p->strings, p->heap_strings_at);
   struct frame_table frames;
   frame_table_init(&frames, p);
   uint32_t *remap = mip_xcalloc(other->heap_frame_count, sizeof *remap);
   for (size_t i = 0; i < other->heap_frame_count; i++) {
     const struct mip_heap_frame *o = &other->heap_frames[i];
     struct mip_heap_frame f = {
-        intern(&strings, mip_profile_string(other, o->function)),
-        intern(&strings, mip_profile_string(other, o->file)),
+        mip_intern(&strings, mip_profile_string(other, o->function)),
+        mip_intern(&strings, mip_profile_string(other, o->file)),
         o->line,
         o->column,
         o->flags,
-        intern(&strings, mip_profile_string(other, o->object))};
+        mip_intern(&strings, mip_profile_string(other, o->object))};
     remap[i] = frame_add(&frames, &f);
   }
   struct growth g = {p->heap_stack_count, p->heap_context_count};
@@ -557,7 +489,7 @@ void mip_heap_add_profile(struct mip_profile *p,
   p->has_heap = 1;
   free(remap);
   free(frames.slots);
-  free(strings.slots);
+  mip_interner_free(&strings);
   mip_heap_normalize(p);
 }
 

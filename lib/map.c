@@ -12,31 +12,26 @@
 #include "mip/layouts.h"
 #include "mipfmt.h"
 
-struct record {
-  struct mip_rec_map_record hdr;
-  const uint8_t *body; /* after the record header */
-  size_t body_size;
-  size_t offset; /* of the record, in the section */
-};
-
-/* Steps to the record at *at. Returns 1 and fills rec, 0 at the end, -1 on
- * a malformed record. */
-static int next_record(const uint8_t *data, size_t size, size_t *at,
-                       struct record *rec, const char *path,
-                       struct mip_error *err) {
+int mip_map_next_record(const uint8_t *data, size_t size, size_t *at,
+                        struct mip_map_record *rec, const char *path,
+                        struct mip_error *err) {
   while (*at + mip_rec_map_record_size <= size) {
-    mip_rec_map_record_decode(&rec->hdr, data + *at);
-    if (rec->hdr.kind == 0 && rec->hdr.size == 0) { /* linker padding */
+    struct mip_rec_map_record hdr;
+    mip_rec_map_record_decode(&hdr, data + *at);
+    if (hdr.kind == 0 && hdr.size == 0) { /* linker padding */
       *at += 8;
       continue;
     }
-    if (rec->hdr.size < mip_rec_map_record_size || rec->hdr.size % 8 ||
-        rec->hdr.size > size - *at)
+    if (hdr.size < mip_rec_map_record_size || hdr.size % 8 ||
+        hdr.size > size - *at)
       return mip_fail(err, path,
                       "corrupt map: record at offset %zu has size %" PRIu32,
-                      *at, rec->hdr.size);
+                      *at, hdr.size);
+    rec->hdr.kind = hdr.kind;
+    rec->hdr.version = hdr.version;
+    rec->hdr.size = hdr.size;
     rec->body = data + *at + mip_rec_map_record_size;
-    rec->body_size = rec->hdr.size - mip_rec_map_record_size;
+    rec->body_size = hdr.size - mip_rec_map_record_size;
     rec->offset = *at;
     *at += rec->hdr.size;
     return 1;
@@ -47,7 +42,7 @@ static int next_record(const uint8_t *data, size_t size, size_t *at,
   return 0;
 }
 
-static int check_version(const struct record *rec, unsigned newest,
+static int check_version(const struct mip_map_record *rec, unsigned newest,
                          const char *path, struct mip_error *err) {
   if (rec->hdr.version == 0 || rec->hdr.version > newest)
     return mip_fail(err, path,
@@ -88,7 +83,7 @@ static int add_extent(struct mip_map *map, const struct mip_extent *e,
   return 0;
 }
 
-static int parse_unit(struct mip_map *map, const struct record *rec,
+static int parse_unit(struct mip_map *map, const struct mip_map_record *rec,
                       const char *path, struct mip_error *err) {
   if (check_version(rec, MIP_MAP_UNIT_VERSION, path, err))
     return -1;
@@ -169,7 +164,7 @@ static int read_slots(const struct mip_map *map, struct mip_map_function *fn,
 }
 
 /* Fills fn from a function record; returns as read_slots. */
-static int parse_function(const struct mip_map *map, const struct record *rec,
+static int parse_function(const struct mip_map *map, const struct mip_map_record *rec,
                           struct mip_map_function *fn, const char *path,
                           struct mip_error *err) {
   if (check_version(rec, MIP_MAP_FUNCTION_VERSION, path, err))
@@ -227,7 +222,7 @@ static int check_unique_counters(const struct mip_map *map, const char *path,
 
 /* ---- blocks --------------------------------------------------------- */
 
-static int bad_blocks(const char *path, const struct record *rec,
+static int bad_blocks(const char *path, const struct mip_map_record *rec,
                       const char *why, struct mip_error *err) {
   return mip_fail(err, path, "corrupt map: blocks record at %zu: %s",
                   rec->offset, why);
@@ -256,7 +251,7 @@ static void grow_blocks(struct mip_map *map, uint32_t blocks, uint32_t deps) {
       mip_xrealloc(map->deps, map->dep_count + deps, sizeof *map->deps);
 }
 
-static int parse_blocks(struct mip_map *map, const struct record *rec,
+static int parse_blocks(struct mip_map *map, const struct mip_map_record *rec,
                         const char *path, struct mip_error *err) {
   if (check_version(rec, MIP_MAP_BLOCKS_VERSION, path, err))
     return -1;
@@ -302,13 +297,13 @@ static int parse_blocks(struct mip_map *map, const struct record *rec,
 
 /* ---- heap sites ----------------------------------------------------- */
 
-static int bad_site(const char *path, const struct record *rec,
+static int bad_site(const char *path, const struct mip_map_record *rec,
                     const char *why, struct mip_error *err) {
   return mip_fail(err, path, "corrupt map: heap site record at %zu: %s",
                   rec->offset, why);
 }
 
-static int parse_heap_site(struct mip_map *map, const struct record *rec,
+static int parse_heap_site(struct mip_map *map, const struct mip_map_record *rec,
                            const char *path, struct mip_error *err) {
   if (check_version(rec, MIP_MAP_HEAP_SITE_VERSION, path, err))
     return -1;
@@ -363,23 +358,23 @@ static int sort_heap_sites(struct mip_map *map, const char *path,
 
 /* ---- passes --------------------------------------------------------- */
 
-typedef int (*record_fn)(struct mip_map *map, const struct record *rec,
+typedef int (*record_fn)(struct mip_map *map, const struct mip_map_record *rec,
                          const char *path, struct mip_error *err);
 
 /* Calls fn on every record of kind. */
 static int each_record(const uint8_t *data, size_t size, uint16_t kind,
                        record_fn fn, struct mip_map *map, const char *path,
                        struct mip_error *err) {
-  struct record rec;
+  struct mip_map_record rec;
   size_t at = 0;
   int more;
-  while ((more = next_record(data, size, &at, &rec, path, err)) > 0)
+  while ((more = mip_map_next_record(data, size, &at, &rec, path, err)) > 0)
     if (rec.hdr.kind == kind && fn(map, &rec, path, err))
       return -1;
   return more;
 }
 
-static int add_function(struct mip_map *map, const struct record *rec,
+static int add_function(struct mip_map *map, const struct mip_map_record *rec,
                         const char *path, struct mip_error *err) {
   struct mip_map_function fn;
   int in_image = parse_function(map, rec, &fn, path, err);

@@ -93,10 +93,9 @@ int mip_mapfile_read(const char *path, struct mip_map *map,
   return rc;
 }
 
-int mip_mapfile_write(const char *path, const struct mip_build_id *id,
-                      const uint8_t *section, size_t size,
-                      const struct mip_symbol *symbols, size_t symbol_count,
-                      struct mip_error *err) {
+void mip_mapfile_encode(const struct mip_build_id *id, const uint8_t *section,
+                        size_t size, const struct mip_symbol *symbols,
+                        size_t symbol_count, struct mip_buf *out) {
   struct mip_rec_mapfile_header h;
   memset(&h, 0, sizeof h);
   h.magic = MIP_MAPFILE_MAGIC;
@@ -106,14 +105,21 @@ int mip_mapfile_write(const char *path, const struct mip_build_id *id,
   memcpy(h.build_id, id->bytes, id->size);
   h.section_size = size;
   h.symbols_size = (uint64_t)symbol_count * mip_rec_symbol_size;
-  struct mip_buf out = {0};
   mip_rec_mapfile_header_encode(
-      &h, mip_buf_extend(&out, mip_rec_mapfile_header_size));
-  mip_buf_append(&out, section, size);
+      &h, mip_buf_extend(out, mip_rec_mapfile_header_size));
+  mip_buf_append(out, section, size);
   for (size_t i = 0; i < symbol_count; i++) {
     struct mip_rec_symbol s = {symbols[i].addr, symbols[i].size};
-    mip_rec_symbol_encode(&s, mip_buf_extend(&out, mip_rec_symbol_size));
+    mip_rec_symbol_encode(&s, mip_buf_extend(out, mip_rec_symbol_size));
   }
+}
+
+int mip_mapfile_write(const char *path, const struct mip_build_id *id,
+                      const uint8_t *section, size_t size,
+                      const struct mip_symbol *symbols, size_t symbol_count,
+                      struct mip_error *err) {
+  struct mip_buf out = {0};
+  mip_mapfile_encode(id, section, size, symbols, symbol_count, &out);
   int rc = mip_file_write_atomic(path, out.data, out.size, err);
   mip_buf_free(&out);
   return rc;

@@ -46,6 +46,25 @@ void mip_file_free(struct mip_file *file);
 int mip_file_write_atomic(const char *path, const void *data, size_t size,
                           struct mip_error *err);
 
+/* The same in two steps, for a command that writes several files and
+ * wants none replaced unless all could be written: stage each (its bytes
+ * go to a temporary file beside it, synced), then commit each (a rename),
+ * or discard them (the temporaries are removed). A path that names
+ * something other than a regular file (a directory, a device) is refused
+ * when staged. */
+struct mip_staged_file {
+  const char *path; /* borrowed */
+  char *temp;       /* NULL once committed or discarded */
+};
+int mip_file_stage(const char *path, const void *data, size_t size,
+                   struct mip_staged_file *staged, struct mip_error *err);
+int mip_file_commit(struct mip_staged_file *staged, struct mip_error *err);
+void mip_file_discard(struct mip_staged_file *staged);
+
+/* "0.1.0, built for LLVM 19.1.7": MIP's version and the LLVM version of
+ * the build, for --version. */
+const char *mip_version(void);
+
 /* ---- growable byte buffers (abort on out-of-memory) ------------------ */
 
 struct mip_buf {
@@ -165,6 +184,24 @@ struct mip_map {
   struct mip_file file; /* backing store of the strings */
 };
 
+/* One record of a map section: its header (mip/layout/map_record.inc)
+ * and where its body lies. */
+struct mip_map_record {
+  struct {
+    uint16_t kind, version;
+    uint32_t size;
+  } hdr;
+  const uint8_t *body; /* after the record header */
+  size_t body_size;
+  size_t offset; /* of the record, in the section */
+};
+
+/* Steps to the record at *at in a map section, over linker padding.
+ * Returns 1 and fills rec, 0 at the end, -1 on a malformed record. */
+int mip_map_next_record(const uint8_t *data, size_t size, size_t *at,
+                        struct mip_map_record *rec, const char *path,
+                        struct mip_error *err);
+
 /* Parses the bytes of a map section. The map keeps pointers into data,
  * which must outlive it. path is for messages. */
 int mip_map_parse(const uint8_t *data, size_t size, const char *path,
@@ -178,6 +215,10 @@ int mip_mapfile_write(const char *path, const struct mip_build_id *id,
                       const uint8_t *section, size_t size,
                       const struct mip_symbol *symbols, size_t symbol_count,
                       struct mip_error *err);
+/* The bytes mip_mapfile_write writes, into out (empty). */
+void mip_mapfile_encode(const struct mip_build_id *id, const uint8_t *section,
+                        size_t size, const struct mip_symbol *symbols,
+                        size_t symbol_count, struct mip_buf *out);
 void mip_map_free(struct mip_map *map);
 
 /* ---- MemInfoBlocks (mip/layout/mib.inc, docs/heap.md) --------------- */
@@ -277,17 +318,47 @@ struct mip_raw_heap {
   struct mip_heap_stats stats;
 };
 
+/* What a pooled raw profile (MIP_RAW_POOLED) holds instead of its
+ * counter sections: their totals over its runs, checked when it is read.
+ * Pointers into the file; NULL where the image has no such counters. */
+struct mip_raw_pool {
+  const uint8_t *cov;  /* u64 per COV byte: runs that entered it */
+  const uint8_t *cnt;  /* u64 per CNT counter: calls */
+  const uint8_t *ord;  /* raw_pool_rank per ORD slot */
+  const uint8_t *site; /* u64 per SITE byte: runs that ran it */
+  /* The distinct coverage patterns (raw_pool_blocks.inc): pattern_count
+   * of pattern_size bytes each, cov_size COV bits then blk_size BLK bits
+   * after each one's head. */
+  const uint8_t *patterns;
+  uint64_t pattern_count, pattern_size;
+  uint64_t cov_size, blk_size;
+};
+
 struct mip_raw {
   struct mip_build_id build_id;
   uint64_t modes;
   uint32_t pid;
+  uint64_t runs; /* 1, unless pooled */
+  int pooled;    /* MIP_RAW_POOLED: pool holds the counters' totals */
   struct mip_raw_payload sections[MIP_MAX_EXTENTS];
   size_t section_count;
+  /* The image's counter arrays: the counter sections of a file of one
+   * run, what the totals stand for in a pooled one. */
+  struct mip_extent extents[MIP_MAX_EXTENTS];
+  size_t extent_count;
+  struct mip_raw_pool pool;
   struct mip_raw_heap heap;
   struct mip_file file;
 };
 
 int mip_raw_read(const char *path, struct mip_raw *raw, struct mip_error *err);
+/* Reads and checks the totals of a pooled raw profile (mip_raw_read does
+ * it), and sets its extents. */
+int mip_raw_pool_parse(struct mip_raw *raw, const char *path,
+                       struct mip_error *err);
+/* The image's counter array of a kind (MIP_RAW_COV...), or NULL. */
+const struct mip_extent *mip_raw_extent(const struct mip_raw *raw,
+                                        uint32_t kind);
 /* Reads and checks the heap payloads and statistics of a raw profile
  * (mip_raw_read does it). */
 int mip_raw_heap_parse(struct mip_raw *raw, const char *path,
@@ -429,6 +500,8 @@ int mip_profile_read(const char *path, struct mip_profile *profile,
                      struct mip_error *err);
 int mip_profile_write(const char *path, const struct mip_profile *profile,
                       struct mip_error *err);
+/* The bytes mip_profile_write writes, into out (empty). */
+void mip_profile_encode(const struct mip_profile *profile, struct mip_buf *out);
 void mip_profile_free(struct mip_profile *profile);
 
 /* ---- profile view: an indexed profile, memory-mapped ---------------- */
@@ -469,6 +542,11 @@ void mip_view_close(struct mip_view *v);
 /* Checks every entry (profile_check.c): mip_view_open does, so that every
  * reader refuses the same files. */
 int mip_view_check_all(const struct mip_view *v, struct mip_error *err);
+/* The whole profile of an open view (mip_profile_read opens one): for a
+ * reader that also decides through the view (the report model of
+ * mipdata), from the same bytes. */
+int mip_profile_read_view(const struct mip_view *v,
+                          struct mip_profile *profile, struct mip_error *err);
 
 static inline uint64_t mip_view_count(const struct mip_view *v,
                                       uint32_t kind) {
@@ -511,24 +589,28 @@ uint64_t mip_view_site_contexts(const struct mip_view *v, uint32_t site,
  * One definition for the compiler (-fmip-use), `mipdata annotate` and
  * `mipdata order` (docs/use.md gives the rules). */
 
+/* The settings of mip/decide.inc: hot functions are the most-called ones
+ * that together make hot_share of all calls, with every function called
+ * as often as the last of them. Allocation contexts follow MemProf's
+ * rules: cold when the average lifetime access density (accesses per byte
+ * per second of lifetime) is below cold_max_density and the average
+ * lifetime is at least cold_min_lifetime seconds; else hot when that
+ * density is above hot_min_density; else notcold. */
 struct mip_decide_options {
-  /* Hot functions: the most-called ones that together make hot_share of
-   * all calls, with every function called as often as the last of them. */
-  double hot_share;
-  /* Allocation contexts, with MemProf's rules: cold when the average
-   * lifetime access density (accesses per byte per second of lifetime) is
-   * below cold_max_density and the average lifetime is at least
-   * cold_min_lifetime seconds; else hot when that density is above
-   * hot_min_density; else notcold. */
-  double cold_max_density;
-  double cold_min_lifetime;
-  double hot_min_density;
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  double field;
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
 };
 
-#define MIP_DEFAULT_HOT_SHARE 0.9
-#define MIP_DEFAULT_COLD_MAX_DENSITY 0.05
-#define MIP_DEFAULT_COLD_MIN_LIFETIME 200.0
-#define MIP_DEFAULT_HOT_MIN_DENSITY 1000.0
+/* The settings by index (MIP_DECIDE_HOT_SHARE, ...). */
+enum mip_decide_setting {
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  MIP_DECIDE_##NAME,
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
+  MIP_DECIDE_SETTINGS
+};
 
 void mip_decide_defaults(struct mip_decide_options *o);
 
@@ -596,6 +678,9 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
 
 /* Whether allocator (MIP_ALLOC_*) allocates, so a hint could apply. */
 int mip_allocator_allocates(uint32_t allocator);
+/* "malloc", "operator new[]", ...; NULL for a kind this build does not
+ * know. */
+const char *mip_allocator_name(uint32_t allocator);
 
 /* How many allocation sites of the profile decide cold or hot, so that a
  * rebuild hints their calls; -1 for a corrupt profile. */

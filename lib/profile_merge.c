@@ -259,6 +259,63 @@ static void add_function_run(struct mip_profile *p,
   add_blocks(p, f, run, entered);
 }
 
+/* ---- pooled runs ---------------------------------------------------- */
+
+/* The totals of a pooled raw profile, added as the runs they hold. */
+static void add_function_totals_of(struct mip_profile_function *f,
+                                   const struct mip_raw_pool *pool) {
+  f->covered_runs =
+      add_saturating(f->covered_runs, mip_get_le64(pool->cov + 8 * f->cov_offset));
+  if (f->cnt_offset != MIP_NO_OFFSET && pool->cnt)
+    f->calls = add_saturating(f->calls, mip_get_le64(pool->cnt + f->cnt_offset));
+  if (f->ord_offset != MIP_NO_OFFSET && pool->ord) {
+    struct mip_rec_raw_pool_rank r;
+    mip_rec_raw_pool_rank_decode(
+        &r, pool->ord + f->ord_offset / 4 * mip_rec_raw_pool_rank_size);
+    f->rank_sum = add_saturating(f->rank_sum, r.rank_sum);
+    f->ranked_runs = add_saturating(f->ranked_runs, r.ranked_runs);
+  }
+}
+
+static int pattern_bit(const uint8_t *bits, uint64_t i) {
+  return (bits[i / 8] >> (i % 8)) & 1;
+}
+
+/* Each distinct pattern of the pool is a run of one file repeated as
+ * often as the pattern counts: its blocks worked out as for that run. */
+static void add_pooled_blocks(struct mip_profile *p,
+                              struct mip_profile_function *f,
+                              const struct mip_raw_pool *pool) {
+  if (!f->block_count || !pool->patterns)
+    return;
+  struct mip_block *blocks = &p->blocks[f->first_block];
+  /* The probes its blocks read, as a run's file would give them. */
+  uint64_t probe_count = 0, used = 0;
+  if (f->probe_offset != MIP_NO_OFFSET && f->probe_offset <= pool->blk_size)
+    probe_count = pool->blk_size - f->probe_offset;
+  for (uint32_t i = 0; i < f->block_count; i++)
+    if (blocks[i].probe < MIP_PROBE_ENTRY && blocks[i].probe >= used)
+      used = (uint64_t)blocks[i].probe + 1;
+  if (probe_count > used)
+    probe_count = used;
+  uint8_t *probes = mip_xcalloc(probe_count + 1, 1);
+  uint8_t *covered = mip_xcalloc(f->block_count, 1);
+  for (uint64_t n = 0; n < pool->pattern_count; n++) {
+    const uint8_t *at = pool->patterns + n * pool->pattern_size;
+    uint64_t runs = mip_get_le64(at);
+    const uint8_t *bits = at + mip_rec_raw_pool_pattern_size;
+    for (uint64_t i = 0; i < probe_count; i++)
+      probes[i] = (uint8_t)pattern_bit(bits, pool->cov_size + f->probe_offset + i);
+    mip_blocks_infer(blocks, f->block_count, p->deps, probes, probe_count,
+                     pattern_bit(bits, f->cov_offset), covered);
+    for (uint32_t i = 0; i < f->block_count; i++)
+      if (covered[i])
+        blocks[i].covered_runs = add_saturating(blocks[i].covered_runs, runs);
+  }
+  free(probes);
+  free(covered);
+}
+
 int mip_profile_add_raw(struct mip_profile *p, const char *p_path,
                         const struct mip_raw *raw, const char *raw_path,
                         struct mip_error *err) {
@@ -271,12 +328,10 @@ int mip_profile_add_run(struct mip_profile *p, const char *p_path,
                         struct mip_error *err) {
   if (check_same_build(p, p_path, &raw->build_id, raw_path, err))
     return -1;
-  for (size_t i = 0; i < p->extent_count; i++) {
-    const struct mip_raw_payload *s = mip_raw_find(raw, p->extents[i].kind);
-    if (check_extent(&p->extents[i], s ? &s->extent : NULL, p_path, raw_path,
-                     err))
+  for (size_t i = 0; i < p->extent_count; i++)
+    if (check_extent(&p->extents[i], mip_raw_extent(raw, p->extents[i].kind),
+                     p_path, raw_path, err))
       return -1;
-  }
   struct mip_edge *edges;
   size_t edge_count;
   if (resolve_edges(p, mip_raw_find(raw, MIP_RAW_EDGES), &edges, &edge_count,
@@ -293,12 +348,19 @@ int mip_profile_add_run(struct mip_profile *p, const char *p_path,
   run.cnt = counters(raw, MIP_RAW_CNT, NULL);
   run.ord = counters(raw, MIP_RAW_ORD, NULL);
   run.blk = counters(raw, MIP_RAW_BLK, &run.blk_size);
-  for (size_t i = 0; i < p->function_count; i++)
-    add_function_run(p, &p->functions[i], &run);
+  for (size_t i = 0; i < p->function_count; i++) {
+    struct mip_profile_function *f = &p->functions[i];
+    if (raw->pooled) {
+      add_function_totals_of(f, &raw->pool);
+      add_pooled_blocks(p, f, &raw->pool);
+    } else {
+      add_function_run(p, f, &run);
+    }
+  }
   append_edges(p, edges, edge_count);
   free(edges);
   add_stats(p, mip_raw_find(raw, MIP_RAW_STATS));
-  p->runs = add_saturating(p->runs, 1);
+  p->runs = add_saturating(p->runs, raw->runs);
   return 0;
 }
 

@@ -125,8 +125,9 @@ static int read_heap(struct mip_profile *p, const struct mip_view *v,
   return 0;
 }
 
-static int read_view(struct mip_profile *p, const struct mip_view *v,
-                     struct mip_error *err) {
+int mip_profile_read_view(const struct mip_view *v, struct mip_profile *p,
+                          struct mip_error *err) {
+  memset(p, 0, sizeof *p);
   p->modes = v->modes;
   p->runs = v->runs;
   p->build_id = v->build_id;
@@ -146,7 +147,7 @@ int mip_profile_read(const char *path, struct mip_profile *p,
   struct mip_view v;
   if (mip_view_open(path, &v, err))
     return -1;
-  int rc = read_view(p, &v, err);
+  int rc = mip_profile_read_view(&v, p, err);
   mip_view_close(&v);
   return rc;
 }

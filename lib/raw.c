@@ -39,10 +39,53 @@ static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h
       return mip_fail(err, path,
                       "corrupt raw profile: counter kind %" PRIu32 " twice",
                       s.kind);
+    if (!raw->pooled && s.kind > MIP_RAW_POOL_BASE &&
+        s.kind <= MIP_RAW_POOL_SITE)
+      return mip_fail(err, path,
+                      "corrupt raw profile: pooled totals (kind %" PRIu32
+                      ") in a file of one run",
+                      s.kind);
     struct mip_raw_payload *out = &raw->sections[raw->section_count++];
     out->extent = (struct mip_extent){s.kind, s.elem_size, s.link_addr, s.size};
     out->data = f->data + s.offset;
+    /* Kinds below 32 are counter arrays (raw_kinds.inc). */
+    if (s.kind < MIP_RAW_EDGES && !raw->pooled)
+      raw->extents[raw->extent_count++] = out->extent;
   }
+  return 0;
+}
+
+/* Version 1 headers end before runs, with a reserved u32 for flags. */
+#define RAW_V1_HEADER_SIZE (mip_rec_raw_header_size - 8)
+
+static int read_header(struct mip_raw *raw, struct mip_rec_raw_header *h,
+                       const char *path, struct mip_error *err) {
+  const struct mip_file *f = &raw->file;
+  if (mip_check_start(f, path, MIP_RAW_MAGIC, "raw profile",
+                      RAW_V1_HEADER_SIZE, err))
+    return -1;
+  uint8_t bytes[mip_rec_raw_header_size] = {0};
+  memcpy(bytes, f->data, f->size < sizeof bytes ? f->size : sizeof bytes);
+  mip_rec_raw_header_decode(h, bytes);
+  if (h->version == 1) {
+    h->flags = 0;
+    h->runs = 1;
+  }
+  size_t min_header =
+      h->version == 1 ? RAW_V1_HEADER_SIZE : mip_rec_raw_header_size;
+  if (mip_check_header(f, path, "raw profile", h->version, MIP_RAW_VERSION,
+                       h->header_size, min_header, h->build_id_size, err))
+    return -1;
+  if (h->flags & ~MIP_RAW_POOLED)
+    return mip_fail(err, path, "corrupt raw profile: unknown flags 0x%" PRIx32,
+                    h->flags);
+  if ((h->flags & MIP_RAW_POOLED) ? h->runs == 0 : h->runs != 1)
+    return mip_fail(err, path,
+                    "corrupt raw profile: %" PRIu64 " runs in a %s file",
+                    h->runs,
+                    (h->flags & MIP_RAW_POOLED) ? "pooled" : "one-run");
+  raw->runs = h->runs;
+  raw->pooled = (h->flags & MIP_RAW_POOLED) != 0;
   return 0;
 }
 
@@ -51,24 +94,23 @@ int mip_raw_read(const char *path, struct mip_raw *raw,
   memset(raw, 0, sizeof *raw);
   if (mip_file_read(path, &raw->file, err))
     return -1;
-  const struct mip_file *f = &raw->file;
-  if (mip_check_start(f, path, MIP_RAW_MAGIC, "raw profile",
-                      mip_rec_raw_header_size, err))
-    return -1;
   struct mip_rec_raw_header h;
-  mip_rec_raw_header_decode(&h, f->data);
-  if (mip_check_header(f, path, "raw profile", h.version, MIP_RAW_VERSION,
-                       h.header_size, mip_rec_raw_header_size,
-                       h.build_id_size, err))
+  if (read_header(raw, &h, path, err))
     return -1;
   raw->build_id.size = h.build_id_size;
   memcpy(raw->build_id.bytes, h.build_id, h.build_id_size);
   raw->modes = h.modes;
   raw->pid = h.pid;
   return read_sections(raw, &h, path, err) ||
+                 (raw->pooled && mip_raw_pool_parse(raw, path, err)) ||
                  mip_raw_heap_parse(raw, path, err)
              ? -1
              : 0;
+}
+
+const struct mip_extent *mip_raw_extent(const struct mip_raw *raw,
+                                        uint32_t kind) {
+  return mip_extent_find(raw->extents, raw->extent_count, kind);
 }
 
 const struct mip_raw_payload *mip_raw_find(const struct mip_raw *raw,

@@ -13,6 +13,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace llvm;
 
@@ -25,33 +26,34 @@ std::string hinted(const char *Name) {
   return std::string("__mip_") + Name + "_hint";
 }
 
+// An allocator of mip/allocators.inc, as its hook sees it, with the
+// hinted form Hinted.
+AllocFn allocator(uint32_t Id, std::string Hinted) {
+  switch (Id) {
+#define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
+  case id:                                                                     \
+    return {id, Hook::hook, ptr, size, factor, std::move(Hinted)};
+#include "mip/allocators.inc"
+#undef MIP_ALLOCATOR
+  }
+  llvm_unreachable("an allocator mip/allocators.inc does not list");
+}
+
 const StringMap<AllocFn> &allocFns() {
   static const StringMap<AllocFn> Table = [] {
     StringMap<AllocFn> T;
-    T["malloc"] = {MIP_ALLOC_MALLOC, Hook::Alloc, -1, 0, -1, hinted("malloc")};
-    T["calloc"] = {MIP_ALLOC_CALLOC, Hook::Alloc, -1, 0, 1, hinted("calloc")};
-    T["aligned_alloc"] = {MIP_ALLOC_ALIGNED_ALLOC, Hook::Alloc, -1, 1, -1,
-                          hinted("aligned_alloc")};
-    T["memalign"] = {MIP_ALLOC_MEMALIGN, Hook::Alloc, -1, 1, -1,
-                     hinted("memalign")};
-    T["valloc"] = {MIP_ALLOC_VALLOC, Hook::Alloc, -1, 0, -1, hinted("valloc")};
-    // No kind of its own: a valloc that rounds the size up to pages.
-    T["pvalloc"] = {MIP_ALLOC_VALLOC, Hook::Alloc, -1, 0, -1,
-                    hinted("pvalloc")};
-    T["posix_memalign"] = {MIP_ALLOC_POSIX_MEMALIGN, Hook::AllocAt, 0, 2, -1,
-                           hinted("posix_memalign")};
-    T["realloc"] = {MIP_ALLOC_REALLOC, Hook::Realloc, 0, 1, -1,
-                    hinted("realloc")};
-    T["reallocarray"] = {MIP_ALLOC_REALLOCARRAY, Hook::Realloc, 0, 1, 2,
-                         hinted("reallocarray")};
-    for (const char *Name : {"strdup", "__strdup"})
-      T[Name] = {MIP_ALLOC_STRDUP, Hook::AllocStr, -1, -1, -1,
-                 hinted("strdup")};
-    for (const char *Name : {"strndup", "__strndup"})
-      T[Name] = {MIP_ALLOC_STRNDUP, Hook::AllocStr, -1, -1, -1,
-                 hinted("strndup")};
-    for (const char *Name : {"free", "cfree"})
-      T[Name] = {MIP_ALLOC_FREE, Hook::Free, 0, -1, -1, ""};
+    // The C functions under their own names; a deallocation has no hint.
+#define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
+  if (c)                                                                       \
+    T[name] = allocator(id, frees ? "" : hinted(name));
+#include "mip/allocators.inc"
+#undef MIP_ALLOCATOR
+    // Other names of them. pvalloc has no kind of its own: a valloc that
+    // rounds the size up to pages.
+    T["pvalloc"] = allocator(MIP_ALLOC_VALLOC, hinted("pvalloc"));
+    T["__strdup"] = allocator(MIP_ALLOC_STRDUP, hinted("strdup"));
+    T["__strndup"] = allocator(MIP_ALLOC_STRNDUP, hinted("strndup"));
+    T["cfree"] = allocator(MIP_ALLOC_FREE, "");
 
     // operator new and delete, Itanium-mangled; size_t is m (64-bit) or
     // j (32-bit). The hinted forms are tcmalloc's, which exist for m.
@@ -61,8 +63,8 @@ const StringMap<AllocFn> &allocFns() {
         for (auto [Kind, Allocator] : {std::pair{"_Znw", MIP_ALLOC_NEW},
                                        std::pair{"_Zna", MIP_ALLOC_NEW_ARRAY}}) {
           std::string Name = std::string(Kind) + Size + Tail;
-          T[Name] = {static_cast<uint32_t>(Allocator), Hook::Alloc, -1, 0, -1,
-                     *Size == 'm' ? Name + "12__hot_cold_t" : ""};
+          T[Name] = allocator(Allocator,
+                              *Size == 'm' ? Name + "12__hot_cold_t" : "");
         }
       }
     }
@@ -70,9 +72,8 @@ const StringMap<AllocFn> &allocFns() {
       for (const char *Align : {"", "St11align_val_t"}) {
         for (const char *NoThrow : {"", "RKSt9nothrow_t"}) {
           std::string Tail = std::string("Pv") + Size + Align + NoThrow;
-          T["_Zdl" + Tail] = {MIP_ALLOC_DELETE, Hook::Free, 0, -1, -1, ""};
-          T["_Zda" + Tail] = {MIP_ALLOC_DELETE_ARRAY, Hook::Free, 0, -1, -1,
-                              ""};
+          T["_Zdl" + Tail] = allocator(MIP_ALLOC_DELETE, "");
+          T["_Zda" + Tail] = allocator(MIP_ALLOC_DELETE_ARRAY, "");
         }
       }
     }

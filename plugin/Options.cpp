@@ -102,11 +102,19 @@ struct NumberArg {
 };
 
 const NumberArg NumberArgs[] = {
-    {"hot-share", &mip_decide_options::hot_share, 0, 1},
-    {"cold-max-density", &mip_decide_options::cold_max_density, 0, 1e12},
-    {"cold-min-lifetime", &mip_decide_options::cold_min_lifetime, 0, 1e9},
-    {"hot-min-density", &mip_decide_options::hot_min_density, 0, 1e12},
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  {key, &mip_decide_options::field, min, max},
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
 };
+
+// "hot-share=F, cold-max-density=F, ...": the numbers, for messages.
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  key "=" unit ", "
+const char NumberArgNames[] =
+#include "mip/decide.inc"
+    ;
+#undef MIP_DECIDE_SETTING
 
 Error applyUseArg(UseSettings &Use, StringRef Key, StringRef Value,
                   bool HasValue, bool &Known) {
@@ -150,10 +158,9 @@ Error applyPluginArg(Options &Opts, StringRef Arg) {
   if (Known)
     return Error::success();
   return badArg("unknown argument '" + Arg +
-                "' (expected generate[=MODES], use=FILE, hot-share=F, "
-                "cold-max-density=F, cold-min-lifetime=SECONDS, "
-                "hot-min-density=F, [no-]list-stale, [no-]cold-minsize, "
-                "[no-]alloc-hints, [no-]branch-weights)");
+                "' (expected generate[=MODES], use=FILE, " + NumberArgNames +
+                "[no-]list-stale, [no-]cold-minsize, [no-]alloc-hints, "
+                "[no-]branch-weights)");
 }
 
 Error openUseProfile(Options &Opts) {

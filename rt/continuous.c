@@ -113,7 +113,8 @@ static const char *plan(void) {
 static int write_header(int fd, const struct mip_rt_payload *all,
                         const uint64_t *offsets, size_t count) {
   uint8_t buf[MIP_RT_HEADER_MAX];
-  size_t n = mip_rt_encode_header(buf, mip_rt_self(), all, offsets, count);
+  struct mip_rt_raw raw = mip_rt_one_run(mip_rt_self(), all, count);
+  size_t n = mip_rt_raw_header(buf, &raw, offsets);
   return pwrite(fd, buf, n, 0) == (ssize_t)n ? 0 : -1;
 }
 
@@ -155,29 +156,37 @@ static int map(int fd) {
   return 0;
 }
 
-/* Creates live.target through a temporary file, maps the counters onto
- * it, and renames it into place: NULL, or why not (nothing changed). */
+/* The temporary file filled and mapped (mip_rt_replace_file renames it
+ * into place): a copy of its descriptor kept in *arg, to make the pages
+ * private again should the rename fail. */
+static int fill_and_map(int fd, const void *arg) {
+  int *kept = (int *)arg;
+  struct stat st;
+  if (fill(fd) != 0 || fstat(fd, &st) != 0 ||
+      (*kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+    return -1;
+  if (map(fd) != 0) {
+    close(*kept);
+    *kept = -1;
+    return -1;
+  }
+  live.dev = st.st_dev;
+  live.ino = st.st_ino;
+  return 0;
+}
+
+/* Creates live.target, its counters mapped onto it: NULL, or why not
+ * (nothing changed). */
 static const char *create(void) {
   if (!mip_rt_fits_size_limit(live.tail))
     return "it is larger than the file size limit (ulimit -f)";
-  char temp[MIP_RT_PATH_MAX + 48];
-  int fd = mip_rt_open_temp(live.target, temp, sizeof temp);
-  if (fd < 0)
-    return strerrordesc_np(errno);
   const char *why = NULL;
-  struct stat st;
-  if (fill(fd) != 0 || map(fd) != 0) {
-    why = strerrordesc_np(errno ? errno : EIO);
-  } else if (rename(temp, live.target) != 0 || fstat(fd, &st) != 0) {
-    why = strerrordesc_np(errno);
-    unmap(fd, live.count);
-  } else {
-    live.dev = st.st_dev;
-    live.ino = st.st_ino;
-  }
-  if (why)
-    unlink(temp);
-  close(fd);
+  int kept = -1;
+  if (mip_rt_replace_file(live.target, fill_and_map, &kept, &why) != 0 &&
+      kept >= 0)
+    unmap(kept, live.count);
+  if (kept >= 0)
+    close(kept);
   return why;
 }
 
@@ -211,9 +220,7 @@ static const char *start(void) {
     return "it is not a regular file";
   struct mip_rt_xfsz guard;
   mip_rt_xfsz_block(&guard);
-  mip_rt_write_begin();
   why = create();
-  mip_rt_write_end();
   mip_rt_xfsz_unblock(&guard);
   return why;
 }

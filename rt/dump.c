@@ -35,6 +35,8 @@ int mip_rt_dump_self(void) {
   if (mip_rt_profile_path(pattern, image, mip_rt_forked(), path,
                           sizeof path) != 0) {
     mip_rt_report("profile file name too long: ", pattern, NULL);
+  } else if (mip_rt_pool_size(pattern)) {
+    rc = mip_rt_pool_dump(path, image); /* says what it did itself */
   } else if (write_profile(path, image, &size, &why) != 0) {
     /* Said once already, when continuous mode could not make the file. */
     if (!mip_rt_continuous_failed(path, why))

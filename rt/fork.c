@@ -3,10 +3,11 @@
  * file. A pthread_atfork child handler (one per image, registered by the
  * image's constructor and dropped by glibc when a shared library is
  * unloaded) zeroes the image's counters, restarts the first-call clock,
- * empties the edge table and marks the process as a forked child, so that
- * its file name gets the child's pid (path.c). What the parent counted
- * before the fork stays in the parent's profile only. In continuous mode
- * the child lets go of its parent's file first and then maps its own.
+ * empties the edge table, lets go of a pooled file's lock the parent held
+ * (merge.c) and marks the process as a forked child, so that its file
+ * name gets the child's pid (path.c). What the parent counted before the
+ * fork stays in the parent's profile only. In continuous mode the child
+ * lets go of its parent's file first and then maps its own.
  */
 #include <pthread.h>
 
@@ -52,6 +53,7 @@ static void in_child(void) {
     mip_rt_edges_reset();
   }
   mip_rt_order_reset();
+  mip_rt_pool_after_fork();
   __atomic_store_n(&forked, 1, __ATOMIC_RELAXED);
   mip_rt_continuous_restarted();
 }

@@ -330,6 +330,7 @@ static void release_payloads(struct mip_rt_payload *all, size_t count) {
 static const struct mip_rt_payload_source payloads = {
     .add = add_payloads,
     .release = release_payloads,
+    .merge = mip_rt_merge_heap,
 };
 
 /* ---- Start-up --------------------------------------------------------- */

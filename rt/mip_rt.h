@@ -56,7 +56,7 @@ struct mip_rt_image {
 #define MIP_RT_MAX_PAYLOADS 16
 /* A raw profile's header and a section table of MIP_RT_MAX_PAYLOADS
  * entries (raw_header.inc, raw_section.inc; checked in write.c). */
-#define MIP_RT_HEADER_MAX (104 + MIP_RT_MAX_PAYLOADS * 32)
+#define MIP_RT_HEADER_MAX (112 + MIP_RT_MAX_PAYLOADS * 32)
 #define MIP_RT_PATH_MAX 4096
 #define MIP_RT_DEFAULT_PROFILE "default.mipraw"
 
@@ -94,9 +94,14 @@ MIP_RT_HIDDEN size_t mip_rt_edge_mapped_payloads(struct mip_rt_payload *out,
  * new count; release frees what they hold once they are written (or not).
  * Set at start-up rather than linked, so that only an image built with
  * heap writes them (the unit tests link every runtime object). */
+struct mip_rt_merge;
 struct mip_rt_payload_source {
   size_t (*add)(struct mip_rt_payload *all, size_t count, size_t max);
   void (*release)(struct mip_rt_payload *all, size_t count);
+  /* Pool mode: merges the heap payloads of a pooled file and this run
+   * (mip_rt_merge_heap): reached through here, so that only images built
+   * with heap link that code. */
+  int (*merge)(struct mip_rt_merge *m);
 };
 MIP_RT_HIDDEN extern const struct mip_rt_payload_source *mip_rt_heap_payloads;
 
@@ -140,6 +145,7 @@ MIP_RT_HIDDEN void mip_rt_objects_init(void);
 struct mip_rt_options {
   int dump_at_exit; /* 1 */
   int verbose;      /* 0 */
+  int pool_wait;    /* 60: seconds to wait for a pooled file's lock */
 };
 MIP_RT_HIDDEN extern struct mip_rt_options mip_rt_options;
 /* Parses text (NULL: nothing set) into mip_rt_options; reports unknown
@@ -166,6 +172,9 @@ MIP_RT_HIDDEN const char *mip_rt_profile_pattern(void);
 MIP_RT_HIDDEN int mip_rt_dump_self(void);
 MIP_RT_HIDDEN void mip_rt_set_ready(void);
 
+/* path.c: the N of a pool pattern's first %Nm (1..9), or 0 when the
+ * pattern asks for no pool. */
+MIP_RT_HIDDEN unsigned mip_rt_pool_size(const char *pattern);
 /* path.c: expands a MIP_PROFILE_FILE pattern for this image (%m is
  * mip_rt_self()'s identity); 0 on success, -1 when the result does not
  * fit. */
@@ -208,26 +217,74 @@ MIP_RT_HIDDEN int mip_rt_write_raw(const char *path,
 MIP_RT_HIDDEN int mip_rt_write_raw_size(const char *path,
                                         const struct mip_rt_image *image,
                                         uint64_t *size, const char **why);
-/* The pieces, for continuous mode: the header and section table with
- * payload i at offsets[i], into buf (MIP_RT_HEADER_MAX bytes), returning
- * its size; the payloads one after the other, each padded to 8 bytes;
- * the temporary file "<path>.tmp.<tid>" (read and write), between
- * write_begin and write_end; path with its symbolic links followed;
- * whether size bytes fit under RLIMIT_FSIZE. */
-MIP_RT_HIDDEN size_t mip_rt_encode_header(uint8_t *buf,
-                                          const struct mip_rt_image *image,
-                                          const struct mip_rt_payload *sections,
-                                          const uint64_t *offsets,
-                                          size_t count);
+/* This run's raw profile written into fd, as the file would hold it
+ * (pool mode renders it before it merges); *size is its size. */
+MIP_RT_HIDDEN int mip_rt_write_raw_fd(int fd, const struct mip_rt_image *image,
+                                      uint64_t *size);
+
+/* A raw profile to write: the header's fields and the payloads. */
+struct mip_rt_raw {
+  const struct mip_rt_image *image;
+  const struct mip_rt_payload *sections;
+  size_t count;
+  uint64_t modes; /* mode bits of the header */
+  uint64_t runs;  /* 1, or the runs a pooled file holds */
+  uint32_t flags; /* MIP_RAW_POOLED */
+};
+/* The mode bits of the kinds of sections[0..count). */
+MIP_RT_HIDDEN uint64_t mip_rt_modes_of(const struct mip_rt_payload *sections,
+                                       size_t count);
+MIP_RT_HIDDEN uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw);
+/* Writes what fills a file into fd; 0, or -1 with errno set. */
+typedef int (*mip_rt_fill_fn)(int fd, const void *arg);
+/* A mip_rt_fill_fn for a struct mip_rt_raw. */
+MIP_RT_HIDDEN int mip_rt_raw_fill(int fd, const void *raw);
+/* The raw profile of one run of image: sections[0..count). */
+MIP_RT_HIDDEN struct mip_rt_raw mip_rt_one_run(
+    const struct mip_rt_image *image, const struct mip_rt_payload *sections,
+    size_t count);
+/* The pieces, for continuous mode, which puts payloads where it maps
+ * them: the header and section table of raw with payload i at
+ * offsets[i], into buf (MIP_RT_HEADER_MAX bytes), returning its size; the
+ * payloads one after the other, each padded to 8 bytes. */
+MIP_RT_HIDDEN size_t mip_rt_raw_header(uint8_t *buf,
+                                       const struct mip_rt_raw *raw,
+                                       const uint64_t *offsets);
 MIP_RT_HIDDEN int mip_rt_write_payloads(int fd,
                                         const struct mip_rt_payload *sections,
                                         size_t count);
-MIP_RT_HIDDEN void mip_rt_write_begin(void);
-MIP_RT_HIDDEN void mip_rt_write_end(void);
-MIP_RT_HIDDEN int mip_rt_open_temp(const char *path, char *temp, size_t size);
+/* Writes size bytes of fill to path as the raw profile is written:
+ * through a temporary file renamed over the file a chain of symbolic
+ * links ends at, or into a device or FIFO, within the file size limit. */
+MIP_RT_HIDDEN int mip_rt_write_file(const char *path, uint64_t size,
+                                    mip_rt_fill_fn fill, const void *arg,
+                                    const char **why);
+/* Replaces the regular file path (no link followed) through a temporary
+ * file "<path>.tmp.<tid>" (open for reading and writing: continuous mode
+ * maps it) and a rename. */
+MIP_RT_HIDDEN int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
+                                      const void *arg, const char **why);
+/* The file a chain of symbolic links from path ends at, in out; -1 with
+ * errno set on a loop or a name that does not fit. */
 MIP_RT_HIDDEN int mip_rt_follow_links(const char *path, char *out,
                                       size_t size);
+/* Creates the directories leading to path, like mkdir -p. */
+MIP_RT_HIDDEN void mip_rt_make_parents(const char *path);
+/* Whether size bytes fit under RLIMIT_FSIZE. */
 MIP_RT_HIDDEN int mip_rt_fits_size_limit(uint64_t size);
+
+/* merge.c: pool mode (a pattern with %Nm): adds this run to the pooled
+ * raw profile at path, under a lock (docs/runtime.md, "Pooled
+ * profiles"), or writes it under a name of its own when it cannot; once
+ * per process and image. 0 when the run is merged or written, else -1
+ * after one line on stderr. */
+MIP_RT_HIDDEN int mip_rt_pool_dump(const char *path,
+                                   const struct mip_rt_image *image);
+/* In a forked child: closes the child's copy of a pooled file's lock
+ * that the parent held at the fork (fork.c). */
+MIP_RT_HIDDEN void mip_rt_pool_after_fork(void);
+/* merge_heap.c: the merge member of the heap payloads' source. */
+MIP_RT_HIDDEN int mip_rt_merge_heap(struct mip_rt_merge *m);
 
 /* util.c */
 MIP_RT_HIDDEN size_t mip_rt_strlen(const char *s);

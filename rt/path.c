@@ -4,6 +4,8 @@
  *   %h  the host name
  *   %m  the image's identity: the first 8 bytes of its build-id in hex, or
  *       without a build-id a 16-digit hash of its path
+ *   %Nm (N = 1..9) the identity, "_" and a pool slot, the process id
+ *       modulo N: the profile is merged into that pooled file (merge.c)
  *   %c  nothing: asks for continuous mode (continuous.c)
  *   %%  a literal %
  * Any other %x is kept as written.
@@ -13,6 +15,7 @@
  * pattern has no %m gets ".%m" inserted before the final extension of the
  * file name, and a forked child whose pattern has no %p gets ".%p" there
  * (after the ".%m"); a name without an extension gets them appended.
+ * A pool pattern (%Nm) gets neither: its file takes every process's run.
  */
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -26,6 +29,32 @@ static size_t append_host(char *out, size_t at, size_t size) {
   return mip_rt_append(out, at, size, u.nodename);
 }
 
+/* Pool patterns. "%Nm" is read apart from the one-letter directives, so
+ * that it can never take their place: N when p starts with "%Nm", else 0. */
+static unsigned pool_directive(const char *p) {
+  return p[0] == '%' && p[1] >= '1' && p[1] <= '9' && p[2] == 'm'
+             ? (unsigned)(p[1] - '0')
+             : 0;
+}
+
+unsigned mip_rt_pool_size(const char *pattern) {
+  for (const char *p = pattern; *p; p++) {
+    if (pool_directive(p))
+      return pool_directive(p);
+    if (p[0] == '%' && p[1])
+      p++; /* "%%4m" is no pool */
+  }
+  return 0;
+}
+
+/* The identity and the slot: processes spread over n files by pid. */
+static size_t append_pool(char *out, size_t at, size_t size,
+                          const struct mip_rt_image *image, unsigned n) {
+  at = mip_rt_append(out, at, size, image->id);
+  at = mip_rt_append(out, at, size, "_");
+  return mip_rt_append_u64(out, at, size, (uint64_t)getpid() % n);
+}
+
 int mip_rt_expand_path_for(const char *pattern,
                            const struct mip_rt_image *image, char *out,
                            size_t size) {
@@ -33,6 +62,11 @@ int mip_rt_expand_path_for(const char *pattern,
   out[0] = '\0';
   for (const char *p = pattern; *p; p++) {
     char piece[2] = {*p, '\0'};
+    if (pool_directive(p)) {
+      at = append_pool(out, at, size, image, pool_directive(p));
+      p += 2;
+      continue;
+    }
     if (*p != '%' || !p[1]) {
       at = mip_rt_append(out, at, size, piece);
       continue;
@@ -79,15 +113,20 @@ int mip_rt_expand_path(const char *pattern, char *out, size_t size) {
  * (".mipraw" has no extension), else at the end. Directives are skipped
  * whole, so "%%m" is no %m and the '.' of "%." no extension. */
 struct shape {
-  int has_m, has_p;
+  int has_m, has_p, pooled;
   size_t insert_at;
 };
 
 static struct shape shape_of(const char *pattern) {
-  struct shape s = {0, 0, 0};
+  struct shape s = {0, 0, 0, 0};
   size_t component = 0, dot = 0, i = 0;
   int has_dot = 0;
   while (pattern[i]) {
+    if (pool_directive(pattern + i)) {
+      s.pooled = 1;
+      i += 3;
+      continue;
+    }
     if (pattern[i] == '%' && pattern[i + 1]) {
       s.has_m |= pattern[i + 1] == 'm';
       s.has_p |= pattern[i + 1] == 'p';
@@ -110,7 +149,10 @@ static struct shape shape_of(const char *pattern) {
 int mip_rt_profile_path(const char *pattern, const struct mip_rt_image *image,
                         int forked, char *out, size_t size) {
   struct shape s = shape_of(pattern);
-  int add_m = !image->is_main && !s.has_m, add_p = forked && !s.has_p;
+  /* A pooled file holds every image's and every process's run of its
+   * own identity: nothing to insert. */
+  int add_m = !image->is_main && !s.has_m && !s.pooled;
+  int add_p = forked && !s.has_p && !s.pooled;
   if (!add_m && !add_p)
     return mip_rt_expand_path_for(pattern, image, out, size);
   char full[MIP_RT_PATH_MAX + 8];

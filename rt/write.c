@@ -12,6 +12,11 @@
  * is blocked on the writing thread meanwhile, so that a limit lowered or
  * reached some other way fails the write (EFBIG) instead of killing the
  * process.
+ *
+ * Pool mode (merge.c) renders the run with the same writer into memory,
+ * and writes the merged file through the same temporary file and rename.
+ * Continuous mode (rt/continuous/) creates its file through the same
+ * temporary file, with the same header and payloads at offsets of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,29 +38,38 @@ _Static_assert(MIP_RT_HEADER_MAX == mip_rec_raw_header_size +
 
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
 
-size_t mip_rt_encode_header(uint8_t *buf, const struct mip_rt_image *image,
-                            const struct mip_rt_payload *sections,
-                            const uint64_t *offsets, size_t count) {
+uint64_t mip_rt_modes_of(const struct mip_rt_payload *sections,
+                         size_t count) {
+  uint64_t modes = 0;
+  for (size_t i = 0; i < count; i++)
+    if (sections[i].kind < 64)
+      modes |= MIP_MODE_BIT(sections[i].kind);
+  return modes;
+}
+
+size_t mip_rt_raw_header(uint8_t *buf, const struct mip_rt_raw *raw,
+                         const uint64_t *offsets) {
+  const struct mip_rt_image *image = raw->image;
   struct mip_rec_raw_header h;
   memset(&h, 0, sizeof h);
   h.magic = MIP_RAW_MAGIC;
   h.version = MIP_RAW_VERSION;
   h.header_size = mip_rec_raw_header_size;
-  h.section_count = (uint32_t)count;
+  h.section_count = (uint32_t)raw->count;
   h.build_id_size = image->build_id_size;
   mip_copy_bytes(h.build_id, image->build_id, image->build_id_size);
   h.pid = (uint32_t)getpid();
-  for (size_t i = 0; i < count; i++)
-    if (sections[i].kind < 64)
-      h.modes |= MIP_MODE_BIT(sections[i].kind);
+  h.modes = raw->modes;
+  h.flags = raw->flags;
+  h.runs = raw->runs;
   mip_rec_raw_header_encode(&h, buf);
   size_t at = mip_rec_raw_header_size;
-  for (size_t i = 0; i < count; i++) {
+  for (size_t i = 0; i < raw->count; i++) {
     struct mip_rec_raw_section s = {
-        .kind = sections[i].kind,
-        .elem_size = sections[i].elem_size,
-        .link_addr = sections[i].link_addr,
-        .size = sections[i].size,
+        .kind = raw->sections[i].kind,
+        .elem_size = raw->sections[i].elem_size,
+        .link_addr = raw->sections[i].link_addr,
+        .size = raw->sections[i].size,
         .offset = offsets[i],
     };
     mip_rec_raw_section_encode(&s, buf + at);
@@ -67,17 +81,17 @@ size_t mip_rt_encode_header(uint8_t *buf, const struct mip_rt_image *image,
 }
 
 /* The payloads one after the other, each at a multiple of 8 bytes, after
- * the header and its section table: offsets[i] is where payload i goes.
- * Returns the file's size. */
-static uint64_t layout(const struct mip_rt_payload *sections, size_t count,
-                       uint64_t *offsets) {
+ * the header and its section table. */
+static int write_header(int fd, const struct mip_rt_raw *raw) {
+  uint64_t offsets[MIP_RT_MAX_PAYLOADS];
   uint64_t offset =
-      align8(mip_rec_raw_header_size + count * mip_rec_raw_section_size);
-  for (size_t i = 0; i < count; i++) {
+      align8(mip_rec_raw_header_size + raw->count * mip_rec_raw_section_size);
+  for (size_t i = 0; i < raw->count; i++) {
     offsets[i] = offset;
-    offset = align8(offset + sections[i].size);
+    offset = align8(offset + raw->sections[i].size);
   }
-  return offset;
+  uint8_t buf[MIP_RT_HEADER_MAX];
+  return mip_write_all(fd, buf, mip_rt_raw_header(buf, raw, offsets));
 }
 
 int mip_rt_write_payloads(int fd, const struct mip_rt_payload *sections,
@@ -96,7 +110,7 @@ int mip_rt_write_payloads(int fd, const struct mip_rt_payload *sections,
 }
 
 /* Creates the directories leading to path, like mkdir -p. */
-static void make_parents(const char *path) {
+void mip_rt_make_parents(const char *path) {
   char dir[MIP_RT_PATH_MAX];
   size_t n = mip_rt_append(dir, 0, sizeof dir, path);
   if (n >= sizeof dir)
@@ -115,17 +129,9 @@ static void make_parents(const char *path) {
  * concurrent writers never share one. A write that starts while another is
  * under way in this image (a signal handler interrupting one in the same
  * thread) adds ".<n>". */
-static uint32_t writers, nested_writes;
+static uint32_t writers, nested_writes; /* under way; nested, so far */
 
-void mip_rt_write_begin(void) {
-  __atomic_add_fetch(&writers, 1, __ATOMIC_RELAXED);
-}
-
-void mip_rt_write_end(void) {
-  __atomic_sub_fetch(&writers, 1, __ATOMIC_RELAXED);
-}
-
-int mip_rt_open_temp(const char *path, char *temp, size_t size) {
+static int open_temp(const char *path, char *temp, size_t size) {
   size_t n = mip_rt_append(temp, 0, size, path);
   n = mip_rt_append(temp, n, size, ".tmp.");
   n = mip_rt_append_u64(temp, n, size, (uint64_t)syscall(SYS_gettid));
@@ -139,57 +145,58 @@ int mip_rt_open_temp(const char *path, char *temp, size_t size) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  /* Read and write: continuous mode maps it (continuous.c). */
+  /* Read and write: continuous mode maps it. */
   int fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0 && errno == ENOENT) {
-    make_parents(temp);
+    mip_rt_make_parents(temp);
     fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   }
   return fd;
 }
 
-static int write_to(int fd, const struct mip_rt_image *image,
-                    const struct mip_rt_payload *sections, size_t count) {
-  uint8_t buf[MIP_RT_HEADER_MAX];
-  uint64_t offsets[MIP_RT_MAX_PAYLOADS];
-  layout(sections, count, offsets);
-  size_t n = mip_rt_encode_header(buf, image, sections, offsets, count);
-  return mip_write_all(fd, buf, n) != 0 ||
-                 mip_rt_write_payloads(fd, sections, count) != 0
+uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw) {
+  uint64_t size =
+      align8(mip_rec_raw_header_size + raw->count * mip_rec_raw_section_size);
+  for (size_t i = 0; i < raw->count; i++)
+    size += align8(raw->sections[i].size);
+  return size;
+}
+
+int mip_rt_raw_fill(int fd, const void *arg) {
+  const struct mip_rt_raw *raw = arg;
+  return write_header(fd, raw) != 0 ||
+                 mip_rt_write_payloads(fd, raw->sections, raw->count) != 0
              ? -1
              : 0;
 }
 
 /* Through a temporary file renamed over path at the end. */
-static int write_replacing(const char *path, const struct mip_rt_image *image,
-                           const struct mip_rt_payload *sections,
-                           size_t count, const char **why) {
+int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
+                        const void *arg, const char **why) {
+  __atomic_add_fetch(&writers, 1, __ATOMIC_RELAXED);
   char temp[MIP_RT_PATH_MAX + 48];
-  int fd = mip_rt_open_temp(path, temp, sizeof temp);
+  int rc = -1, fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {
     *why = strerrordesc_np(errno);
-    return -1;
-  }
-  if (write_to(fd, image, sections, count) != 0) {
+  } else if (fill(fd, arg) != 0) {
     *why = strerrordesc_np(errno ? errno : EIO);
     close(fd);
     unlink(temp);
-    return -1;
-  }
-  if (close(fd) != 0 || rename(temp, path) != 0) {
+  } else if (close(fd) != 0 || rename(temp, path) != 0) {
     *why = strerrordesc_np(errno);
     unlink(temp);
-    return -1;
+  } else {
+    rc = 0;
   }
-  return 0;
+  __atomic_sub_fetch(&writers, 1, __ATOMIC_RELAXED);
+  return rc;
 }
 
 /* Into what is already there: a device or a FIFO. O_NONBLOCK on open, so
  * that a FIFO nobody reads fails (ENXIO) rather than hangs the exit; the
  * writes themselves block. */
-static int write_in_place(const char *path, const struct mip_rt_image *image,
-                          const struct mip_rt_payload *sections, size_t count,
-                          const char **why) {
+static int write_in_place(const char *path, mip_rt_fill_fn fill,
+                          const void *arg, const char **why) {
   int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     *why = errno == ENXIO ? "it is a FIFO that nobody reads"
@@ -199,7 +206,7 @@ static int write_in_place(const char *path, const struct mip_rt_image *image,
   int flags = fcntl(fd, F_GETFL);
   if (flags >= 0)
     fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  int rc = write_to(fd, image, sections, count);
+  int rc = fill(fd, arg);
   if (rc != 0)
     *why = strerrordesc_np(errno ? errno : EIO);
   if (close(fd) != 0 && rc == 0) {
@@ -239,15 +246,15 @@ int mip_rt_follow_links(const char *path, char *out, size_t size) {
   return -1;
 }
 
+/* Whether size bytes fit under RLIMIT_FSIZE. */
 int mip_rt_fits_size_limit(uint64_t size) {
   struct rlimit limit;
   return getrlimit(RLIMIT_FSIZE, &limit) != 0 ||
          limit.rlim_cur == RLIM_INFINITY || size <= limit.rlim_cur;
 }
 
-static int write_file(const char *path, const struct mip_rt_image *image,
-                      const struct mip_rt_payload *sections, size_t count,
-                      uint64_t size, const char **why) {
+int mip_rt_write_file(const char *path, uint64_t size, mip_rt_fill_fn fill,
+                      const void *arg, const char **why) {
   if (!mip_rt_fits_size_limit(size)) {
     *why = "it is larger than the file size limit (ulimit -f)";
     return -1;
@@ -259,8 +266,8 @@ static int write_file(const char *path, const struct mip_rt_image *image,
   }
   struct stat st;
   if (stat(target, &st) == 0 && !S_ISREG(st.st_mode))
-    return write_in_place(target, image, sections, count, why);
-  return write_replacing(target, image, sections, count, why);
+    return write_in_place(target, fill, arg, why);
+  return mip_rt_replace_file(target, fill, arg, why);
 }
 
 const struct mip_rt_payload_source *mip_rt_heap_payloads;
@@ -273,21 +280,51 @@ __attribute__((weak)) size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
   return 0;
 }
 
+/* This run's payloads: the counters, the call edges, and the heap
+ * payloads from a snapshot, which release() gives back once written. */
+static size_t gather(const struct mip_rt_image *image,
+                     struct mip_rt_payload *sections,
+                     const struct mip_rt_payload_source **heap) {
+  size_t count = mip_rt_counter_payloads(image, sections, MIP_RT_MAX_PAYLOADS);
+  count += mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
+  *heap = mip_rt_heap_payloads;
+  if (*heap)
+    count = (*heap)->add(sections, count, MIP_RT_MAX_PAYLOADS);
+  return count;
+}
+
+/* A file of one run (MIP_RAW_POOLED not set). */
+struct mip_rt_raw mip_rt_one_run(const struct mip_rt_image *image,
+                                 const struct mip_rt_payload *sections,
+                                 size_t count) {
+  return (struct mip_rt_raw){image, sections, count,
+                             mip_rt_modes_of(sections, count), 1, 0};
+}
+
 static int write_raw(const char *path, const struct mip_rt_image *image,
                      uint64_t *size, const char **why) {
   struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
-  size_t count = mip_rt_counter_payloads(image, sections, MIP_RT_MAX_PAYLOADS);
-  count += mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
-  /* The heap payloads come from a snapshot they release afterwards. */
-  const struct mip_rt_payload_source *heap = mip_rt_heap_payloads;
-  if (heap)
-    count = heap->add(sections, count, MIP_RT_MAX_PAYLOADS);
-  uint64_t offsets[MIP_RT_MAX_PAYLOADS];
-  *size = layout(sections, count, offsets);
+  const struct mip_rt_payload_source *heap;
+  size_t count = gather(image, sections, &heap);
+  struct mip_rt_raw raw = mip_rt_one_run(image, sections, count);
+  *size = mip_rt_raw_size(&raw);
   struct mip_rt_xfsz guard;
   mip_rt_xfsz_block(&guard);
-  int rc = write_file(path, image, sections, count, *size, why);
+  int rc = mip_rt_write_file(path, *size, mip_rt_raw_fill, &raw, why);
   mip_rt_xfsz_unblock(&guard);
+  if (heap)
+    heap->release(sections, count);
+  return rc;
+}
+
+int mip_rt_write_raw_fd(int fd, const struct mip_rt_image *image,
+                        uint64_t *size) {
+  struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
+  const struct mip_rt_payload_source *heap;
+  size_t count = gather(image, sections, &heap);
+  struct mip_rt_raw raw = mip_rt_one_run(image, sections, count);
+  *size = mip_rt_raw_size(&raw);
+  int rc = mip_rt_raw_fill(fd, &raw);
   if (heap)
     heap->release(sections, count);
   return rc;
@@ -295,10 +332,7 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
 
 int mip_rt_write_raw_size(const char *path, const struct mip_rt_image *image,
                           uint64_t *size, const char **why) {
-  mip_rt_write_begin();
-  int rc = write_raw(path, image, size, why);
-  mip_rt_write_end();
-  return rc;
+  return write_raw(path, image, size, why);
 }
 
 int mip_rt_write_raw(const char *path, const struct mip_rt_image *image,

@@ -1,23 +1,13 @@
-# Tests. `make check` runs them all; see test/README.md.
-#   test-unit       Check unit tests (format library, writer, runtime)
+# Tests. `make check` runs them all; test/README.md says how they are
+# organized and how to add one.
+#   test-unit       Check unit tests (format library, writer, report
+#                   model, runtime)
 #   test-ir         the plugin's passes on IR, through opt and FileCheck
 #   test-bad-input  every mipdata command against broken files
-#   test-e2e        real programs against an independent ground truth
-#                   (coverage), exact counts, order, blocks and edges
-#                   (modes), the runtime inside programs (runtime), shared
-#                   libraries (images), threads, fork, mip_dump (dump),
-#                   function order files (order), the heap runtime
-#                   (heap_rt), heap merge and symbolization (heap_merge),
-#                   heap profiles against DHAT and known patterns (heap),
-#                   heap profiles of a program and its heap library, a
-#                   Release build and C++ names (heap_images),
-#                   hot and cold decisions against the compiler's
-#                   (annotate), parallel merges (merge), no hang after
-#                   fork or in a signal handler (hangs), continuous mode
-#                   after kill -9, abort, a crash, fork (continuous), the driver
-#                   (argument translation, and real builds: CMake,
-#                   Makefiles, autotools and libtool, links by other
-#                   drivers), and the above
+#   test-NAME       test/e2e/NAME.sh: real programs against an independent
+#                   ground truth (test-coverage, test-modes, ...: every
+#                   script of test/e2e; test/README.md lists them)
+#   test-driver     the mipcc driver: argument translation, real builds
 #   test-alloc      libmip_alloc.a, the allocator side of allocation hints
 #   test-fuzz       every reader under libFuzzer (test/fuzz/build.mk)
 UNIT_SRC  := $(wildcard test/unit/*.c)
@@ -27,16 +17,26 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
 
-E2E_SCRIPTS := coverage modes runtime images threads fork dump order heap_rt \
-  heap_dlopen heap_merge heap heap_images annotate use merge hangs continuous
+# Every test/e2e/NAME.sh (but lib.sh) is a suite, test-NAME: the most
+# basic ones first, so that what breaks everything shows there; then the
+# others in name order. A new script is picked up as it is.
+E2E_FIRST   := coverage modes runtime
+E2E_SCRIPTS := $(E2E_FIRST) $(filter-out $(E2E_FIRST) lib,\
+  $(sort $(basename $(notdir $(wildcard test/e2e/*.sh)))))
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 
-$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(OBJ)/tools/mipdata/emit.o $(LIBMIPFMT)
+# $(call timed,NAME,COMMAND): COMMAND, then how long it took, for the
+# suites that do not say it themselves (the Check binaries; the scripts
+# print theirs with their count of checks).
+timed = start=$$(date +%s); $(2); rc=$$?; \
+  echo "$(1): $$(($$(date +%s) - start)) s"; exit $$rc
+
+$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(REPORT_OBJ) $(LIBMIPFMT)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $$(pkg-config --libs check)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -liberty $$(pkg-config --libs check)
 
 test-unit: $(UNIT_BIN)
-	$(UNIT_BIN)
+	@$(call timed,unit,$(UNIT_BIN))
 
 test-ir: $(PLUGIN)
 	test/ir/run.sh $(BUILD)
@@ -51,6 +51,7 @@ $(E2E_SCRIPTS:%=test-%): test-%: all
 test-driver: all
 	test/driver/run.sh $(BUILD)
 	test/driver/builds.sh $(BUILD)
+	test/driver/install.sh $(BUILD)
 
 test-e2e: test-ir test-bad-input $(E2E_SCRIPTS:%=test-%) test-driver test-alloc
 
@@ -86,7 +87,7 @@ $(ALLOC_PRELOAD): test/alloc/preload/other_malloc.c
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -fno-builtin -shared -fPIC -o $@ $<
 
 test-alloc: $(ALLOC_TEST_BIN) $(ALLOC_PRELOAD)
-	$(ALLOC_TEST_BIN)
+	@$(call timed,alloc,$(ALLOC_TEST_BIN))
 	test/alloc/link.sh $(BUILD)
 
 # The measurement behind the hot arena's thread cache (docs/alloc.md).

@@ -1,8 +1,13 @@
 # mipdata (one file per subcommand) and the mipcc/mipc++ driver.
-MIPDATA_SRC := $(wildcard tools/mipdata/*.c)
+MIPDATA_SRC := $(wildcard tools/mipdata/*.c tools/mipdata/debuginfo/*.c)
 MIPDATA_OBJ := $(MIPDATA_SRC:%.c=$(OBJ)/%.o)
 MIPDATA     := $(BIN)/mipdata
 MIPDATA_LIBS := -lelf -ldwarf -lz -liberty
+# The report model (tools/mipdata/report*.c, docs/report.md) and what it
+# needs, without its debug-binary adapter (report_debug.c): what the unit
+# tests link.
+REPORT_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(filter-out tools/mipdata/report_debug.c,\
+  $(wildcard tools/mipdata/report*.c)) tools/mipdata/emit.c tools/mipdata/demangle.c)
 
 MIPCC_SRC := $(wildcard tools/mipcc/*.c)
 MIPCC_OBJ := $(MIPCC_SRC:%.c=$(OBJ)/%.o)

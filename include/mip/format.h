@@ -20,7 +20,8 @@
 #define MIP_PROFILE_MAGIC MIP_MAGIC('M', 'I', 'P', 'P', 'R', 'O', 0)
 
 /* Versions this build writes and the newest it reads. */
-#define MIP_RAW_VERSION 2 /* 2: EDGES may hold free slots (continuous mode) */
+#define MIP_RAW_VERSION 2 /* 2: flags and runs (pooled files); EDGES may
+                             * hold free slots (continuous mode) */
 #define MIP_MAPFILE_VERSION 2 /* 2 added the symbol table */
 #define MIP_PROFILE_VERSION 2 /* 2 gave heap frames their object */
 #define MIP_MAP_UNIT_VERSION 1
@@ -50,7 +51,19 @@ enum mip_raw_payload_kind {
   MIP_RAW_HEAP_MIBS = 34,     /* raw_heap_mibs header, schema, contexts */
   MIP_RAW_HEAP_STACKS = 35,   /* raw_heap_stack entries and their frames */
   MIP_RAW_HEAP_SEGMENTS = 36, /* raw_heap_segment entries */
+  /* Pooled raw profiles (MIP_RAW_POOLED) hold, instead of each counter
+   * kind's section, its totals over the runs: kind MIP_RAW_POOL_BASE +
+   * the counter kind. */
+  MIP_RAW_POOL_COV = 41,  /* u64 per COV byte: runs that entered it */
+  MIP_RAW_POOL_CNT = 42,  /* u64 per CNT counter: calls, summed */
+  MIP_RAW_POOL_ORD = 43,  /* raw_pool_rank per ORD slot */
+  MIP_RAW_POOL_BLK = 44,  /* raw_pool_blocks: distinct coverage patterns */
+  MIP_RAW_POOL_SITE = 45, /* u64 per SITE byte: runs that ran it */
 };
+#define MIP_RAW_POOL_BASE 40
+
+/* Raw header flags (version 2). */
+#define MIP_RAW_POOLED 1u /* the file pools runs: MIP_RAW_POOL_* payloads */
 
 /* MemInfoBlock fields (mip/layout/mib.inc). */
 enum mip_mib_field {
@@ -60,24 +73,12 @@ enum mip_mib_field {
 };
 
 /* The allocation and deallocation functions MIP hooks (map_heap_site
- * allocator). Variants taking std::nothrow_t or std::align_val_t share
- * the kind of their plain form. */
+ * allocator; mip/allocators.inc). */
 enum mip_allocator {
-  MIP_ALLOC_MALLOC = 1,
-  MIP_ALLOC_CALLOC = 2,
-  MIP_ALLOC_REALLOC = 3,
-  MIP_ALLOC_REALLOCARRAY = 4,
-  MIP_ALLOC_ALIGNED_ALLOC = 5,
-  MIP_ALLOC_POSIX_MEMALIGN = 6,
-  MIP_ALLOC_MEMALIGN = 7,
-  MIP_ALLOC_VALLOC = 8,
-  MIP_ALLOC_STRDUP = 9,
-  MIP_ALLOC_STRNDUP = 10,
-  MIP_ALLOC_NEW = 11,       /* operator new */
-  MIP_ALLOC_NEW_ARRAY = 12, /* operator new[] */
-  MIP_ALLOC_FREE = 32,
-  MIP_ALLOC_DELETE = 33,       /* operator delete */
-  MIP_ALLOC_DELETE_ARRAY = 34, /* operator delete[] */
+#define MIP_ALLOCATOR(id, NAME, name, frees, c, hook, ptr, size, factor)      \
+  MIP_ALLOC_##NAME = id,
+#include "mip/allocators.inc"
+#undef MIP_ALLOCATOR
 };
 
 /* Runtime statistics (raw_stat / profile_stat keys). */
@@ -98,6 +99,12 @@ enum mip_stat {
   MIP_STAT_HEAP_LIVE_UNINTERPOSED = 9, /* blocks live when written while
                                           so: they may have been freed */
 };
+
+/* How a statistic of several runs combines: the edge period and the
+ * stack depth limit (the same in every run of a build) take the largest
+ * value, every other key the sum. */
+#define MIP_STAT_TAKES_MAX(key)                                                \
+  ((key) == MIP_STAT_EDGE_PERIOD || (key) == MIP_STAT_HEAP_STACK_DEPTH)
 
 /* Blocks whose death MIP could not see (freed unseen, or live while frees
  * went unseen) are reported, by the runtime on stderr and by mipdata show

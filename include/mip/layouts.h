@@ -2,6 +2,10 @@
 #ifndef MIP_LAYOUTS_H
 #define MIP_LAYOUTS_H
 
+#include <stdint.h>
+
+#include "mip/format.h"
+
 #define MIP_LAYOUT_NAME raw_header
 #define MIP_LAYOUT_FILE "mip/layout/raw_header.inc"
 #include "mip/layout.h"
@@ -110,6 +114,18 @@
 #define MIP_LAYOUT_FILE "mip/layout/raw_heap_segment.inc"
 #include "mip/layout.h"
 
+#define MIP_LAYOUT_NAME raw_pool_rank
+#define MIP_LAYOUT_FILE "mip/layout/raw_pool_rank.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_pool_blocks
+#define MIP_LAYOUT_FILE "mip/layout/raw_pool_blocks.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_pool_pattern
+#define MIP_LAYOUT_FILE "mip/layout/raw_pool_pattern.inc"
+#include "mip/layout.h"
+
 #define MIP_LAYOUT_NAME map_heap_site
 #define MIP_LAYOUT_FILE "mip/layout/map_heap_site.inc"
 #include "mip/layout.h"
@@ -125,5 +141,23 @@
 #define MIP_LAYOUT_NAME profile_heap_context
 #define MIP_LAYOUT_FILE "mip/layout/profile_heap_context.inc"
 #include "mip/layout.h"
+
+/* Bytes per element of a raw counter kind's counters (raw_kinds.inc), 0
+ * for another kind; and of their totals in a pooled raw profile. Shared by
+ * the runtime, which pools runs, and the format library, which reads them. */
+static inline uint32_t mip_raw_counter_size(uint32_t kind) {
+  switch (kind) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  case id:                                                                     \
+    return elem_size;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  }
+  return 0;
+}
+
+static inline uint32_t mip_raw_pool_total_size(uint32_t kind) {
+  return kind == MIP_RAW_ORD ? mip_rec_raw_pool_rank_size : 8;
+}
 
 #endif

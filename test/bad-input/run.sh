@@ -34,29 +34,31 @@ MIP_PROFILE_FILE=other.mipraw ./other
 cp good.mip fresh.mip
 "$LLVM_BIN/llvm-objcopy" --dump-section=.debug_mip=good.section prog /dev/null
 
-# truncate FILE BYTES OUT
-truncated() { head -c "$2" "$1" >"$3"; }
-# with_byte FILE OFFSET OCTAL OUT: a copy with one byte replaced
-with_byte() {
-  cp "$1" "$4"
-  printf "\\$3" | dd of="$4" bs=1 seek="$2" conv=notrunc 2>/dev/null
-}
+# Broken copies, cut and changed where `mipdata dump` says the fields
+# are: inside each header, in a payload, a version, a magic.
+header_size() { dump_value "$1" '.header.header_size'; }
+version_at() { dump_offset "$1" .header version; }
+magic_at() { dump_offset "$1" .header magic; }
+size_of() { wc -c <"$1"; }
 
 : >empty
 printf 'this is not a MIP file at all, just text\n' >text
-truncated good.mipraw 60 trunc.mipraw
-truncated good.mipraw "$(($(wc -c <good.mipraw) - 3))" trunc-payload.mipraw
-with_byte good.mipraw 1 130 magic.mipraw        # 'X'
-with_byte good.mipraw 8 143 newer.mipraw        # version 99
-truncated good.mipmap 40 trunc.mipmap
-truncated good.mipmap "$(($(wc -c <good.mipmap) - 8))" trunc-section.mipmap
-with_byte good.mipmap 8 143 newer.mipmap
-with_byte good.section 2 143 newer.section      # first record's version
-truncated good.section 13 trunc.section
-truncated good.mip 50 trunc.mip
-truncated good.mip "$(($(wc -c <good.mip) - 9))" trunc-tail.mip
-with_byte good.mip 1 130 magic.mip
-with_byte good.mip 8 143 newer.mip
+truncated good.mipraw "$(($(header_size good.mipraw) / 2))" trunc.mipraw
+truncated good.mipraw "$(($(size_of good.mipraw) - 3))" trunc-payload.mipraw
+with_byte good.mipraw "$(($(magic_at good.mipraw) + 1))" 130 magic.mipraw # 'X'
+with_byte good.mipraw "$(version_at good.mipraw)" 143 newer.mipraw          # 99
+truncated good.mipmap "$(($(header_size good.mipmap) / 2))" trunc.mipmap
+truncated good.mipmap "$(($(size_of good.mipmap) - 8))" trunc-section.mipmap
+with_byte good.mipmap "$(version_at good.mipmap)" 143 newer.mipmap
+# the first record's version; cut inside the first record's body
+with_byte good.section "$(dump_offset good.section '.section.records[0]' version)" \
+  143 newer.section
+truncated good.section "$(($(dump_value good.section '.section.records[0].body.at') + 5))" \
+  trunc.section
+truncated good.mip "$(($(header_size good.mip) / 2))" trunc.mip
+truncated good.mip "$(($(size_of good.mip) - 9))" trunc-tail.mip
+with_byte good.mip "$(($(magic_at good.mip) + 1))" 130 magic.mip
+with_byte good.mip "$(version_at good.mip)" 143 newer.mip
 truncated prog 1000 trunc-elf
 with_byte prog 1 130 magic-elf
 cp prog newer-map-elf
@@ -143,6 +145,40 @@ done
 expect_failure "merge other build names both ids" "build-id" "good.mip" -- \
   merge -p good.mip other.mipraw
 
+# ---- merge: pooled raw profiles (pool mode, %1m) no set of runs gives
+MIP_PROFILE_FILE=pool-%1m.mipraw ./prog >/dev/null
+MIP_PROFILE_FILE=pool-%1m.mipraw ./prog >/dev/null
+mv pool-*_0.mipraw pooled.mipraw
+cp fresh.mip pooled.mip
+if "$MIPDATA" merge -p pooled.mip pooled.mipraw &&
+  [ "$("$MIPDATA" show -p pooled.mip --format json | jq .runs)" = 2 ]; then
+  pass "a pooled raw profile of two runs merges as two runs"
+else
+  fail "the pooled raw profile does not merge"
+fi
+# where the fields are, from the dump: the header's runs and flags, the
+# first section's kind and the first total of its payload
+runs_at=$(dump_offset pooled.mipraw .header runs)
+flags_at=$(dump_offset pooled.mipraw .header flags)
+kind_at=$(dump_offset pooled.mipraw '.sections[0]' kind)
+cov_at=$(dump_value pooled.mipraw '.sections[] | select(.name == "POOL_COV") | .offset')
+with_byte pooled.mipraw "$runs_at" 000 pool-none.mipraw   # runs: 0
+with_byte pooled.mipraw "$cov_at" 003 pool-cov.mipraw     # entered in 3 runs of 2
+with_byte pooled.mipraw "$flags_at" 000 pool-flag.mipraw  # not pooled, 2 runs
+with_byte pooled.mipraw "$kind_at" 001 pool-kind.mipraw   # a run's counters
+for case in "pool-none.mipraw:0 runs in a pooled file" \
+  "pool-cov.mipraw:function 0 ran in 3 runs of 2" \
+  "pool-flag.mipraw:2 runs in a one-run file" \
+  "pool-kind.mipraw:counters of kind 1 in a pooled file"; do
+  file=${case%%:*} needle=${case#*:}
+  expect_failure "merge $file" "$needle" "$file" -- merge -p good.mip "$file"
+  if ! cmp -s before good.mip; then
+    fail "merge of $file changed good.mip"
+    cp before good.mip
+  fi
+  no_output absent
+done
+
 # ---- show
 for case in "absent:cannot open" "empty:empty file" "trunc.mip:truncated" \
   "magic.mip:bad magic" "newer.mip:newer" "good.mipmap:map file"; do
@@ -156,6 +192,19 @@ expect_failure "show --debug without DWARF" "debug information" "prog-nodebug" -
   show -p good.mip --debug prog-nodebug
 expect_failure "show --debug not ELF" "not an ELF" "text" -- \
   show -p good.mip --debug text
+
+# ---- symbolize: the reader of --debug binaries that show, annotate and
+# merge use too
+for case in "missing:cannot open:absent" "empty:not an ELF:empty" \
+  "text:not an ELF:text" "magic-elf:not an ELF:magic-elf" \
+  "trunc-elf:truncated ELF:trunc-elf" "plain:no debug information:plain" \
+  "prog-nodebug:no debug information:prog-nodebug"; do
+  file=${case%%:*} rest=${case#*:} needle=${rest%%:*}
+  [ "$file" = missing ] && file=absent
+  expect_failure "symbolize --debug $file" "$needle" "$file" -- \
+    symbolize --debug "$file" 0x1000
+  [ -s stdout ] && fail "symbolize --debug $file printed output"
+done
 
 # ---- annotate
 # A heap profile to break: two malloc sites (0 and 1), each with a context.
@@ -175,43 +224,24 @@ MIP_PROFILE_FILE=heap.mipraw ./heap >/dev/null
 "$MIPDATA" extract heap -o heap.mipmap >/dev/null
 "$MIPDATA" create -p heap.mip heap.mipmap
 "$MIPDATA" merge -p heap.mip --debug heap heap.mipraw
-# u32 FILE OFFSET, u64 FILE OFFSET: little-endian numbers in a file
-u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
-u64() { od -An -tu8 -j "$2" -N8 "$1" | tr -d ' '; }
-# section_entry FILE KIND: the section table entry of KIND in a profile
-section_entry() {
-  i=0 n=$(u32 "$1" 32) hs=$(u32 "$1" 12) # section_count, header_size
-  while [ "$i" -lt "$n" ] && [ "$(u32 "$1" $((hs + 24 * i)))" != "$2" ]; do
-    i=$((i + 1))
-  done
-  echo $((hs + 24 * i))
-}
-entry=$(section_entry heap.mip 16) # MIP_PROF_HEAP_CONTEXTS
-contexts=$(u64 heap.mip $((entry + 8)))
-second=$((contexts + $(u32 heap.mip $((entry + 4)))))
-if [ "$(u32 heap.mip $((contexts + 8)))" = 0 ] && [ "$(u32 heap.mip $((second + 8)))" = 1 ]; then
-  pass "heap fixture: contexts of sites 0 and 1"
-else
-  fail "heap fixture: the first two contexts name sites $(u32 heap.mip $((contexts + 8))) and $(u32 heap.mip $((second + 8)))"
-fi
-# the last context names a site past 65535 (still in order); context 0 names
-# site 3, before context 1's site 1
-context_size=$(u32 heap.mip $((entry + 4)))
-last=$(($(u64 heap.mip $((entry + 16))) / context_size - 1))
-with_byte heap.mip $((contexts + last * context_size + 10)) 001 site-range.mip
-with_byte heap.mip $((contexts + 8)) 003 context-order.mip
-truncated heap.mip "$(($(wc -c <heap.mip) - 40))" trunc-heap.mip
-# A frame's object (profile version 2): out of range, and on a frame
-# outside the image (whose function already names the object: libc's).
-frames=$(u64 heap.mip $(($(section_entry heap.mip 13) + 8))) # HEAP_FRAMES
-with_byte heap.mip $((frames + 23)) 177 object-range.mip
-i=0
-while [ $(($(u32 heap.mip $((frames + 24 * i + 16))) & 2)) -eq 0 ]; do
-  i=$((i + 1))
-done
-cp heap.mip object-outside.mip
-dd if=heap.mip of=object-outside.mip bs=1 skip=$((frames + 24 * i)) \
-  seek=$((frames + 24 * i + 20)) count=4 conv=notrunc 2>/dev/null
+# The heap sections, as `mipdata dump` shows them
+CONTEXTS='.sections[] | select(.name == "HEAP_CONTEXTS") | .entries'
+FRAMES='.sections[] | select(.name == "HEAP_FRAMES") | .entries'
+expect_eq "heap fixture: the first two contexts' sites" \
+  "$(dump_value heap.mip "[$CONTEXTS | .[0:2][] | .site] | map(tostring) | join(\" \")")" "0 1"
+# the last context names a site past 65535 (still in order: its third
+# byte); context 0 names site 3, before context 1's site 1
+last=$(dump_value heap.mip "$CONTEXTS | length - 1")
+with_byte heap.mip $(($(dump_offset heap.mip "$CONTEXTS | last" site) + 2)) 001 site-range.mip
+with_byte heap.mip "$(dump_offset heap.mip "$CONTEXTS | first" site)" 003 context-order.mip
+truncated heap.mip "$(($(size_of heap.mip) - 40))" trunc-heap.mip
+# A frame's object (profile version 2): out of range (its last byte), and
+# on a frame outside the image (flags bit 1; whose function already names
+# the object: libc's), the function's string given as its object too.
+with_byte heap.mip $(($(dump_offset heap.mip "$FRAMES | first" object) + 3)) 177 object-range.mip
+i=$(dump_value heap.mip "[$FRAMES | .[] | .flags % 4 >= 2] | index(true)")
+copy_bytes heap.mip "$(dump_offset heap.mip "$FRAMES | .[$i]" function)" \
+  "$(dump_offset heap.mip "$FRAMES | .[$i]" object)" 4 object-outside.mip
 
 for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "trunc.mip:truncated" "trunc-tail.mip:truncated" "trunc-heap.mip:truncated" \
@@ -235,22 +265,43 @@ for file in object-range.mip object-outside.mip; do
 done
 expect_failure "annotate --debug other build" "does not match" "other" -- \
   annotate -p good.mip --debug other
-# One validator: show, annotate (which reads through the compiler's view)
-# and merge refuse each broken profile with the same line
+# One validator: show, annotate (which reads through the compiler's view),
+# merge and dump refuse each broken profile with the same line
 for file in trunc.mip trunc-tail.mip trunc-heap.mip newer.mip \
-  site-range.mip context-order.mip; do
+  site-range.mip context-order.mip object-range.mip object-outside.mip; do
   cp "$file" target.mip
   show=$("$MIPDATA" show -p "$file" 2>&1 >/dev/null || true)
   annotate=$("$MIPDATA" annotate -p "$file" 2>&1 >/dev/null || true)
   merged=$("$MIPDATA" merge -p heap.mip "$file" 2>&1 >/dev/null || true)
   updated=$( ("$MIPDATA" merge -p target.mip heap.mipraw --debug heap 2>&1 >/dev/null || true) |
     sed 's/target\.mip/'"$file"'/')
+  dumped=$("$MIPDATA" dump "$file" 2>&1 >/dev/null || true)
   if [ -n "$show" ] && [ "$show" = "$annotate" ] && [ "$show" = "$merged" ] &&
-    [ "$show" = "$updated" ]; then
-    pass "$file: show, annotate and merge (input or profile) say the same: $show"
+    [ "$show" = "$updated" ] && [ "$show" = "$dumped" ]; then
+    pass "$file: show, annotate, merge (input or profile) and dump say the same: $show"
   else
-    fail "$file: show '$show', annotate '$annotate', merge '$merged', into '$updated'"
+    fail "$file: show '$show', annotate '$annotate', merge '$merged', into '$updated', dump '$dumped'"
   fi
+done
+
+# ---- dump: each kind of file refused as its reader refuses it, nothing
+# printed (merge's raw profile reader, the profile validator, the map
+# reader of create, extract's ELF reading)
+for case in "absent:cannot open" "empty:empty file" "text:not a MIP map file" \
+  "trunc.mipraw:truncated raw profile" "trunc-payload.mipraw:truncated raw profile" \
+  "magic.mipraw:not a MIP map file" "newer.mipraw:raw profile version 99" \
+  "trunc.mip:truncated indexed profile" "trunc-tail.mip:truncated profile" \
+  "trunc-heap.mip:truncated profile" "newer.mip:profile version 99" \
+  "site-range.mip:names site 655" "object-range.mip:heap frame 0 names a string" \
+  "trunc.mipmap:truncated map file" "trunc-section.mipmap:truncated map file" \
+  "newer.mipmap:map file version 99" "newer.section:map record version 99" \
+  "trunc.section:not a MIP map file" "plain:no MIP map" "trunc-elf:ELF" \
+  "magic-elf:not a MIP map file" "newer-map-elf:map record version 99"; do
+  file=${case%%:*} needle=${case#*:}
+  for format in text json; do
+    expect_failure "dump $file ($format)" "$needle" "$file" -- dump "$file" --format $format
+    [ -s stdout ] && fail "dump $file printed output"
+  done
 done
 
 expect_failure "annotate --debug without DWARF" "debug information" "prog-nodebug" -- \
@@ -292,6 +343,8 @@ expect_usage "annotate unknown option" "unknown or ambiguous option '--sort'" --
 expect_usage "annotate option without its value" "option '--debug' needs a value" -- \
   annotate -p heap.mip --debug
 expect_usage "annotate extra argument" "unexpected argument 'x'" -- annotate -p heap.mip x
+expect_usage "dump without a file" "expects one file" -- dump
+expect_usage "dump --format xml" "unknown format 'xml'" -- dump heap.mip --format xml
 
 # ---- a report that cannot be written (a full disk, a closed stdout) is a
 # failure: one line, exit 1
@@ -323,6 +376,8 @@ expect_write_error "show --heap --format yaml" -- show -p heap.mip --heap --form
 expect_write_error "order --explain" -- order -p heap.mip -o order.txt --explain
 expect_write_error "annotate" -- annotate -p heap.mip --debug heap
 expect_write_error "symbolize" -- symbolize --debug prog 0x1000
+expect_write_error "dump" -- dump heap.mip
+expect_write_error "dump --format json" -- dump heap.mipraw --format json
 expect_write_error "help" -- --help
 
 # ---- names and paths that are not UTF-8 (a source directory named in
@@ -355,6 +410,13 @@ if "$MIPDATA" merge -p fresh.mip good.mipraw && "$MIPDATA" show -p fresh.mip \
 else
   fail "good files do not merge and show"
 fi
+for file in good.mipraw good.mip good.mipmap good.section prog heap.mipraw heap.mip; do
+  if "$MIPDATA" dump "$file" >dump.txt && mip_dump "$file" | jq -e '.kind' >/dev/null; then
+    pass "$file dumps: $(head -2 dump.txt | tr '\n' ' ')"
+  else
+    fail "$file does not dump"
+  fi
+done
 if "$MIPDATA" annotate -p heap.mip --debug heap --format json | jq -e \
   '.runs == 1 and (.allocations | length) == 2 and .summary.sites.total == 2' >/dev/null; then
   pass "the heap profile annotates"

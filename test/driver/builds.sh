@@ -28,12 +28,10 @@ if [ $# -ne 1 ]; then
   exit 2
 fi
 BUILD=$(cd "$1" && pwd -P) || exit 2
+. "$(dirname "$0")/../e2e/lib.sh"
+set +e # each check says what failed; the script goes on
 HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
-MIPCC=$BUILD/bin/mipcc
-MIPDATA=$BUILD/bin/mipdata
 LIB=$BUILD/lib/mip
-LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
-CLANG=$LLVM_BIN/clang
 for f in "$MIPCC" "$MIPDATA" "$LIB/libmip.so" "$LIB/libmip_rt.a" \
   "$LIB/mip_interpose.o" "$LIB/mip_interpose_shared.o"; do
   if [ ! -e "$f" ]; then
@@ -49,25 +47,9 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/mipcc-builds.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' HUP INT TERM
 
-failures=0
-checks=0
 ERR=$TMP/err
-
-# check NAME COMMAND...: runs COMMAND, reports ok or FAIL (with what it
-# left in $ERR, which usually says why).
-check() {
-  check_name=$1
-  shift
-  checks=$((checks + 1))
-  if "$@"; then
-    echo "ok   $check_name"
-  else
-    echo "FAIL $check_name"
-    failures=$((failures + 1))
-    [ -s "$ERR" ] && sed 's/^/     | /' "$ERR" | tail -20
-  fi
-  : >"$ERR"
-}
+# check (lib.sh) shows what a check left in $ERR, which usually says why
+CHECK_LOG=$ERR
 skip() { echo "skip $*"; }
 say() { echo "$*" >>"$ERR"; }
 
@@ -81,17 +63,12 @@ elf_build_id() {
 profile_json() {
   name=$1 bin=$2
   shift 2
-  "$MIPDATA" extract "$bin" -o "$TMP/$name.mipmap" >/dev/null &&
-    "$MIPDATA" create -p "$TMP/$name.mip" "$TMP/$name.mipmap" &&
-    "$MIPDATA" merge -p "$TMP/$name.mip" --debug "$bin" "$@" &&
-    "$MIPDATA" show -p "$TMP/$name.mip" --format json >"$TMP/$name.json"
+  mip_profile --debug "$bin" "$TMP/$name.mip" "$@" &&
+    mip_show "$TMP/$name.mip" >"$TMP/$name.json"
 } 2>>"$ERR"
 
 # fn NAME FUNCTION FIELD: the field of the function in NAME.json.
-fn() {
-  jq -r --arg f "$2" --arg k "$3" \
-    '.functions[] | select(.name == $f) | .[$k]' "$TMP/$1.json"
-}
+fn() { mip_field "$TMP/$1.json" "$2" "$3"; }
 
 # covered NAME FUNCTION... : each is covered in one run; uncovered NAME
 # FUNCTION...: none is.
@@ -122,7 +99,7 @@ exports_no_libc() {
 # heap_live NAME FILE LINE: LiveAtExitCount of the one context allocated at
 # FILE:LINE in NAME's heap profile (shown with --heap).
 heap_live() {
-  "$MIPDATA" show -p "$TMP/$1.mip" --heap --format json 2>>"$ERR" |
+  mip_show "$TMP/$1.mip" --heap 2>>"$ERR" |
     jq -r --arg f "$2" --argjson l "$3" \
       '[.heap[] | select(.site.file != null and (.site.file | endswith("/" + $f))
         and .site.line == $l)] | if length == 1 then .[0].LiveAtExitCount
@@ -476,8 +453,7 @@ t_merge_other() {
   (cd "$W" && "$MIPCC" -fmip-generate main.c -o app && MIP_PROFILE_FILE=app.mipraw ./app &&
     "$MIPCC" -fmip-generate probe.c -L"$W/lib" -lwork -Wl,-rpath,"$W/lib" -o other &&
     MIP_PROFILE_FILE=stray.mipraw ./other &&
-    "$MIPDATA" extract app -o app.mipmap >/dev/null &&
-    "$MIPDATA" create -p app.mip app.mipmap && cp app.mip app.before) 2>>"$ERR" || return 1
+    mip_create app app.mip && cp app.mip app.before) 2>>"$ERR" || return 1
   (cd "$W" && "$MIPDATA" merge -p app.mip app.mipraw stray.mipraw) >/dev/null \
     2>"$TMP/merge.err" && { say "merged"; return 1; }
   grep -q "^mipdata: stray.mipraw: from another build: build-id [0-9a-f]*, but app.mip is for build-id" \
@@ -487,5 +463,4 @@ t_merge_other() {
 check "mipdata merge names the raw profile of another build, writes nothing" \
   t_merge_other
 
-echo "$((checks - failures)) of $checks build checks passed"
-[ "$failures" = 0 ]
+finish

@@ -20,10 +20,9 @@ if [ $# -ne 1 ]; then
   exit 2
 fi
 BUILD=$(cd "$1" && pwd -P) || exit 2
+. "$(dirname "$0")/../e2e/lib.sh"
+set +e # each check says what failed; the script goes on
 HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
-MIPCC=$BUILD/bin/mipcc
-MIPCXX=$BUILD/bin/mipc++
-MIPDATA=$BUILD/bin/mipdata
 LIB=$BUILD/lib/mip
 for f in "$MIPCC" "$MIPCXX" "$MIPDATA" "$LIB/libmip.so" "$LIB/libmip_rt.a" \
   "$LIB/libmip_alloc.a"; do
@@ -44,26 +43,8 @@ trap 'exit 1' HUP INT TERM
 W=$TMP/work
 mkdir "$W"
 
-failures=0
-checks=0
-
-# check NAME COMMAND...: runs COMMAND, reports ok or FAIL (with the
-# driver's last stderr, which usually says why).
-check() {
-  name=$1
-  shift
-  checks=$((checks + 1))
-  if "$@"; then
-    echo "ok   $name"
-  else
-    echo "FAIL $name"
-    failures=$((failures + 1))
-    if [ -s "$TMP/err" ]; then
-      sed 's/^/     | /' "$TMP/err" | head -20
-    fi
-  fi
-  : >"$TMP/err"
-}
+# check (lib.sh) shows the driver's last stderr, which usually says why
+CHECK_LOG=$TMP/err
 
 # drive TOOL ARGS...: runs the driver in $W with MIP_DRIVER_VERBOSE=1.
 # Leaves its exit status in RC, the command it ran in LINE (without the
@@ -105,25 +86,16 @@ if [ ! -x "$CLANG" ]; then
 fi
 READELF=$(command -v readelf || echo "$(dirname "$CLANG")/llvm-readelf")
 
-# ---- raw profile helpers --------------------------------------------------
-# Header (little-endian, as is this host): magic[8] version[4]
-# header_size[4] modes[8] section_count[4] build_id_size[4] build_id[64]
+# ---- raw profile helpers (read through mipdata dump) ----------------------
 
-MAGIC=7f4d495052415700
-
-hex_bytes() { od -An -tx1 -j"$2" -N"$3" "$1" | tr -d ' \n'; }
-u32_at() { od -An -tu4 -j"$2" -N4 "$1" | tr -d ' \n'; }
-
-# A raw profile with the magic and at least one counter section.
+# A raw profile that mipdata reads, with at least one counter section.
 profile_ok() {
-  [ -s "$1" ] &&
-    [ "$(hex_bytes "$1" 0 8)" = "$MAGIC" ] &&
-    [ "$(u32_at "$1" 24)" -ge 1 ]
+  sections=$(dump_value "$1" 'select(.kind == "raw profile") | .header.section_count' \
+    2>>"$TMP/err") && [ "${sections:-0}" -ge 1 ]
 }
 
 profile_build_id() {
-  n=$(u32_at "$1" 28)
-  [ "$n" -gt 0 ] && hex_bytes "$1" 32 "$n"
+  id=$(raw_build_id "$1") && [ -n "$id" ] && echo "$id"
 }
 
 elf_build_id() {
@@ -272,6 +244,22 @@ t_version() {
     [ "$RC" = 0 ] && [ "$LINE" = "$CLANG -dumpmachine" ]
 }
 check "--version, -dumpmachine (no inputs) pass through untouched" t_version
+
+# MIP's version (include/mip/version.h) and the LLVM it is built for
+# (llvm-config), on stderr before clang's own version.
+t_mip_version() {
+  version=$(sed -n 's/^#define MIP_VERSION "\(.*\)"$/\1/p' \
+    "$HERE/../../include/mip/version.h")
+  llvm=$("$(dirname "$CLANG")/llvm-config" --version)
+  drive "$MIPCC" --version
+  [ "$RC" = 0 ] && [ -n "$version" ] && [ -n "$llvm" ] &&
+    [ "$(head -n 1 "$TMP/err")" = "mipcc (MIP) $version, built for LLVM $llvm" ] &&
+    "$CLANG" --version | cmp -s - "$TMP/out" &&
+    drive "$MIPCXX" --version && [ "$RC" = 0 ] &&
+    [ "$(head -n 1 "$TMP/err")" = "mipc++ (MIP) $version, built for LLVM $llvm" ]
+}
+check "--version: MIP's and LLVM's versions on stderr, clang's output as it is" \
+  t_mip_version
 
 t_lto() {
   drive "$MIPCC" -fmip-generate -flto -c a.c -o lto.o
@@ -566,7 +554,7 @@ t_use_link_odd_inputs() {
   # linker judges it; mipcc adds nothing and says nothing more.
   : >"$W/empty.o"
   printf 'not elf at all' >"$W/text.o"
-  head -c 100 "$W/hint_c.o" >"$W/cut.o"
+  truncated "$W/hint_c.o" 100 "$W/cut.o"
   mkfifo "$W/fifo.o"
   argv_drive -fmip-use=p.mip empty.o text.o cut.o fifo.o missing.o "$W" \
     -o odd
@@ -1045,11 +1033,9 @@ text_order() {
 
 # The profile: counts and first-call order, one run.
 t_lay_profile() {
-  (cd "$W" && "$MIPCC" -fmip-generate=counts,order -O2 lay_main.c lay_fn.c \
-    -o lay_gen && MIP_PROFILE_FILE=$W/lay.mipraw ./lay_gen >lay.want &&
-    "$MIPDATA" extract lay_gen -o lay.mipmap >/dev/null &&
-    "$MIPDATA" create -p lay.mip lay.mipmap &&
-    "$MIPDATA" merge -p lay.mip lay.mipraw &&
+  (cd "$W" && mip_build counts,order lay_gen -O2 lay_main.c lay_fn.c &&
+    MIP_PROFILE_FILE=$W/lay.mipraw ./lay_gen >lay.want &&
+    mip_profile lay_gen lay.mip lay.mipraw &&
     "$MIPDATA" order -p lay.mip -o lay.order >/dev/null) >"$TMP/err" 2>&1 &&
     # What the profile ran first, first; the hot loop; the cold ones.
     LAY_WANT=$(grep -E '^(main|lay_.*)$' "$W/lay.order" | tr '\n' ' ' |
@@ -1150,9 +1136,9 @@ bad_profile() {
 
 t_lay_bad_profile() {
   : >"$W/empty.mip"
-  head -c 100 "$W/lay.mip" >"$W/short.mip"
-  cp "$W/lay.mip" "$W/newer.mip" &&
-    printf '\377' | dd of="$W/newer.mip" bs=1 seek=8 conv=notrunc 2>/dev/null &&
+  truncated "$W/lay.mip" 100 "$W/short.mip"
+  with_byte "$W/lay.mip" "$(dump_offset "$W/lay.mip" .header version)" 377 \
+    "$W/newer.mip" &&
     bad_profile missing.mip "cannot open: No such file or directory" &&
     bad_profile empty.mip "empty file" &&
     bad_profile lay.mipraw "not a MIP indexed profile (this is a raw profile)" &&
@@ -1167,11 +1153,9 @@ check "end to end: a bad profile is one compiler error, no object" \
 t_lay_no_counts() {
   # A coverage-only profile has no call counts to order by.
   rm -rf "$OTMP" && mkdir "$OTMP"
-  (cd "$W" && "$MIPCC" -fmip-generate a.c -o cov &&
+  (cd "$W" && mip_build coverage cov a.c &&
     MIP_PROFILE_FILE=$W/cov.mipraw ./cov &&
-    "$MIPDATA" extract cov -o cov.mipmap >/dev/null &&
-    "$MIPDATA" create -p cov.mip cov.mipmap &&
-    "$MIPDATA" merge -p cov.mip cov.mipraw) >"$TMP/err" 2>&1 &&
+    mip_profile cov cov.mip cov.mipraw) >"$TMP/err" 2>&1 &&
     (cd "$W" && TMPDIR=$OTMP "$MIPCC" -fmip-use=cov.mip -fmip-order a.c \
       -o cov_ordered) >/dev/null 2>"$TMP/err"
   [ $? = 1 ] && [ ! -e "$W/cov_ordered" ] && [ -z "$(ls -A "$OTMP")" ] &&
@@ -1247,5 +1231,4 @@ EOF
 check "end to end: libmip_alloc.a and jemalloc at -fmip-use links" \
   t_lay_jemalloc
 
-echo "$((checks - failures)) of $checks driver checks passed"
-[ "$failures" = 0 ]
+finish

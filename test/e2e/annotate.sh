@@ -89,11 +89,9 @@ L_IDLE=$(line 'malloc(4096)')
 L_BUSY=$(line 'malloc(64)')
 L_GET=$(line 'return malloc(n)')
 
-"$MIPCC" -fmip-generate=counts,heap -O2 -g annotate.c -o prog
+mip_build counts,heap prog -O2 -g annotate.c
 MIP_PROFILE_FILE=run.mipraw ./prog >run.out
-"$MIPDATA" extract prog -o prog.mipmap >/dev/null
-"$MIPDATA" create -p prog.mip prog.mipmap
-"$MIPDATA" merge -p prog.mip --debug prog run.mipraw
+mip_profile --debug prog prog.mip run.mipraw
 
 LOW="--cold-min-lifetime 0.05"
 # shellcheck disable=SC2086 # $LOW is two arguments
@@ -260,10 +258,9 @@ else
 fi
 
 # ---- 4. profiles that decide less -----------------------------------------
-"$MIPCC" -fmip-generate -O2 -g annotate.c -o cov
+mip_build coverage cov -O2 -g annotate.c
 MIP_PROFILE_FILE=cov.mipraw ./cov >/dev/null
-"$MIPDATA" extract cov -o cov.mipmap >/dev/null
-"$MIPDATA" create -p cov.mip cov.mipmap
+mip_create cov cov.mip
 "$MIPDATA" annotate -p cov.mip --format json >empty.json 2>empty.err
 got=$(jq -r '"\(.runs) \(.functions | length) \(.allocations | length) \(.summary.hot_threshold)"' empty.json)
 if [ "$got" = "0 0 0 null" ] && [ "$(wc -l <empty.err)" = 1 ] &&

@@ -184,7 +184,7 @@ check "fork: the child's file (.<pid>) its calls after the fork" \
   "$(calls cont "fork/prof.$child.mipraw")" "$(want fork/truth.child never)"
 edges cont "fork/prof.$child.mipraw" \
   "child_work:main step:child_work leaf:step tick:step" fork/truth.child "fork, child"
-pid_field=$(od -An -tu4 -j96 -N4 "fork/prof.$child.mipraw" | tr -d ' ')
+pid_field=$(dump_value "fork/prof.$child.mipraw" .header.pid)
 check "fork: the child's header holds its pid" "$pid_field" "$child"
 
 # ---- a profile that cannot be made: one line, written at exit ----------

@@ -54,18 +54,17 @@ build() {
   fi
 }
 
-# mip_profile PROG: runs it with both inputs, prints "name covered_runs".
-mip_profile() {
+# profile_mip: runs the MIP build with both inputs, prints "name covered_runs".
+profile_mip() {
   dir=$WORK/mip
-  MIP_PROFILE_FILE=$dir/run1.mipraw "$dir/prog" $ARGS1 >"$dir/out1"
-  MIP_PROFILE_FILE=$dir/run2.mipraw "$dir/prog" $ARGS2 >"$dir/out2"
-  "$MIPDATA" extract "$dir/prog" -o "$dir/prog.mipmap" >/dev/null
-  "$MIPDATA" create -p "$dir/prog.mip" "$dir/prog.mipmap"
-  "$MIPDATA" merge -p "$dir/prog.mip" "$dir/run1.mipraw" "$dir/run2.mipraw"
-  "$MIPDATA" show -p "$dir/prog.mip" --format json >"$dir/show.json"
-  jq -r '.functions[] | "\(.name) \(.covered_runs)"' "$dir/show.json" |
-    sort >"$dir/mip.txt"
+  mip_runs "$dir/run" "$dir/prog" "$ARGS1" "$ARGS2"
+  mip_profile "$dir/prog" "$dir/prog.mip" "$dir/run.1.mipraw" "$dir/run.2.mipraw"
+  mip_show "$dir/prog.mip" >"$dir/show.json"
+  covered_runs "$dir/show.json" >"$dir/mip.txt"
 }
+
+# covered_runs JSON: "name covered_runs" of each function, sorted
+covered_runs() { jq -r '.functions[] | "\(.name) \(.covered_runs)"' "$1" | sort; }
 
 # truth_profile: the same, from SanitizerCoverage, named through nm; of
 # several names at one address (constructor aliases) the one MIP uses.
@@ -74,8 +73,8 @@ mip_profile() {
 # the linker drops from the MIP build.
 truth_profile() {
   dir=$WORK/truth
-  SANCOV_TRUTH_FILE=$dir/t1 "$dir/prog" $ARGS1 >"$dir/out1"
-  SANCOV_TRUTH_FILE=$dir/t2 "$dir/prog" $ARGS2 >"$dir/out2"
+  SANCOV_TRUTH_FILE=$dir/t1 "$dir/prog" $ARGS1 >"$dir/run.1.out"
+  SANCOV_TRUTH_FILE=$dir/t2 "$dir/prog" $ARGS2 >"$dir/run.2.out"
   nm --defined-only "$dir/prog" | awk '$2 ~ /^[tTwW]$/ {print $1, $3}' \
     >"$dir/syms"
   nm --defined-only "$WORK/mip/prog" | awk '$2 ~ /^[tTwW]$/ {print $3}' \
@@ -110,7 +109,7 @@ without_unreachable_entries() {
 # The declaration line show --debug gives for each function must name it.
 check_source_lines() {
   dir=$WORK/mip
-  "$MIPDATA" show -p "$dir/prog.mip" --debug "$dir/prog" --format json |
+  mip_show "$dir/prog.mip" --debug "$dir/prog" |
     jq -r '.functions[] | select(.file != null and (.file | startswith("'"$HERE"'")))
            | "\(.file)\t\(.line)\t\(.demangled)"' >"$dir/lines"
   bad=0 total=0
@@ -137,9 +136,9 @@ check_objcopy_route() {
   "$LLVM_BIN/llvm-objcopy" --dump-section=.debug_mip="$dir/bare.map" \
     "$dir/prog" "$dir/discard"
   "$MIPDATA" create -p "$dir/bare.mip" "$dir/bare.map"
-  "$MIPDATA" merge -p "$dir/bare.mip" "$dir/run1.mipraw" "$dir/run2.mipraw"
-  "$MIPDATA" show -p "$dir/bare.mip" --format json |
-    jq -r '.functions[] | "\(.name) \(.covered_runs)"' | sort >"$dir/bare.txt"
+  "$MIPDATA" merge -p "$dir/bare.mip" "$dir/run.1.mipraw" "$dir/run.2.mipraw"
+  mip_show "$dir/bare.mip" >"$dir/bare.json"
+  covered_runs "$dir/bare.json" >"$dir/bare.txt"
   if cmp -s "$dir/bare.txt" "$dir/mip.txt"; then
     pass "$NAME: objcopy --dump-section map gives the same profile"
   else
@@ -148,20 +147,17 @@ check_objcopy_route() {
 }
 
 # The comparison must be able to fail: clear one covered function's byte
-# in a raw profile and expect a difference.
+# (the first COV counter that is 1, where `mipdata dump` says it is) in a
+# raw profile and expect a difference.
 check_comparison_can_fail() {
   dir=$WORK/mip
-  table_offset=$(od -An -tu4 -j12 -N4 "$dir/run1.mipraw" | tr -d ' ')
-  payload=$(od -An -tu8 -j$((table_offset + 24)) -N8 "$dir/run1.mipraw" | tr -d ' ')
-  size=$(od -An -tu8 -j$((table_offset + 16)) -N8 "$dir/run1.mipraw" | tr -d ' ')
-  first=$(od -An -v -tu1 -j"$payload" -N"$size" "$dir/run1.mipraw" |
-    tr -s ' ' '\n' | grep -v '^$' | grep -n '^1$' | head -n1 | cut -d: -f1)
-  printf '\000' | dd of="$dir/run1.mipraw" bs=1 seek=$((payload + first - 1)) \
-    conv=notrunc 2>/dev/null
+  first=$(dump_value "$dir/run.1.mipraw" \
+    '.sections[] | select(.name == "COV") | .offset + (.counters | index(1))')
+  with_byte "$dir/run.1.mipraw" "$first" 000 "$dir/broken.mipraw"
   "$MIPDATA" create -p "$dir/broken.mip" "$dir/prog.mipmap"
-  "$MIPDATA" merge -p "$dir/broken.mip" "$dir/run1.mipraw" "$dir/run2.mipraw"
-  "$MIPDATA" show -p "$dir/broken.mip" --format json |
-    jq -r '.functions[] | "\(.name) \(.covered_runs)"' | sort >"$dir/broken.txt"
+  "$MIPDATA" merge -p "$dir/broken.mip" "$dir/broken.mipraw" "$dir/run.2.mipraw"
+  mip_show "$dir/broken.mip" >"$dir/broken.json"
+  covered_runs "$dir/broken.json" >"$dir/broken.txt"
   without_unreachable_entries "$dir/broken.txt" >"$dir/broken-compare.txt"
   if cmp -s "$dir/broken-compare.txt" "$WORK/truth/truth.txt"; then
     fail "$NAME: a corrupted profile still matched the ground truth"
@@ -189,9 +185,9 @@ run_config() {
     fail "$NAME: build failed"
     return
   }
-  mip_profile
+  profile_mip
   truth_profile
-  if ! cmp -s "$WORK/mip/out1" "$WORK/truth/out1"; then
+  if ! cmp -s "$WORK/mip/run.1.out" "$WORK/truth/run.1.out"; then
     fail "$NAME: instrumented programs printed different output"
   fi
   n=$(wc -l <"$WORK/mip/mip.txt")

@@ -16,8 +16,7 @@ MODES=-fmip-generate=counts
 "$MIPCC" $MODES -O2 -I"$INCLUDE" "$PROGS/main.c" -L. -ldumped \
   -Wl,-rpath,'$ORIGIN' -o dumper
 for image in dumper libdumped.so; do
-  "$MIPDATA" extract "$image" -o "$image.mipmap" >/dev/null
-  "$MIPDATA" create -p "$image.empty.mip" "$image.mipmap"
+  mip_create "$image" "$image.empty.mip"
 done
 LIB_ID=$(readelf -n libdumped.so | sed -n 's/.*Build ID: //p' | cut -c1-16)
 
@@ -29,8 +28,8 @@ counts() {
   for f in "dumper.mip step" "libdumped.so.mip lib_step" "libdumped.so.mip lib_work" \
     "libdumped.so.mip lib_dump" "dumper.mip main"; do
     set -- $f
-    "$MIPDATA" show -p "$1" --format json |
-      jq -r --arg n "$2" '.functions[] | select(.name == $n) | .calls'
+    mip_show "$1" >"$1.json"
+    mip_field "$1.json" "$2" calls
   done | tr '\n' ' ' | sed 's/ $//'
 }
 

@@ -12,15 +12,14 @@ make_tmp
 cd "$TMP"
 
 "$MIPCC" -fmip-generate=counts,order -O2 "$PROGS/main.c" -o forker
-"$MIPDATA" extract forker -o forker.mipmap >/dev/null
-"$MIPDATA" create -p empty.mip forker.mipmap
+mip_create forker empty.mip
 
 # calls_of RAW...: merges the raws into a new profile and prints
 # "name=calls/covered_runs" for each function, sorted, then "runs=N"
 calls_of() {
   cp empty.mip check.mip
   "$MIPDATA" merge -p check.mip "$@"
-  "$MIPDATA" show -p check.mip --format json |
+  mip_show check.mip |
     jq -r '(.functions[] | "\(.name)=\(.calls)/\(.covered_runs)"), "runs=\(.runs)"' |
     tr '\n' ' ' | sed 's/ $//'
 }
@@ -30,27 +29,22 @@ CHILD="before=0/0 both=5/1 child_main=1/1 child_only=7/1 exec_only=0/0 main=0/0 
 BOTH="before=3/1 both=11/2 child_main=1/1 child_only=7/1 exec_only=0/0 main=1/1 parent_after=6/1 runs=2"
 EXECD="before=0/0 both=1/1 child_main=0/0 child_only=0/0 exec_only=9/1 main=1/1 parent_after=0/0 runs=1"
 
-# check WHAT GOT WANT
-check() {
-  [ "$2" = "$3" ] && pass "$1: $2" || fail "$1: got '$2', want '$3'"
-}
-
 # 1. the child exits normally: two files, the child's named by its pid
 mkdir normal
 (cd normal && ../forker exit >out.txt 2>err.txt)
 child=$(sed -n 's/^child //p' normal/out.txt)
 files=$(cd normal && ls -- *.mipraw | sort | tr '\n' ' ')
 want=$(printf '%s\n' default.mipraw "default.$child.mipraw" | sort | tr '\n' ' ')
-check "two raw files" "$files" "$want"
+expect_eq "two raw files" "$files" "$want"
 [ ! -s normal/err.txt ] && pass "nothing on stderr" || fail "stderr: $(cat normal/err.txt)"
-check "parent: its own calls, before and after the fork" \
+expect_eq "parent: its own calls, before and after the fork" \
   "$(calls_of normal/default.mipraw)" "$PARENT"
-check "child: only its calls after the fork" \
+expect_eq "child: only its calls after the fork" \
   "$(calls_of "normal/default.$child.mipraw")" "$CHILD"
-check "both merged: the sum; child_only covered in the child's run only" \
+expect_eq "both merged: the sum; child_only covered in the child's run only" \
   "$(calls_of normal/default.mipraw "normal/default.$child.mipraw")" "$BOTH"
-pid=$(od -An -tu4 -j96 -N4 "normal/default.$child.mipraw" | tr -d " ")
-check "the child's raw header holds the child's pid" "$pid" "$child"
+pid=$(dump_value "normal/default.$child.mipraw" .header.pid)
+expect_eq "the child's raw header holds the child's pid" "$pid" "$child"
 
 # 2. with %p in the pattern nothing is inserted
 mkdir withpid
@@ -61,22 +55,22 @@ n=$(ls withpid/run-*.raw | wc -l)
   pass "with %p: run-<pid>.raw for each: $(cd withpid && ls run-*.raw | tr '\n' ' ')" ||
   fail "with %p: $(ls withpid | tr '\n' ' ')"
 parent=$(cd withpid && ls run-*.raw | grep -v "run-$child.raw")
-check "with %p: parent" "$(calls_of "withpid/$parent")" "$PARENT"
-check "with %p: child" "$(calls_of "withpid/run-$child.raw")" "$CHILD"
+expect_eq "with %p: parent" "$(calls_of "withpid/$parent")" "$PARENT"
+expect_eq "with %p: child" "$(calls_of "withpid/run-$child.raw")" "$CHILD"
 
 # 3. the child ends with _exit: nothing from it, the parent unaffected
 mkdir quick
 (cd quick && ../forker _exit >out.txt)
-check "_exit child writes nothing" "$(cd quick && ls -- *.mipraw | tr '\n' ' ')" "default.mipraw "
-check "_exit child: parent unaffected" "$(calls_of quick/default.mipraw)" "$PARENT"
+expect_eq "_exit child writes nothing" "$(cd quick && ls -- *.mipraw | tr '\n' ' ')" "default.mipraw "
+expect_eq "_exit child: parent unaffected" "$(calls_of quick/default.mipraw)" "$PARENT"
 
 # 4. the child execs (itself, as a new program writing exec.mipraw)
 mkdir exec
 (cd exec && ../forker exec >out.txt)
 files=$(cd exec && ls -- *.mipraw | sort | tr '\n' ' ')
-check "exec: the parent's file and the new program's" "$files" "default.mipraw exec.mipraw "
-check "exec: parent unaffected" "$(calls_of exec/default.mipraw)" "$PARENT"
-check "exec: the new program counts from zero" "$(calls_of exec/exec.mipraw)" "$EXECD"
+expect_eq "exec: the parent's file and the new program's" "$files" "default.mipraw exec.mipraw "
+expect_eq "exec: parent unaffected" "$(calls_of exec/default.mipraw)" "$PARENT"
+expect_eq "exec: the new program counts from zero" "$(calls_of exec/exec.mipraw)" "$EXECD"
 
 # 5. a shared library in a forked child: ".%m.%p" (an instrumented
 # library preloaded into the program is enough)
@@ -88,7 +82,7 @@ child=$(sed -n 's/^child //p' preload/out.txt)
 files=$(cd preload && ls -- *.mipraw | sort | tr '\n' ' ')
 want=$(printf '%s\n' default.mipraw "default.$child.mipraw" "default.$FOO_ID.mipraw" \
   "default.$FOO_ID.$child.mipraw" | sort | tr '\n' ' ')
-check "library in a forked child" "$files" "$want"
+expect_eq "library in a forked child" "$files" "$want"
 
 if ls ./*/*.tmp.* >/dev/null 2>&1; then
   fail "temporary files left behind"

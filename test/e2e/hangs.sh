@@ -35,9 +35,7 @@ for modes in all heap; do
   rc=$?
   set -e
   if [ "$rc" = 0 ] && [ "$out" = done ] &&
-    "$MIPDATA" extract "dump_$modes" -o "dump_$modes.mipmap" >/dev/null &&
-    "$MIPDATA" create -p "dump_$modes.mip" "dump_$modes.mipmap" &&
-    "$MIPDATA" merge -p "dump_$modes.mip" --debug "dump_$modes" "dumps_$modes/dump.mipraw"; then
+    mip_profile --debug "dump_$modes" "dump_$modes.mip" "dumps_$modes/dump.mipraw"; then
     pass "$modes: mip_dump() from a 1 ms timer while 4 threads allocate: no deadlock, the profile merges"
   else
     fail "$modes: mip_dump() from a signal handler: status $rc (124: timed out), '$out'"

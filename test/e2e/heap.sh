@@ -17,10 +17,8 @@ heap_profile() {
   name=$1
   shift
   MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >"$name.out"
-  "$MIPDATA" extract "$name" -o "$name.mipmap" >/dev/null
-  "$MIPDATA" create -p "$name.mip" "$name.mipmap"
-  "$MIPDATA" merge -p "$name.mip" --debug "$name" "$name.mipraw"
-  "$MIPDATA" show -p "$name.mip" --heap --format json >"$name.json"
+  mip_profile --debug "$name" "$name.mip" "$name.mipraw"
+  mip_show "$name.mip" --heap >"$name.json"
 }
 
 compare_with_dhat() { # NAME BUILD-COMMAND SOURCES... (run with ARGS)
@@ -64,9 +62,8 @@ contexts() {
 }
 if MIP_PROFILE_FILE=truth.vg.mipraw valgrind --tool=none -q ./truth 6 \
   >truth.vg.out 2>truth.vg.log && cmp -s truth.out truth.vg.out; then
-  "$MIPDATA" create -p truth.vg.mip truth.mipmap
-  "$MIPDATA" merge -p truth.vg.mip --debug truth truth.vg.mipraw
-  "$MIPDATA" show -p truth.vg.mip --heap --format json >truth.vg.json
+  mip_profile --debug truth truth.vg.mip truth.vg.mipraw
+  mip_show truth.vg.mip --heap >truth.vg.json
   contexts truth.json >truth.contexts
   contexts truth.vg.json >truth.vg.contexts
   n=$(wc -l <truth.contexts)
@@ -97,7 +94,7 @@ jq -c '.heap[] | select(.site.line == 10) | [.AllocCount, .ReallocCount]' truth.
   fail "realloc: [blocks, reallocations] at the malloc site: $(cat grown)"
 
 # ---- access counts: 5120 stores and 1536 loads, nothing else.
-"$MIPCC" -fmip-generate=heap -O2 -g "$SRC/access.c" -o access
+mip_build heap access -O2 -g "$SRC/access.c"
 heap_profile access
 got=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' access.json)
 [ "$got" = 6656 ] && pass "access pattern: exactly 6656 accesses (5120 stores, 1536 loads)" ||
@@ -107,14 +104,14 @@ density=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessDensity] | add
   fail "access density: $density, want $((6656 * 100 / 4096))"
 
 # ---- copies and fills: one access per granule touched, 22 a round.
-"$MIPCC" -fmip-generate=heap -O2 -g "$SRC/copies.c" -o copies
+mip_build heap copies -O2 -g "$SRC/copies.c"
 heap_profile copies
 got=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' copies.json)
 [ "$got" = 2200 ] && pass "copies and fills: exactly 2200 accesses (one per granule touched)" ||
   fail "copies and fills: $got accesses, want 2200"
 
 # ---- 8 threads, 1000 blocks each of 16..23 bytes at one site.
-"$MIPCC" -fmip-generate=heap -O2 -g -pthread "$SRC/threads.c" -o threads
+mip_build heap threads -O2 -g -pthread "$SRC/threads.c"
 heap_profile threads
 count=$(jq '[.heap[] | select(.site != null) | .AllocCount] | add' threads.json)
 bytes=$(jq '[.heap[] | select(.site != null) | .TotalSize] | add' threads.json)

@@ -61,7 +61,7 @@ profile() {
   id=$("$LLVM_BIN/llvm-readelf" -n "$LIB" | awk '/Build ID/ { print substr($3, 1, 16) }')
   if ! { "$MIPDATA" create -p "$name.mip" "$MAP" &&
     "$MIPDATA" merge -p "$name.mip" --debug "$LIB" "$name.$id.mipraw" &&
-    "$MIPDATA" show -p "$name.mip" --heap --format json >"$name.json" &&
+    mip_show "$name.mip" --heap >"$name.json" &&
     "$MIPDATA" show -p "$name.mip" --heap >"$name.txt"; } 2>>"$name.err"; then
     echo '{"heap": [], "heap_stats": {}}' >"$name.json" # no profile
     : >"$name.txt"

@@ -45,13 +45,12 @@ profiles() {
   dir=$1 run=$2
   shift 2
   for image in app libshelf.so; do
-    "$MIPDATA" extract "mip/$image" -o "$dir/$image.mipmap" >/dev/null
-    "$MIPDATA" create -p "$dir/$image.mip" "$dir/$image.mipmap"
+    mip_create "mip/$image" "$dir/$image.mip"
   done
   "$MIPDATA" merge -p "$dir/app.mip" -p "$dir/libshelf.so.mip" "$@" \
     "mip/$run.mipraw" "mip/$run.$LIB_ID.mipraw"
-  "$MIPDATA" show -p "$dir/app.mip" --heap --format json >"$dir/app.json"
-  "$MIPDATA" show -p "$dir/libshelf.so.mip" --heap --format json >"$dir/lib.json"
+  mip_show "$dir/app.mip" --heap >"$dir/app.json"
+  mip_show "$dir/libshelf.so.mip" --heap >"$dir/lib.json"
 }
 
 (cd mip && MIP_PROFILE_FILE=run.mipraw ./app $ROUNDS >out.txt)
@@ -140,7 +139,7 @@ jq -e '[.heap[] | .frames[0] as $f | .site.function == $f.function and
 # With the library's binary only: the program's frames name their object.
 "$MIPDATA" create -p one.mip both/libshelf.so.mipmap
 "$MIPDATA" merge -p one.mip --debug mip/libshelf.so "mip/run.$LIB_ID.mipraw"
-"$MIPDATA" show -p one.mip --heap --format json >one.json
+mip_show one.mip --heap >one.json
 got=$(jq -c '[(.heap | length), ([.heap[].frames[] | select(.function == "[executable]")]
              | length > 0 and all(.outside and .object == "[executable]" and .file == null)),
              ([.heap[] | .site != null] | all)]' one.json)
@@ -225,8 +224,7 @@ fi
 (cd release && MIP_PROFILE_FILE=rel.mipraw ./shelves $ROUNDS >out.txt)
 REL_ID=$("$LLVM_BIN/llvm-readelf" -n release/libshelf.so | awk '/Build ID/ { print substr($3, 1, 16) }')
 for image in shelves libshelf.so; do
-  "$MIPDATA" extract "release/$image" -o "release/$image.mipmap" >/dev/null
-  "$MIPDATA" create -p "release/$image.mip" "release/$image.mipmap"
+  mip_create "release/$image" "release/$image.mip"
 done
 rc=0
 "$MIPDATA" merge -p release/shelves.mip -p release/libshelf.so.mip \
@@ -241,8 +239,8 @@ note="note: no debug information for the program's code (built without -g): its 
 # Every frame of the program's code is a function of its binary (nm).
 "$LLVM_BIN/llvm-nm" --defined-only release/shelves | awk '$2 ~ /[tT]/ { print $3 }' | sort -u >shelves.syms
 "$LLVM_BIN/llvm-nm" --defined-only release/libshelf.so | awk '$2 ~ /[tT]/ { print $3 }' | sort -u >libshelf.syms
-"$MIPDATA" show -p release/shelves.mip --heap --format json >rel-app.json
-"$MIPDATA" show -p release/libshelf.so.mip --heap --format json >rel-lib.json
+mip_show release/shelves.mip --heap >rel-app.json
+mip_show release/libshelf.so.mip --heap >rel-lib.json
 frames_of() { # JSON OBJECT: the functions of its frames in that object
   jq -r --arg o "$2" '.heap[].frames[] | select(.outside | not)
     | select((.object // "") | if $o == "" then . == "" else endswith($o) end) | .function' "$1"

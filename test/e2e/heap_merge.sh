@@ -8,7 +8,9 @@
 #      merges that give the same bytes in any order;
 #   3. a real run of a heap-instrumented program: its contexts' first
 #      frames are their sites' calls;
-#   4. what merge and show refuse, one line each, nothing written.
+#   4. a file compiled as src/./alloc.cpp has one name in show --debug,
+#      annotate --debug, heap sites and frames, and symbolize;
+#   5. what merge and show refuse, one line each, nothing written.
 #   test/e2e/heap_merge.sh BUILD_DIR [MIPDATA]
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -72,8 +74,7 @@ echo "     ($addresses addresses, $inlined of them in inlined code)"
   "$HERE/progs/heapraw/heapraw.c" "$SRC"/lib/*.c -o heapraw
 "$MIPCXX" -fmip-generate -O2 -g "$PROG/alloc.cpp" -o prog
 ./prog >/dev/null
-"$MIPDATA" extract prog -o prog.mipmap >/dev/null
-"$MIPDATA" create -p prog.mip prog.mipmap
+mip_create prog prog.mip
 cp prog.mip empty.mip
 build_id=$("$LLVM_BIN/llvm-readelf" -n prog | awk '/Build ID/ { print $3 }')
 
@@ -118,7 +119,7 @@ if "$MIPDATA" merge -p prog.mip --debug prog heap1.mipraw 2>err; then
 else
   fail "merge --debug: $(cat err)"
 fi
-"$MIPDATA" show -p prog.mip --heap --format json >heap.json
+mip_show prog.mip --heap >heap.json
 # frames FILE INDEX: a context's frames as llvm-symbolizer prints them
 frames() {
   jq -r "[.heap[$2].frames[] | if .outside then .function else
@@ -161,7 +162,7 @@ expect_frames "calloc in alloc_n() in table() in fill(), main" \
   pass "frames are demangled too" ||
   fail "demangled: $(jq -r '.heap[0].frames[0].demangled' heap.json)"
 
-"$MIPDATA" show -p prog.mip --heap --sort count --format json >count.json
+mip_show prog.mip --heap --sort count >count.json
 [ "$(jq -c '[.heap[] | .AllocCount]' count.json)" = '[5,2,1]' ] &&
   pass "--sort count" || fail "--sort count: $(jq -c '[.heap[] | .AllocCount]' count.json)"
 "$MIPDATA" show -p prog.mip --heap --format yaml >heap.yaml
@@ -173,7 +174,7 @@ grep -q '^#1  100 bytes in 2 allocations (34 to 66 bytes)$' heap.txt &&
   grep -q 'store::make(unsigned long) .*alloc.cpp:[0-9]*:[0-9]*  (inlined)$' heap.txt &&
   grep -q '^    ... (stack truncated)$' heap.txt &&
   pass "text: contexts with their frames" || fail "text: $(cat heap.txt)"
-"$MIPDATA" show -p prog.mip --format json >cov.json && [ "$(jq .runs cov.json)" = 1 ] &&
+mip_show prog.mip >cov.json && [ "$(jq .runs cov.json)" = 1 ] &&
   pass "show without --heap still shows coverage" || fail "coverage show"
 
 # the same runs in any order, raw or through profiles: the same bytes
@@ -187,25 +188,23 @@ cp empty.mip b.mip
 cmp -s ab.mip ba.mip && cmp -s ab.mip b.mip &&
   pass "merging in any order gives the same bytes" ||
   fail "merge order changes the profile"
-"$MIPDATA" show -p ab.mip --heap --format json >ab.json
+mip_show ab.mip --heap >ab.json
 [ "$(jq -c '[.heap[] | [.AllocCount, .DeallocTimestamp]]' ab.json)" = '[[5,9],[10,3],[2,0]]' ] &&
   pass "contexts of two runs combine" ||
   fail "combined: $(jq -c '[.heap[] | [.AllocCount, .DeallocTimestamp]]' ab.json)"
 
 "$MIPDATA" show -p empty.mip --heap >none.txt
-"$MIPDATA" show -p empty.mip --heap --format json >none.json
+mip_show empty.mip --heap >none.json
 grep -q '^No heap data' none.txt && [ "$(jq -c '[.heap, .heap_stats]' none.json)" = '[null,null]' ] &&
   pass "show --heap without heap data says so" || fail "no heap data: $(cat none.txt)"
 
 # ---- 3. a real run ----------------------------------------------------------------
 # The runtime's stacks, the plugin's sites and the binary's DWARF must
 # agree: each allocation's innermost frame is its site's call.
-"$MIPCXX" -fmip-generate=heap -O2 -g "$PROG/alloc.cpp" -o hprog
+mip_build heap hprog -O2 -g "$PROG/alloc.cpp"
 MIP_PROFILE_FILE=real.mipraw ./hprog >/dev/null
-"$MIPDATA" extract hprog -o hprog.mipmap >/dev/null
-"$MIPDATA" create -p hprog.mip hprog.mipmap
-"$MIPDATA" merge -p hprog.mip --debug hprog real.mipraw
-"$MIPDATA" show -p hprog.mip --heap --format json >real.json
+mip_profile --debug hprog hprog.mip real.mipraw
+mip_show hprog.mip --heap >real.json
 got=$(jq -c '[(.heap // [])[] | [.TotalSize, .site.allocator, .site.function == .frames[0].function,
   .site.line == .frames[0].line, .site.column == .frames[0].column, .frames[0].inlined]]' real.json)
 want='[[34,"malloc",true,true,true,true],[8,"calloc",true,true,true,true]]'
@@ -213,7 +212,42 @@ want='[[34,"malloc",true,true,true,true],[8,"calloc",true,true,true,true]]'
   pass "a real run: each context's first frame is its site's call, inlined" ||
   fail "a real run: got $got, want $want"
 
-# ---- 4. refusals ---------------------------------------------------------------
+# ---- 4. one name per file -----------------------------------------------------
+# DWARF names the file of a unit compiled as src/./alloc.cpp with the "/./"
+# the compiler was given; every output names the file that is there.
+mkdir src
+cp "$PROG/alloc.cpp" src/
+"$MIPCXX" -fmip-generate=heap -O2 -g src/./alloc.cpp -o dotprog
+MIP_PROFILE_FILE=dot.mipraw ./dotprog >/dev/null
+"$MIPDATA" extract dotprog -o dot.mipmap >/dev/null
+"$MIPDATA" create -p dot.mip dot.mipmap
+"$MIPDATA" merge -p dot.mip --debug dotprog dot.mipraw
+"$MIPDATA" show -p dot.mip --debug dotprog --format json >dot-show.json
+"$MIPDATA" show -p dot.mip --heap --format json >dot-heap.json
+"$MIPDATA" annotate -p dot.mip --debug dotprog --all --format json \
+  >dot-annotate.json 2>/dev/null
+main=$("$LLVM_BIN/llvm-nm" dotprog | awk '$3 == "main" { print "0x" $1 }')
+"$MIPDATA" symbolize --debug dotprog "$main" >dot-symbolize.txt
+expect_file() { # LABEL LIST: the names in LIST (one a line) are the file's
+  got=$(sort -u "$2" | paste -sd ' ' -)
+  if [ -f "$PWD/src/alloc.cpp" ] && [ "$got" = "$PWD/src/alloc.cpp" ]; then
+    pass "$1 name the file as $got"
+  else
+    fail "$1 name $got, not $PWD/src/alloc.cpp"
+  fi
+}
+jq -r '.functions[] | .file' dot-show.json >names
+expect_file "show --debug's functions" names
+jq -r '.heap[] | .site.file, (.frames[] | select(.outside | not) | .file)' \
+  dot-heap.json >names
+expect_file "show --heap's sites and frames" names
+jq -r '.functions[].file, (.allocations[] | .file,
+  (.contexts[].frames[] | select(.outside | not) | .file))' dot-annotate.json >names
+expect_file "annotate --debug's functions, sites and frames" names
+sed -n 's/:[0-9]*:[0-9]*$//p' dot-symbolize.txt >names
+expect_file "symbolize's frames" names
+
+# ---- 5. refusals ---------------------------------------------------------------
 
 # refused NAME NEEDLE -- mipdata ARGS: exit 1, one line with NEEDLE,
 # empty.mip untouched

@@ -44,8 +44,8 @@ C
 
 # show PROFILE NAME FIELD: one field of one function in `mipdata show`
 show() {
-  "$MIPDATA" show -p "$1" --format json |
-    jq -r --arg n "$2" --arg f "$3" '.functions[] | select(.name == $n) | .[$f]'
+  mip_show "$1" >"$1.json"
+  mip_field "$1.json" "$2" "$3"
 }
 
 # 1. one run: three files, the executable's under the exact name
@@ -64,8 +64,7 @@ grep -qx "after dlclose: 1 raw files" run1/out.txt &&
 
 # 2. a map and a profile per image; one merge with three -p
 for image in app libfoo.so libplug.so; do
-  "$MIPDATA" extract "$image" -o "$image.mipmap" >/dev/null
-  "$MIPDATA" create -p "$image.mip" "$image.mipmap"
+  mip_create "$image" "$image.mip"
 done
 if (cd run1 && "$MIPDATA" merge -p ../app.mip -p ../libfoo.so.mip \
   -p ../libplug.so.mip -- *.mipraw) 2>err.txt; then
@@ -91,7 +90,7 @@ libplug.so plug_helper 5 2 1
 libplug.so plug_unused 0 null 0
 libplug.so plug_unused_too 0 null 0
 T
-runs="$("$MIPDATA" show -p app.mip --format json | jq .runs) $("$MIPDATA" show -p libfoo.so.mip --format json | jq .runs) $("$MIPDATA" show -p libplug.so.mip --format json | jq .runs)"
+runs="$(mip_show app.mip | jq .runs) $(mip_show libfoo.so.mip | jq .runs) $(mip_show libplug.so.mip | jq .runs)"
 [ "$runs" = "1 1 1" ] && pass "one run in each profile" || fail "runs: $runs"
 
 # 3. one -p: the other images' raws are refused, naming both build-ids,

@@ -1,4 +1,12 @@
-# Shared by the end-to-end test scripts. Source it after setting BUILD.
+# Shared by the end-to-end, driver, bad-input and allocator test scripts
+# (test/README.md). Source it after setting BUILD:
+#   BUILD=$(cd "$1" && pwd)
+#   . "$(dirname "$0")/lib.sh"
+# It sets -eu, the tools' paths, one pass/fail tally per suite, and the
+# helpers below: results, the profile pipeline (build, run, extract,
+# create, merge, show), and MIP files read through `mipdata dump`. The
+# helpers fail as a whole (&&), so they serve in conditions too, where
+# -e does not act.
 set -eu
 
 LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
@@ -8,6 +16,11 @@ MIPCC=$BUILD/bin/mipcc
 MIPCXX=$BUILD/bin/mipc++
 MIPDATA=$BUILD/bin/mipdata
 HERE=$(cd "$(dirname "$0")" && pwd)
+SUITE=$(basename "$(dirname "$0")")/$(basename "$0" .sh)
+SUITE_START=$(date +%s)
+
+# ---- results -----------------------------------------------------------------
+# Every check goes through pass or fail, so that finish can count them.
 
 failures=0
 checks=0
@@ -15,16 +28,152 @@ checks=0
 pass() { checks=$((checks + 1)); echo "ok   $*"; }
 fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL $*"; }
 
+# check NAME COMMAND...: runs COMMAND; ok when it succeeds. On a failure,
+# the first 20 lines of $CHECK_LOG (when a suite sets it: where its
+# commands leave their stderr) say why; the log is emptied after each.
+CHECK_LOG=${CHECK_LOG:-}
+check() {
+  check_name=$1
+  shift
+  if "$@"; then
+    pass "$check_name"
+  else
+    fail "$check_name"
+    if [ -n "$CHECK_LOG" ] && [ -s "$CHECK_LOG" ]; then
+      sed 's/^/     | /' "$CHECK_LOG" | head -20
+    fi
+  fi
+  if [ -n "$CHECK_LOG" ]; then : >"$CHECK_LOG"; fi
+}
+
+# expect_eq NAME GOT WANT: GOT is WANT, to the letter.
+expect_eq() {
+  if [ "$2" = "$3" ]; then
+    pass "$1: $2"
+  else
+    fail "$1: got '$2', want '$3'"
+  fi
+}
+
+# The suite's closing lines: its checks and how long it took. Fails when
+# any check did.
+finish() {
+  echo "$SUITE: $((checks - failures))/$checks checks passed in $(($(date +%s) - SUITE_START)) s"
+  [ "$failures" -eq 0 ]
+}
+
 # A temporary directory removed on exit, unless KEEP_TMP is set.
 make_tmp() {
   TMP=$(mktemp -d "${TMPDIR:-/tmp}/mip-test.XXXXXX")
   [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 }
 
-finish() {
-  echo "$((checks - failures))/$checks checks passed"
-  [ "$failures" -eq 0 ]
+# ---- the pipeline ---------------------------------------------------------------
+
+# mip_build MODES OUT ARGS...: compiles and links ARGS (sources, flags) with
+# -fmip-generate=MODES into OUT, with mipc++ when a source is C++.
+mip_build() {
+  build_modes=$1 build_out=$2
+  shift 2
+  build_driver=$MIPCC
+  for build_arg in "$@"; do
+    case $build_arg in *.cpp | *.cc | *.cxx) build_driver=$MIPCXX ;; esac
+  done
+  "$build_driver" -fmip-generate="$build_modes" "$@" -o "$build_out"
 }
+
+# mip_runs PREFIX COMMAND ARGS...: runs COMMAND once per ARGS, each a list
+# of words; run N writes PREFIX.N.mipraw and its stdout to PREFIX.N.out.
+mip_runs() {
+  runs_prefix=$1 runs_command=$2
+  shift 2
+  runs_n=0
+  for runs_args in "$@"; do
+    runs_n=$((runs_n + 1))
+    # shellcheck disable=SC2086 # each run's arguments are words
+    MIP_PROFILE_FILE=$runs_prefix.$runs_n.mipraw "$runs_command" $runs_args \
+      >"$runs_prefix.$runs_n.out" || return
+  done
+}
+
+# mip_create BINARY PROFILE: BINARY's map extracted into PROFILE's .mipmap
+# (PROFILE without its .mip), and PROFILE created from it, with no runs.
+mip_create() {
+  "$MIPDATA" extract "$1" -o "${2%.mip}.mipmap" >/dev/null &&
+    "$MIPDATA" create -p "$2" "${2%.mip}.mipmap"
+}
+
+# mip_profile [--debug] BINARY PROFILE RAW...: mip_create, then the raw
+# profiles merged (--debug: symbolized with BINARY, for heap data).
+mip_profile() {
+  profile_debug=
+  if [ "$1" = --debug ]; then
+    profile_debug=$2
+    shift
+  fi
+  profile_binary=$1 profile_out=$2
+  shift 2
+  mip_create "$profile_binary" "$profile_out" &&
+    "$MIPDATA" merge -p "$profile_out" ${profile_debug:+--debug "$profile_debug"} "$@"
+}
+
+# mip_show PROFILE [ARGS...]: `mipdata show --format json` (ARGS: --heap,
+# --debug BINARY, ...)
+mip_show() {
+  show_profile=$1
+  shift
+  "$MIPDATA" show -p "$show_profile" "$@" --format json
+}
+
+# mip_field JSON FUNCTION FIELD: one field of one function of a show JSON
+mip_field() {
+  jq -r --arg n "$2" --arg f "$3" '.functions[] | select(.name == $n) | .[$f]' "$1"
+}
+
+# ---- MIP files, read through mipdata dump ---------------------------------------
+# The layouts are defined once (include/mip/layout/*.inc); tests read and
+# write the files' fields where `mipdata dump` says they are.
+
+# mip_dump FILE: `mipdata dump --format json`
+mip_dump() { "$MIPDATA" dump "$1" --format json; }
+
+# dump_value FILE FILTER: what the jq FILTER gives of FILE's dump
+dump_value() { mip_dump "$1" | jq -r "$2"; }
+
+# dump_offset FILE RECORD FIELD: where FIELD of the record the jq filter
+# RECORD selects lies in FILE (the record's offset plus the field's, from
+# the layout the dump names).
+dump_offset() {
+  mip_dump "$1" | jq -r --arg f "$3" "($2) as \$r | \$r.at +
+    (.layouts[\$r.layout].fields[] | select(.name == \$f) | .offset)"
+}
+
+# raw_build_id RAW: the hex build-id a raw profile carries, "" when none
+raw_build_id() {
+  dump_value "$1" '.header.build_id[0:2 * .header.build_id_size]'
+}
+
+# truncated FILE BYTES OUT: the first BYTES bytes of FILE
+truncated() {
+  cp "$1" "$3"
+  truncate -s "$2" "$3"
+}
+
+# with_byte FILE OFFSET OCTAL OUT: a copy of FILE with the byte at OFFSET
+# replaced
+with_byte() {
+  cp "$1" "$4"
+  printf "\\$3" | dd of="$4" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# copy_bytes FILE FROM TO COUNT OUT: a copy of FILE with COUNT bytes from
+# offset FROM written again at offset TO
+copy_bytes() {
+  cp "$1" "$5"
+  dd if="$1" of="$5" bs=1 skip="$2" seek="$3" count="$4" conv=notrunc 2>/dev/null
+}
+
+# ---- heap profiles against DHAT --------------------------------------------------
 
 # mip_sites JSON...: per allocation site "file:line blocks bytes", from
 # the contexts of show --heap --format json (of one profile or several).

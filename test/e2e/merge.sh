@@ -1,7 +1,8 @@
 #!/bin/sh
 # mipdata merge from parallel jobs: merges into one profile at once must
 # each add their runs (a CI matrix, a test suite's processes), and never
-# deadlock (each merge is given 120 s: a deadlock fails, it does not hang).
+# deadlock (each merge is given 120 s: a deadlock fails, it does not hang);
+# and a merge into several profiles replaces all of them or none.
 #   test/e2e/merge.sh BUILD_DIR [MIPDATA]
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -83,6 +84,45 @@ if [ "$failed" = 0 ] && [ "$a" = "10 5" ] && [ "$b" = "20 20" ]; then
   pass "merges naming profiles in other orders and under other names: a $a, b $b"
 else
   fail "merges in other orders: $failed failed, a '$a', b '$b'"
+fi
+
+# 3. several profiles, all or nothing: the second one's directory cannot be
+#    written, so the first one, which could be, stays as it was. (Root
+#    writes anywhere: the merge runs as nobody then.)
+mkdir -p dirs/a dirs/b
+"$MIPDATA" create -p dirs/a/prog.mip prog.mipmap
+"$MIPDATA" create -p dirs/b/other.mip other.mipmap
+cp dirs/a/prog.mip prog.before
+chmod 755 "$TMP"
+chmod 777 dirs/a
+chmod 555 dirs/b
+as_user() {
+  if [ "$(id -u)" = 0 ]; then
+    setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+  else
+    "$@"
+  fi
+}
+set +e
+as_user "$MIPDATA" merge -p dirs/a/prog.mip -p dirs/b/other.mip run2.mipraw \
+  other.mipraw 2>err3.txt
+rc=$?
+set -e
+left=$(find dirs -name '*.tmp.*' | tr '\n' ' ')
+if [ "$rc" = 1 ] && [ "$(wc -l <err3.txt)" = 1 ] &&
+  grep -q "^mipdata: dirs/b/other.mip: cannot create: Permission denied" err3.txt &&
+  cmp -s prog.before dirs/a/prog.mip && [ -z "$left" ]; then
+  pass "a profile that cannot be written leaves the others as they were: $(cat err3.txt)"
+else
+  fail "second profile unwritable: exit $rc, prog.mip $(cmp -s prog.before dirs/a/prog.mip && echo kept || echo changed), temporaries '$left', stderr: $(cat err3.txt)"
+fi
+chmod 777 dirs/b
+if as_user "$MIPDATA" merge -p dirs/a/prog.mip -p dirs/b/other.mip run2.mipraw \
+  other.mipraw 2>err3.txt && [ "$(runs_and_calls dirs/a/prog.mip)" = "1 1" ] &&
+  [ "$(runs_and_calls dirs/b/other.mip)" = "1 1" ]; then
+  pass "the same merge, the directory writable: both profiles updated"
+else
+  fail "the same merge, the directory writable: $(cat err3.txt)"
 fi
 
 finish

@@ -9,25 +9,25 @@ make_tmp
 cd "$TMP"
 SRC=$HERE/progs/modes
 
-# profile NAME MODES CFLAGS: builds, runs with n=3 and n=10, makes NAME.mip
-profile() {
-  name=$1 modes=$2 flags=$3
-  "$MIPCC" -fmip-generate="$modes" $flags "$SRC/main.c" "$SRC/work.c" -o "$name"
-  MIP_PROFILE_FILE=$name.1.mipraw "./$name" 3 >/dev/null
-  MIP_PROFILE_FILE=$name.2.mipraw "./$name" 10 >/dev/null
-  "$MIPDATA" extract "$name" -o "$name.mipmap" >/dev/null
-  "$MIPDATA" create -p "$name.mip" "$name.mipmap"
-  "$MIPDATA" merge -p "$name.mip" "$name.1.mipraw" "$name.2.mipraw"
-  "$MIPDATA" show -p "$name.mip" --format json >"$name.json"
+# build_runs NAME MODES ARGS1 ARGS2 SOURCES-AND-FLAGS...: NAME built with
+# MODES, run twice, NAME.mip with both runs and its show JSON, NAME.json
+build_runs() {
+  name=$1 modes=$2 args1=$3 args2=$4
+  shift 4
+  mip_build "$modes" "$name" "$@"
+  mip_runs "$name" "./$name" "$args1" "$args2"
+  mip_profile "$name" "$name.mip" "$name.1.mipraw" "$name.2.mipraw"
+  mip_show "$name.mip" >"$name.json"
 }
 
-# field NAME FUNCTION FIELD
-field() {
-  jq -r --arg f "$2" --arg k "$3" '.functions[] | select(.name == $f) | .[$k]' "$1.json"
+# profile NAME MODES CFLAGS: the modes program, run with n=3 and n=10
+profile() {
+  # shellcheck disable=SC2086 # flag lists
+  build_runs "$1" "$2" 3 10 $3 "$SRC/main.c" "$SRC/work.c"
 }
 
 expect() { # NAME FUNCTION FIELD WANT
-  got=$(field "$1" "$2" "$3")
+  got=$(mip_field "$1.json" "$2" "$3")
   if [ "$got" = "$4" ]; then
     pass "$1: $2 $3 = $4"
   else
@@ -59,7 +59,7 @@ done
 # and every marked line is the line of some block.
 profile blocks blocks,counts,order "-O2 -g"
 check_counts_and_order blocks
-"$MIPDATA" show -p blocks.mip --debug blocks --format json |
+mip_show blocks.mip --debug blocks |
   jq -r '.functions[] | .file as $f | .blocks // [] | .[] | select(.line != null)
          | "\($f | split("/") | last):\(.line) \(.covered)"' | sort -u >block-lines
 for file in main.c work.c; do
@@ -83,26 +83,14 @@ if [ "$(blocks_of blocks)" = "$(blocks_of all-blocks)" ]; then
 else
   fail "inferred block coverage differs from probing every block"
 fi
-# build_runs NAME DRIVER MODES ARGS1 ARGS2 SOURCES...: NAME.json from two runs
-build_runs() {
-  name=$1 driver=$2 modes=$3 args1=$4 args2=$5
-  shift 5
-  "$driver" -fmip-generate="$modes" "$@" -o "$name"
-  MIP_PROFILE_FILE=$name.1.mipraw "./$name" $args1 >/dev/null
-  MIP_PROFILE_FILE=$name.2.mipraw "./$name" $args2 >/dev/null
-  "$MIPDATA" extract "$name" -o "$name.mipmap" >/dev/null
-  "$MIPDATA" create -p "$name.mip" "$name.mipmap"
-  "$MIPDATA" merge -p "$name.mip" "$name.1.mipraw" "$name.2.mipraw"
-  "$MIPDATA" show -p "$name.mip" --format json >"$name.json"
-}
 c=$HERE/progs/c
 cxx=$HERE/progs/cxx
 for opt in -O0 -O2 -O3; do
   for variant in blocks all-blocks; do
-    build_runs "c$opt-$variant" "$MIPCC" "$variant" circle square $opt -I"$c" \
+    build_runs "c$opt-$variant" "$variant" circle square $opt -I"$c" \
       "$c/main.c" "$c/util.c" "$c/shapes/circle.c" "$c/shapes/square.c" \
       "$c/shapes/triangle.c"
-    build_runs "cxx$opt-$variant" "$MIPCXX" "$variant" c "cs x" $opt \
+    build_runs "cxx$opt-$variant" "$variant" c "cs x" $opt \
       "$cxx/main.cpp" "$cxx/shapes.cpp"
   done
   for prog in c cxx; do
@@ -135,12 +123,11 @@ fi
   fail "edge period $(jq .edge_period edges.json)"
 
 # A hot loop: leaf called 200000 times gets a sample every 1024 calls.
-MIP_PROFILE_FILE=edges.hot.mipraw ./edges 100000 >/dev/null
-"$MIPDATA" create -p hot.mip edges.mipmap
-"$MIPDATA" merge -p hot.mip edges.hot.mipraw
-calls=$("$MIPDATA" show -p hot.mip --format json | jq '.functions[] | select(.name == "leaf") | .calls')
-samples=$("$MIPDATA" show -p hot.mip --format json |
-  jq '[.edges[] | select(.callee == "leaf") | .samples] | add')
+mip_runs hot ./edges 100000
+mip_profile edges hot.mip hot.1.mipraw
+mip_show hot.mip >hot.json
+calls=$(mip_field hot.json leaf calls)
+samples=$(jq '[.edges[] | select(.callee == "leaf") | .samples] | add' hot.json)
 want=$(((calls + 1023) / 1024))
 [ "$samples" = "$want" ] && pass "edges: $calls calls of leaf give $samples samples" ||
   fail "edges: $calls calls of leaf give $samples samples, want $want"

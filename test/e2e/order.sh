@@ -25,9 +25,7 @@ OBJS=$(for s in $SOURCES; do printf '%s.o ' "$s"; done)
 # shellcheck disable=SC2086 # the object list is meant to be split
 "$MIPCC" $GEN $OBJS -o prog
 ./prog >run.out
-"$MIPDATA" extract prog -o prog.mipmap >/dev/null
-"$MIPDATA" create -p prog.mip prog.mipmap
-"$MIPDATA" merge -p prog.mip default.mipraw
+mip_profile prog prog.mip default.mipraw
 
 # lines FILE: the file on one line, for messages and comparisons
 lines() { tr '\n' ' ' <"$1" | sed 's/ $//'; }
@@ -36,7 +34,7 @@ lines() { tr '\n' ' ' <"$1" | sed 's/ $//'; }
 "$MIPDATA" order -p prog.mip -o order.txt >summary.txt 2>err.txt
 "$MIPDATA" order -p prog.mip --explain >explain.txt
 # Cold functions come in profile order: ask show for it.
-cold=$("$MIPDATA" show -p prog.mip --format json |
+cold=$(mip_show prog.mip |
   jq -r '[.functions[] | select(.calls > 0) | .name] as $called |
          [.functions[] | select(.calls == 0) | .name |
           select(. as $n | any($called[]; . == $n) | not)] | join(" ")')
@@ -198,19 +196,22 @@ refused() {
 }
 
 refused "missing profile" 1 "^mipdata: nothing.mip: " -p nothing.mip
-head -c 60 prog.mip >trunc.mip
+truncated prog.mip "$(($(dump_value prog.mip .header.header_size) / 2))" trunc.mip
 refused "truncated profile" 1 "^mipdata: trunc.mip: " -p trunc.mip
 printf 'not a profile\n' >text.mip
 refused "not a profile" 1 "^mipdata: text.mip: " -p text.mip
 "$MIPDATA" create -p fresh.mip prog.mipmap
 refused "profile without runs" 1 "^mipdata: fresh.mip: no runs merged" -p fresh.mip
 
+# profile_of NAME MODES: the program built with MODES, run once, NAME.mip
+profile_of() {
+  mip_build "$2" "$1" -O2 "$PROG"/*.c
+  mip_runs "$1" "./$1" ""
+  mip_profile "$1" "$1.mip" "$1.1.mipraw"
+}
+
 # coverage only: no call counts
-"$MIPCC" -fmip-generate -O2 "$PROG"/*.c -o cov
-MIP_PROFILE_FILE=cov.mipraw ./cov >/dev/null
-"$MIPDATA" extract cov -o cov.mipmap >/dev/null
-"$MIPDATA" create -p cov.mip cov.mipmap
-"$MIPDATA" merge -p cov.mip cov.mipraw
+profile_of cov coverage
 refused "coverage-only profile" 1 "^mipdata: cov.mip: no call counts" -p cov.mip
 
 refused "bad --format" 2 "^mipdata order: unknown format 'bfd'" -p prog.mip --format bfd
@@ -228,11 +229,7 @@ set -e
   fail "unwritable output: exit $rc2, $(cat err2.txt)"
 
 # counts without order and edges: one note, called functions by calls.
-"$MIPCC" -fmip-generate=counts -O2 "$PROG"/*.c -o counts
-MIP_PROFILE_FILE=counts.mipraw ./counts >/dev/null
-"$MIPDATA" extract counts -o counts.mipmap >/dev/null
-"$MIPDATA" create -p counts.mip counts.mipmap
-"$MIPDATA" merge -p counts.mip counts.mipraw
+profile_of counts counts
 "$MIPDATA" order -p counts.mip -o counts.txt >/dev/null 2>err.txt
 head -n 5 counts.txt | tr '\n' ' ' >top.txt
 if [ "$(wc -l <err.txt)" = 1 ] &&

@@ -30,15 +30,15 @@ int main() { return 0; }
 C
 "$MIPCC" -fmip-generate -O2 prog.c -o prog
 "$MIPCXX" -fmip-generate -O2 statics.cpp -o statics
-"$MIPDATA" extract prog -o prog.mipmap >/dev/null
-"$MIPDATA" extract statics -o statics.mipmap >/dev/null
+mip_create prog prog.mip
+mip_create statics statics.mip
 
-# covered_in RAW MAPFILE NAME: prints covered_runs of NAME
+# covered_in RAW BINARY NAME: prints covered_runs of NAME
 covered_in() {
-  "$MIPDATA" create -p check.mip "$2"
+  cp "$2.mip" check.mip
   "$MIPDATA" merge -p check.mip "$1"
-  "$MIPDATA" show -p check.mip --format json |
-    jq -r --arg n "$3" '.functions[] | select(.name == $n) | .covered_runs'
+  mip_show check.mip >check.json
+  mip_field check.json "$3" covered_runs
 }
 
 # 1. exit status and output are the program's own, by return and by exit()
@@ -58,12 +58,12 @@ set -e
   pass "exit(5): status kept, profile written" || fail "exit(5): status $rc"
 
 # 2. written after atexit handlers, C destructors and C++ static destructors
-n=$(covered_in default.mipraw prog.mipmap in_atexit)
+n=$(covered_in default.mipraw prog in_atexit)
 [ "$n" = 1 ] && pass "atexit handler counted" || fail "atexit handler: $n"
-n=$(covered_in default.mipraw prog.mipmap in_destructor)
+n=$(covered_in default.mipraw prog in_destructor)
 [ "$n" = 1 ] && pass "destructor counted" || fail "destructor: $n"
 MIP_PROFILE_FILE=statics.mipraw ./statics >/dev/null
-n=$(covered_in statics.mipraw statics.mipmap _Z22from_static_destructorv)
+n=$(covered_in statics.mipraw statics _Z22from_static_destructorv)
 [ "$n" = 1 ] && pass "C++ static destructor counted" || fail "static destructor: $n"
 
 # 3. file name patterns; parent directories are made; no temporary left
@@ -93,7 +93,7 @@ else
 fi
 
 # 5. the raw profile belongs to this build
-if "$MIPDATA" create -p other.mip statics.mipmap &&
+if cp statics.mip other.mip &&
   ! "$MIPDATA" merge -p other.mip default.mipraw 2>/dev/null; then
   pass "raw profile refused by another build's profile"
 else
@@ -125,7 +125,7 @@ set -e
 exec 4>&- # the reader sees the end once the program's end is closed too
 wait "$reader"
 if [ "$rc" = 3 ] && [ -p fifo ] && [ ! -s err.txt ] &&
-  [ "$(covered_in from-fifo.mipraw prog.mipmap main)" = 1 ]; then
+  [ "$(covered_in from-fifo.mipraw prog main)" = 1 ]; then
   pass "FIFO with a reader: the whole profile went through it, still a FIFO"
 else
   fail "FIFO: status $rc, $(ls -l fifo), stderr: $(cat err.txt)"
@@ -145,7 +145,7 @@ mkdir -p real
 ln -s real/target.mipraw link.mipraw
 MIP_PROFILE_FILE=link.mipraw ./prog >/dev/null || true
 if [ -L link.mipraw ] && [ -s real/target.mipraw ] &&
-  [ "$(covered_in link.mipraw prog.mipmap main)" = 1 ]; then
+  [ "$(covered_in link.mipraw prog main)" = 1 ]; then
   pass "symbolic link kept, its target written"
 else
   fail "symbolic link: $(ls -l link.mipraw real)"

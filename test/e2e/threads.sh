@@ -14,19 +14,14 @@ HOT=200000
 "$MIPCC" -fmip-generate=counts,order,atomic -O2 -pthread "$PROGS/main.c" -o atomic
 "$MIPCC" -fmip-generate=counts,order -O2 -pthread "$PROGS/main.c" -o plain
 
-# profile BINARY: runs it once, into BINARY.mip
+# profile BINARY: runs it once, into BINARY.mip and BINARY.json
 profile() {
-  MIP_PROFILE_FILE="$1.mipraw" "./$1"
-  "$MIPDATA" extract "$1" -o "$1.mipmap" >/dev/null
-  "$MIPDATA" create -p "$1.mip" "$1.mipmap"
-  "$MIPDATA" merge -p "$1.mip" "$1.mipraw"
-  "$MIPDATA" show -p "$1.mip" --format json >"$1.json"
+  mip_runs "$1" "./$1" ""
+  mip_profile "$1" "$1.mip" "$1.1.mipraw"
+  mip_show "$1.mip" >"$1.json"
 }
 
-# calls JSON NAME
-calls() {
-  jq -r --arg n "$2" '.functions[] | select(.name == $n) | .calls' "$1"
-}
+calls() { mip_field "$1" "$2" calls; } # JSON NAME
 
 # The calls each function really gets: NAME COUNT, one a line.
 {

@@ -413,9 +413,7 @@ profile() {
   # shellcheck disable=SC2086 # flag lists
   "$driver" $GEN "$@" -o gen -ljemalloc
   MIP_PROFILE_FILE=gen.mipraw ./gen >gen.out 2>gen.err
-  "$MIPDATA" extract gen -o gen.mipmap >/dev/null
-  "$MIPDATA" create -p prof.mip gen.mipmap
-  "$MIPDATA" merge -p prof.mip --debug gen gen.mipraw
+  mip_profile --debug gen prof.mip gen.mipraw
   # shellcheck disable=SC2086
   "$MIPDATA" annotate -p prof.mip --debug gen $ANNOTATE_LOW --format json >annotate.json
 }

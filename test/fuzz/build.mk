@@ -4,7 +4,7 @@
 #   test-fuzz   every target for FUZZ_CHECK_SECONDS (default 30) on a seed
 #               corpus made from real builds, then the regression inputs
 #   fuzz        the same for FUZZ_SECONDS (default 3600) per target
-FUZZ_TARGETS := map mapfile raw profile view extract
+FUZZ_TARGETS := map mapfile raw profile view extract pool
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz_%)
 FUZZ_COMMON := $(OBJ)/test/fuzz/fuzz_common.o $(OBJ)/test/fuzz/mipdata_main.o \
   $(filter-out $(OBJ)/tools/mipdata/main.o,$(MIPDATA_OBJ))
@@ -19,6 +19,22 @@ $(OBJ)/test/fuzz/mipdata_main.o: tools/mipdata/main.c
 	$(CC) $(ALL_CFLAGS) -Dmain=mipdata_main -c $< -o $@
 
 $(BUILD)/test/fuzz_%: $(OBJ)/test/fuzz/fuzz_%.o $(FUZZ_COMMON) $(LIBMIPFMT)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(MIPDATA_LIBS)
+
+# fuzz_pool: the runtime's pool merge, which reads the file it finds in
+# the profiled program. The runtime's own objects are built without the
+# sanitizers: its sources are built again here with the fuzzer's flags,
+# all but the exit-time destructor and the heap runtime (the heap merge,
+# merge_heap.c, needs none of it).
+FUZZ_RT_OBJ := $(patsubst rt/%.c,$(OBJ)/test/fuzz/rt/%.o,\
+  $(filter-out rt/exit.c rt/heap_%.c,$(RT_SRC)))
+$(FUZZ_RT_OBJ): $(OBJ)/test/fuzz/rt/%.o: rt/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/test/fuzz_pool: $(OBJ)/test/fuzz/fuzz_pool.o $(FUZZ_RT_OBJ) \
+  $(FUZZ_COMMON) $(LIBMIPFMT)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(MIPDATA_LIBS)
 

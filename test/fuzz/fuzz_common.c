@@ -94,6 +94,7 @@ static const struct {
 } commands[] = {
     {"extract", cmd_extract}, {"create", cmd_create}, {"merge", cmd_merge},
     {"show", cmd_show},       {"order", cmd_order},   {"annotate", cmd_annotate},
+    {"dump", cmd_dump},
 };
 
 int fuzz_mipdata(const char *command, ...) {
@@ -108,7 +109,7 @@ int fuzz_mipdata(const char *command, ...) {
   argv[argc] = NULL;
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     if (strcmp(commands[i].name, command) == 0) {
-      int rc = commands[i].run(argc, argv);
+      int rc = output_run(commands[i].run, argc, argv);
       fflush(stdout);
       return rc;
     }

@@ -2,7 +2,7 @@
  * normalized): shown as functions and as heap contexts, ordered, merged
  * into another profile as an input (FUZZ_PROFILE), and merged into as the
  * profile updated (with FUZZ_MERGED, an indexed profile of that build, so
- * that no binary needs reading), as those commands do. */
+ * that no binary needs reading), as those commands do; and dumped. */
 #include <stdint.h>
 
 #include "fuzz.h"
@@ -10,6 +10,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *input = fuzz_input_file(data, size);
   fuzz_mipdata("show", "-p", input, NULL);
+  fuzz_mipdata("dump", input, "--format", "yaml", NULL);
   fuzz_mipdata("show", "-p", input, "--heap", "--format", "yaml", NULL);
   fuzz_mipdata("order", "-p", input, "-o", fuzz_scratch("order.txt"),
                "--explain=json", NULL);

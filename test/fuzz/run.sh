@@ -1,9 +1,9 @@
 #!/bin/sh
 # Runs every fuzz target (test/fuzz/fuzz_*.c) for SECONDS each, on a seed
-# corpus made here from real builds (maps, map files, raw and indexed
-# profiles and binaries of C and C++ programs in every mode), then runs
-# each regression input (test/fuzz/regressions/TARGET/*.hex, hex text of
-# inputs that once crashed a reader) once. Any crash, leak, sanitizer
+# corpus made here from real builds (maps, map files, raw profiles, pooled
+# too, indexed profiles and binaries of C and C++ programs in every mode),
+# then runs each regression input (test/fuzz/regressions/TARGET/*.hex, hex
+# text of inputs that once crashed a reader) once. Any crash, leak, sanitizer
 # report, timeout or out-of-memory fails; the input is kept in
 # FUZZ_BUILD/fuzz-artifacts/.
 #   test/fuzz/run.sh BUILD_DIR FUZZ_BUILD_DIR SECONDS
@@ -64,8 +64,8 @@ seed() {
   shift 4
   "$compiler" -fmip-generate=$modes -O1 -gdwarf-4 "$source" -o "$name"
   MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >/dev/null
-  "$MIPDATA" extract "$name" -o "$name.mipmap" >/dev/null
-  "$MIPDATA" create -p "$name.fresh.mip" "$name.mipmap"
+  mip_create "$name" "$name.fresh.mip"
+  mv "$name.fresh.mipmap" "$name.mipmap"
   cp "$name.fresh.mip" "$name.mip"
   "$MIPDATA" merge -p "$name.mip" --debug "$name" "$name.mipraw"
   "$LLVM_BIN/llvm-objcopy" --dump-section=.debug_mip="seeds/map/$name" "$name" /dev/null
@@ -80,13 +80,22 @@ seed cov "$MIPCC" coverage prog.c
 seed all "$MIPCC" all prog.c x
 seed heap "$MIPCC" counts,blocks,heap prog.c x
 seed cxx "$MIPCXX" counts,heap prog.cpp
+# A pooled raw profile (pool mode, %1m) of two runs of the heap build:
+# an input of mipdata merge, and a file the runtime merges into
+mkdir -p seeds/pool
+MIP_PROFILE_FILE=pooled-%1m.mipraw ./heap >/dev/null
+MIP_PROFILE_FILE=pooled-%1m.mipraw ./heap x >/dev/null
+cp pooled-*.mipraw seeds/raw/
+cp pooled-*.mipraw heap.mipraw all.mipraw seeds/pool/
 # What inputs are merged with: the heap build's profile before and after
 # its run, and the binary that symbolizes its raw profiles
 FUZZ_PROFILE=$TMP/heap.fresh.mip FUZZ_MERGED=$TMP/heap.mip FUZZ_BINARY=$TMP/heap
-export FUZZ_PROFILE FUZZ_MERGED FUZZ_BINARY
+# and the run the runtime's pool merge adds to its input
+FUZZ_POOL_RUN=$TMP/heap.mipraw
+export FUZZ_PROFILE FUZZ_MERGED FUZZ_BINARY FUZZ_POOL_RUN
 
 # ---- run each target
-for target in map mapfile raw profile view extract; do
+for target in map mapfile raw profile view extract pool; do
   bin=$FUZZ_BUILD/test/fuzz_$target
   mkdir -p "corpus/$target"
   set +e

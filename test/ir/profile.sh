@@ -9,7 +9,7 @@
 set -eu
 BUILD=$1 LL=$2 MODES=$3 OUT=$4
 shift 4
-LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+. "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck disable=SC2086
 "$LLVM_BIN/opt" -load-pass-plugin="$BUILD/lib/mip/libmip.so" ${MIP_IR_OPT_FLAGS:-} \
   -passes="mip-generate<$(echo "$MODES" | tr , ";")>" "$LL" -o "$OUT.bc"
@@ -26,7 +26,4 @@ while [ "$run" -lt "${MIP_IR_RUNS:-1}" ]; do
   run=$((run + 1))
   MIP_PROFILE_FILE="$OUT.$run.mipraw" "$OUT.bin" "$@" >/dev/null
 done
-"$BUILD/bin/mipdata" extract "$OUT.bin" -o "$OUT.mipmap" >/dev/null
-"$BUILD/bin/mipdata" create -p "$OUT.mip" "$OUT.mipmap" >/dev/null
-"$BUILD/bin/mipdata" merge -p "$OUT.mip" --debug "$OUT.bin" "$OUT".*.mipraw \
-  >/dev/null
+mip_profile --debug "$OUT.bin" "$OUT.mip" "$OUT".*.mipraw >/dev/null

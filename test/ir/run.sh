@@ -7,12 +7,15 @@
 #   %FileCheck, %objdump           tools from LLVM 19 (not, count on PATH)
 #   %profile FILE MODES OUT        a real profile of FILE in OUT.mip
 #                                  (profile.sh: instrument, run, merge)
+#   %lib                           test/e2e/lib.sh sourced: its helpers
+#                                  (dump_offset, with_byte, ...) follow
 #
 #   test/ir/run.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/../e2e/lib.sh"
 make_tmp
 PATH=$LLVM_BIN:$PATH # not, count
+export BUILD # for %lib
 
 for test in "$HERE"/*.ll; do
   name=$(basename "$test")
@@ -29,6 +32,7 @@ for test in "$HERE"/*.ll; do
       -e "s|%FileCheck|$LLVM_BIN/FileCheck|g" \
       -e "s|%objdump|$LLVM_BIN/llvm-objdump|g" \
       -e "s|%profile|$HERE/profile.sh $BUILD|g" \
+      -e "s|%lib|. $HERE/../e2e/lib.sh;|g" \
       -e "s|%t|$TMP/$name|g" \
       -e "s|%s|$test|g")
     if ! sh -c "$command" >"$TMP/out" 2>&1; then

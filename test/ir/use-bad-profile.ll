@@ -10,20 +10,20 @@
 ; EMPTY: mip: {{.*}}.empty: empty file
 ; RUN: not %opt -passes='mip-use<profile=%t.1.mipraw>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=RAW
 ; RAW: mip: {{.*}}.1.mipraw: not a MIP indexed profile (this is a raw profile)
-; RUN: head -c 60 %t.mip >%t.short
+; RUN: %lib truncated %t.mip $(($(dump_value %t.mip .header.header_size) / 2)) %t.short
 ; RUN: not %opt -passes='mip-use<profile=%t.short>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=SHORT
-; SHORT: mip: {{.*}}.short: truncated indexed profile (header needs 104 bytes, file has 60)
-; RUN: cp %t.mip %t.newer && printf '\003' | dd of=%t.newer bs=1 seek=8 conv=notrunc 2>/dev/null
+; SHORT: mip: {{.*}}.short: truncated indexed profile (header needs 104 bytes, file has 52)
+; RUN: %lib with_byte %t.mip $(dump_offset %t.mip .header version) 003 %t.newer
 ; RUN: not %opt -passes='mip-use<profile=%t.newer>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=NEWER
 ; NEWER: mip: {{.*}}.newer: profile version 3 is newer than this MIP reads (2); update MIP
-; The string table (first section) no longer ends in a NUL.
-; RUN: cp %t.mip %t.strings && at=$(($(od -An -t u8 -j 112 -N 8 %t.mip) + $(od -An -t u8 -j 120 -N 8 %t.mip) - 1)) && printf 'x' | dd of=%t.strings bs=1 seek=$at conv=notrunc 2>/dev/null
+; The string table no longer ends in a NUL (its last byte an 'x').
+; RUN: %lib with_byte %t.mip $(dump_value %t.mip '.sections[] | select(.name == "STRINGS") | .offset + .size - 1') 170 %t.strings
 ; RUN: not %opt -passes='mip-use<profile=%t.strings>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=STRINGS
 ; STRINGS: mip: {{.*}}.strings: corrupt profile: bad string table
-; The first function's name (FUNCTIONS is the third section) out of range:
-; refused when the profile is opened, as mipdata refuses it, whatever the
-; module looks up.
-; RUN: cp %t.mip %t.name && at=$(($(od -An -t u8 -j 160 -N 8 %t.mip) + 4)) && printf '\377\377\377\177' | dd of=%t.name bs=1 seek=$at conv=notrunc 2>/dev/null
+; The first function's name out of range (its string offset's top byte
+; 0x7f): refused when the profile is opened, as mipdata refuses it,
+; whatever the module looks up.
+; RUN: %lib with_byte %t.mip $(($(dump_offset %t.mip '.sections[] | select(.name == "FUNCTIONS") | .entries[0]' name) + 3)) 177 %t.name
 ; RUN: not %opt -passes='mip-use<profile=%t.name>' -disable-output %s 2>&1 | %FileCheck %s --check-prefix=NAME
 ; NAME: mip: {{.*}}.name: corrupt profile: function 0 names a string out of range
 ; RUN: echo 'define void @not_in_the_profile() { ret void }' >%t.other.ll

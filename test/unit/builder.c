@@ -83,6 +83,7 @@ void build_raw_payloads(struct mip_buf *raw, const struct mip_build_id *id,
   h.magic = MIP_RAW_MAGIC;
   h.version = MIP_RAW_VERSION;
   h.header_size = mip_rec_raw_header_size;
+  h.runs = 1;
   h.section_count = (uint32_t)count;
   h.build_id_size = id->size;
   memcpy(h.build_id, id->bytes, id->size);

@@ -1,4 +1,5 @@
-/* Unit tests of the format library, the output writer and the runtime. */
+/* Unit tests of the format library, the output writer, the report model
+ * and the runtime. */
 
 #include <ftw.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@ int main(void) {
   srunner_add_suite(runner, heap_runtime_suite());
   srunner_add_suite(runner, heap_got_suite());
   srunner_add_suite(runner, decide_suite());
+  srunner_add_suite(runner, pool_suite());
+  srunner_add_suite(runner, report_suite());
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);
   srunner_free(runner);

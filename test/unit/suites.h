@@ -14,5 +14,7 @@ Suite *heap_suite(void);
 Suite *heap_runtime_suite(void);
 Suite *heap_got_suite(void);
 Suite *decide_suite(void);
+Suite *pool_suite(void);
+Suite *report_suite(void);
 
 #endif

@@ -10,7 +10,9 @@ START_TEST(header_round_trip) {
   memset(&h, 0, sizeof h);
   h.magic = MIP_RAW_MAGIC;
   h.version = 7;
-  h.header_size = 104;
+  h.header_size = 112;
+  h.flags = MIP_RAW_POOLED;
+  h.runs = 0x1112131415161718ULL;
   h.modes = 0x0102030405060708ULL;
   h.build_id_size = 3;
   h.build_id[0] = 0xab;
@@ -41,7 +43,10 @@ END_TEST
 
 START_TEST(sizes_are_documented_ones) {
   /* docs/formats.md gives these sizes; a change here is a format change. */
-  ck_assert_int_eq(mip_rec_raw_header_size, 104);
+  ck_assert_int_eq(mip_rec_raw_header_size, 112);
+  ck_assert_int_eq(mip_rec_raw_pool_rank_size, 16);
+  ck_assert_int_eq(mip_rec_raw_pool_blocks_size, 24);
+  ck_assert_int_eq(mip_rec_raw_pool_pattern_size, 8);
   ck_assert_int_eq(mip_rec_raw_section_size, 32);
   ck_assert_int_eq(mip_rec_map_record_size, 8);
   ck_assert_int_eq(mip_rec_map_unit_size, 16);

@@ -108,15 +108,23 @@ static const struct {
   const char *key;
   const char *unit; /* NULL for a flag */
 } use_flags[USE_KEYS] = {
-    [USE_HOT_SHARE] = {"hot-share", "F"},
-    [USE_COLD_MAX_DENSITY] = {"cold-max-density", "F"},
-    [USE_COLD_MIN_LIFETIME] = {"cold-min-lifetime", "SECONDS"},
-    [USE_HOT_MIN_DENSITY] = {"hot-min-density", "F"},
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  [USE_##NAME] = {key, unit},
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
     [USE_LIST_STALE] = {"list-stale", NULL},
     [USE_COLD_MINSIZE] = {"cold-minsize", NULL},
     [USE_ALLOC_HINTS] = {"alloc-hints", NULL},
     [USE_BRANCH_WEIGHTS] = {"branch-weights", NULL},
 };
+
+/* "-fmip-hot-share=F, ...": the settings of mip/decide.inc, for messages. */
+static const char decide_flags[] =
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  "-fmip-" key "=" unit ", "
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
+    ;
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -204,12 +212,10 @@ static void apply_own(struct request *rq, const char *arg) {
       rq->needs_use = arg;
   } else if (!apply_use_flag(rq, arg)) {
     die("unknown option '%s' (known: -f[no-]mip-generate[=MODES], "
-        "-fmip-use=FILE, -fno-mip-use, -f[no-]mip-order, "
-        "-fmip-hot-share=F, -fmip-cold-max-density=F, "
-        "-fmip-cold-min-lifetime=SECONDS, -fmip-hot-min-density=F, "
+        "-fmip-use=FILE, -fno-mip-use, -f[no-]mip-order, %s"
         "-f[no-]mip-list-stale, -f[no-]mip-cold-minsize, "
         "-f[no-]mip-alloc-hints, -f[no-]mip-branch-weights)",
-        arg);
+        arg, decide_flags);
   }
 }
 
@@ -241,6 +247,8 @@ static void apply_flag(struct walk *w, const char *arg) {
     rq->ld_path = arg + strlen("--ld-path=");
   } else if (strcmp(arg, "-r") == 0) {
     rq->relocatable = true;
+  } else if (strcmp(arg, "--version") == 0) {
+    rq->version = true;
   } else if (has_prefix(arg, "--language=")) {
     set_lang(w, arg + strlen("--language="));
   } else if (has_prefix(arg, "-x") && arg[2]) {

@@ -8,12 +8,14 @@
  * compiler and waits for it, to remove the file (run.c).
  */
 #define _XOPEN_SOURCE 700
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
 #include "mip/link.h"
 #include "mipcc.h"
+#include "mipfmt.h"
 
 /* mipc++, or any name ending in "++" (a cross prefix, a version suffix
  * before it), drives clang++. */
@@ -236,6 +238,10 @@ int main(int argc, char **argv) {
   struct request rq;
   parse_request(argc, argv, &rq);
   struct additions add = decide(&rq);
+  /* clang prints its version on stdout, which build systems read to tell
+   * the compiler: MIP's goes before it, on stderr. */
+  if (rq.version)
+    fprintf(stderr, "%s (MIP) %s\n", mipcc_name, mip_version());
 
   const char *compiler = compiler_path(cxx);
   check_not_self(compiler);

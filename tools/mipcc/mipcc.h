@@ -88,10 +88,11 @@ enum action {
 /* The settings of -fmip-use that mipcc passes on to the plugin, each as
  * -fplugin-arg-mip-KEY[=VALUE] (plugin/Options.cpp reads them). */
 enum use_key {
-  USE_HOT_SHARE,         /* -fmip-hot-share=F */
-  USE_COLD_MAX_DENSITY,  /* -fmip-cold-max-density=F */
-  USE_COLD_MIN_LIFETIME, /* -fmip-cold-min-lifetime=SECONDS */
-  USE_HOT_MIN_DENSITY,   /* -fmip-hot-min-density=F */
+  /* -fmip-hot-share=F, ...: the settings of mip/decide.inc */
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  USE_##NAME,
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
   USE_LIST_STALE,        /* -f[no-]mip-list-stale */
   USE_COLD_MINSIZE,      /* -f[no-]mip-cold-minsize */
   USE_ALLOC_HINTS,       /* -f[no-]mip-alloc-hints */
@@ -119,6 +120,7 @@ struct request {
   bool no_link;      /* -c, -S, -E, -fsyntax-only, -M, -MM, --precompile... */
   bool no_codegen;   /* -E, -fsyntax-only, -M, -MM, --precompile... */
   bool relocatable;  /* -r: a partial link, not an image */
+  bool version;      /* --version: clang prints its own */
   size_t inputs;     /* input files, of any kind */
   size_t sources;    /* inputs that are C, C++ or Objective-C sources */
   const char *first_source; /* the first of them, or NULL */

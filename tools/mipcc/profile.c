@@ -24,10 +24,10 @@ static void take_number(const struct request *rq, enum use_key key,
 int profile_hinted_sites(const struct request *rq) {
   struct mip_decide_options o;
   mip_decide_defaults(&o);
-  take_number(rq, USE_HOT_SHARE, &o.hot_share);
-  take_number(rq, USE_COLD_MAX_DENSITY, &o.cold_max_density);
-  take_number(rq, USE_COLD_MIN_LIFETIME, &o.cold_min_lifetime);
-  take_number(rq, USE_HOT_MIN_DENSITY, &o.hot_min_density);
+#define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
+  take_number(rq, USE_##NAME, &o.field);
+#include "mip/decide.inc"
+#undef MIP_DECIDE_SETTING
   struct mip_view v;
   struct mip_error err;
   if (mip_view_open(rq->use, &v, &err))

@@ -2,7 +2,10 @@
 #ifndef MIPDATA_CMD_H
 #define MIPDATA_CMD_H
 
+#include "message.h"
 #include "mipfmt.h"
+#include "options.h"
+#include "output.h"
 
 int cmd_extract(int argc, char **argv);
 int cmd_create(int argc, char **argv);
@@ -11,11 +14,6 @@ int cmd_show(int argc, char **argv);
 int cmd_order(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
-
-/* "mipdata CMD: <message>" plus a pointer to the help; returns 2. */
-int usage_error(const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Prints "mipdata: <err->msg>"; returns 1. */
-int report(const struct mip_error *err);
+int cmd_dump(int argc, char **argv);
 
 #endif

@@ -5,7 +5,6 @@
  * .mipmap file. The binary may be stripped afterwards; the map is all that
  * later commands need from it (plus DWARF for source locations).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,28 +40,25 @@ static int extract(const char *binary, const char *out,
   if (elf_image_open(binary, &img, err))
     return -1;
   GElf_Shdr shdr;
-  Elf_Scn *scn = elf_image_section(&img, MIP_MAP_SECTION, &shdr);
   Elf_Data *data = NULL;
-  struct mip_map map = {0};
+  struct mip_map map;
   int rc = -1;
-  if (!scn)
-    mip_fail(err, binary,
-             "no MIP map (no " MIP_MAP_SECTION " section): build with "
-             "-fmip-generate, and extract before stripping");
-  else if (elf_image_section_data(&img, scn, &data, err) == 0 &&
-           mip_map_parse(data->d_buf, data->d_size, binary, &map, err) == 0 &&
-           check_extents(&img, &map, err) == 0) {
+  if (elf_image_map(&img, &shdr, &data, &map, err) == 0 &&
+      check_extents(&img, &map, err) == 0) {
     elf_image_build_id(&img, &map.build_id);
     size_t symbol_count;
     struct mip_symbol *symbols = elf_image_functions(&img, &symbol_count);
-    rc = mip_mapfile_write(out, &map.build_id, data->d_buf, data->d_size,
-                           symbols, symbol_count, err);
+    struct mip_buf bytes = {0};
+    mip_mapfile_encode(&map.build_id, data->d_buf, data->d_size, symbols,
+                       symbol_count, &bytes);
+    output_file(out, &bytes);
     free(symbols);
-    if (rc == 0 && map.heap_site_count)
+    rc = 0;
+    if (map.heap_site_count)
       printf("%s: %zu functions, %zu heap sites%s\n", out,
              map.function_count, map.heap_site_count,
              map.discarded ? " (and some the linker discarded)" : "");
-    else if (rc == 0)
+    else
       printf("%s: %zu functions%s\n", out, map.function_count,
              map.discarded ? " (and some the linker discarded)" : "");
   }
@@ -72,19 +68,16 @@ static int extract(const char *binary, const char *out,
 }
 
 int cmd_extract(int argc, char **argv) {
-  static const struct option options[] = {{"output", required_argument, 0, 'o'},
-                                          {0, 0, 0, 0}};
   const char *out = "default.mipmap";
-  int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
-    if (c == 'o')
-      out = optarg;
-    else
-      return usage_error("extract", "bad option");
-  }
-  if (optind != argc - 1)
-    return usage_error("extract", "expects one binary");
+  struct opt options[] = {
+      OPT_OUTPUT(&out, "OUT.mipmap", "the map file to write"),
+      OPT_END,
+  };
+  struct cli cli = {.command = "extract", .operands = "BINARY",
+                    .noun = "binary", .min = 1, .max = 1, .options = options};
+  int rc = cli_parse(&cli, argc, argv);
+  if (rc != CLI_GO_ON)
+    return rc;
   struct mip_error err;
-  return extract(argv[optind], out, &err) ? report(&err) : 0;
+  return extract(cli.operand[0], out, &err) ? report(&err) : 0;
 }

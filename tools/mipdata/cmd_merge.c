@@ -17,6 +17,8 @@
  * With one -p every input goes to that profile, as it always did, and an
  * input from another build is refused by the library's own checks.
  *
+ * A pooled raw profile (the runtime's %Nm) adds all the runs it holds.
+ *
  * Raw profiles with heap data need the profiled binary (--debug BINARY,
  * the unstripped binary or its debug file) to symbolize their call
  * stacks: the one whose build-id is the profile's. Frames in other images
@@ -28,7 +30,6 @@
  * built without -g (whose only DWARF is the MIP runtime's) gets one note
  * then, and its frames come from its symbol table.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +37,14 @@
 #include "cmd.h"
 #include "elf_image.h"
 #include "profile_lock.h"
-#include "symbolize.h"
+#include "debuginfo.h"
 
 /* A binary given with --debug. */
 struct debug_binary {
   const char *path;
   struct mip_build_id build_id;
-  struct symbolizer *symbolizer; /* once needed */
-  struct mip_symbolizer callback; /* of symbolizer, for the library */
+  struct debuginfo *info;         /* once needed */
+  struct mip_symbolizer callback; /* of info, for the library */
 };
 
 struct debug_binaries {
@@ -100,8 +101,7 @@ static const struct mip_extent *input_extent(const struct input *in,
                                              uint32_t kind) {
   if (in->is_profile)
     return mip_extent_find(in->other.extents, in->other.extent_count, kind);
-  const struct mip_raw_payload *s = mip_raw_find(&in->raw, kind);
-  return s ? &s->extent : NULL;
+  return mip_raw_extent(&in->raw, kind); /* a pooled file's too */
 }
 
 /* Whether the input has every counter array of the profile, where the
@@ -131,25 +131,23 @@ static int read_debug_binary(const char *path, struct debug_binary *d,
 
 /* Indexes a --debug binary, once; says once when the program's own code
  * has no DWARF (built without -g). */
-static struct symbolizer *open_binary(struct debug_binary *d,
+static struct debuginfo *open_binary(struct debug_binary *d,
                                       struct mip_error *err) {
-  if (d->symbolizer)
-    return d->symbolizer;
-  d->symbolizer = symbolizer_open(d->path, err);
-  if (d->symbolizer && !symbolizer_program_dwarf(d->symbolizer))
-    fprintf(stderr,
-            "mipdata: %s: note: no debug information for the program's "
-            "code (built without -g): its frames get function names from "
-            "the symbol table, without file, line or inlined calls\n",
-            d->path);
-  d->callback = (struct mip_symbolizer){symbolizer_frames, d->symbolizer,
+  if (d->info)
+    return d->info;
+  d->info = debuginfo_open(d->path, err);
+  if (d->info && !debuginfo_covers_program(d->info))
+    note(d->path, "no debug information for the program's code (built "
+                  "without -g): its frames get function names from the "
+                  "symbol table, without file, line or inlined calls");
+  d->callback = (struct mip_symbolizer){debuginfo_frames, d->info,
                                         NULL, NULL};
-  return d->symbolizer;
+  return d->info;
 }
 
 /* The --debug binary for a profile: the one with its build-id (or the
  * only one, for a profile without a build-id), indexed on first use. */
-static struct symbolizer *symbolizer_for(struct debug_binaries *debug,
+static struct debuginfo *symbolizer_for(struct debug_binaries *debug,
                                          const struct target *t,
                                          const struct input *in,
                                          struct mip_error *err) {
@@ -197,7 +195,7 @@ static const struct mip_symbolizer *other_image(void *images,
                                                 const struct mip_build_id *id) {
   struct debug_binaries *debug = images;
   for (size_t i = 0; i < debug->count; i++)
-    if (debug->list[i].symbolizer &&
+    if (debug->list[i].info &&
         mip_build_id_equal(&debug->list[i].build_id, id))
       return &debug->list[i].callback;
   return NULL;
@@ -228,8 +226,8 @@ static int add_to(struct target *t, const struct input *in,
              (!in->build_id->size || !t->profile.build_id.size ||
               mip_build_id_equal(in->build_id, &t->profile.build_id))) {
     /* (a raw profile of another build is refused below, as any is) */
-    struct symbolizer *sym = symbolizer_for(debug, t, in, err);
-    struct mip_symbolizer callback = {symbolizer_frames, sym, other_image,
+    struct debuginfo *sym = symbolizer_for(debug, t, in, err);
+    struct mip_symbolizer callback = {debuginfo_frames, sym, other_image,
                                       debug};
     rc = sym && open_others(debug, in, err) == 0
              ? mip_profile_add_run(&t->profile, t->path, &in->raw, in->path,
@@ -300,7 +298,7 @@ static int merge_input(struct target *targets, size_t count,
     if (skip_other_builds) {
       struct mip_error why;
       no_profile_error(targets, count, in, &why);
-      fprintf(stderr, "mipdata: warning: %s; skipped\n", why.msg);
+      warning("%s; skipped", why.msg);
       return 1;
     }
     /* One profile: its own checks say why, as they always did. */
@@ -316,97 +314,122 @@ static int merge_input(struct target *targets, size_t count,
 
 static void free_debug(struct debug_binaries *debug) {
   for (size_t i = 0; i < debug->count; i++)
-    symbolizer_close(debug->list[i].symbolizer);
+    debuginfo_close(debug->list[i].info);
   free(debug->list);
 }
 
-int cmd_merge(int argc, char **argv) {
-  enum { SKIP_OTHER_BUILDS = 256, DEBUG };
-  static const struct option options[] = {
-      {"profile", required_argument, 0, 'p'},
-      {"skip-other-builds", no_argument, 0, SKIP_OTHER_BUILDS},
-      {"debug", required_argument, 0, DEBUG},
-      {0, 0, 0, 0}};
-  struct target *targets = mip_xcalloc((size_t)argc, sizeof *targets);
-  const char **debug_paths = mip_xcalloc((size_t)argc, sizeof *debug_paths);
-  size_t count = 0, debug_count = 0;
-  int skip_other_builds = 0;
-  int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "p:", options, NULL)) != -1) {
-    if (c == 'p') {
-      targets[count++].path = optarg;
-    } else if (c == SKIP_OTHER_BUILDS) {
-      skip_other_builds = 1;
-    } else if (c == DEBUG) {
-      debug_paths[debug_count++] = optarg;
-    } else {
-      free(targets);
-      free(debug_paths);
-      return usage_error("merge", "bad option");
-    }
-  }
-  const char *problem = NULL, *twice = NULL;
-  for (size_t i = 0; i < count; i++)
+/* The -p paths, each once; else a usage error's status. */
+static int check_profiles(const struct cli *cli, const struct opt_list *p) {
+  for (size_t i = 0; i < p->n; i++)
     for (size_t j = 0; j < i; j++)
-      if (strcmp(targets[i].path, targets[j].path) == 0)
-        twice = targets[i].path;
-  if (twice)
-    problem = "-p is given twice";
-  else if (!count)
-    problem = "-p PROFILE is required";
-  else if (optind >= argc)
-    problem = "expects at least one input";
-  if (problem) {
-    free(targets);
-    free(debug_paths);
-    return twice ? usage_error("merge", "-p %s is given twice", twice)
-                 : usage_error("merge", "%s", problem);
-  }
+      if (strcmp(p->v[i], p->v[j]) == 0)
+        return cli_error(cli, "-p %s is given twice", p->v[i]);
+  return CLI_GO_ON;
+}
 
-  struct mip_error err;
-  int rc = 0;
-  struct debug_binaries debug = {
-      mip_xcalloc(debug_count, sizeof *debug.list), 0};
-  for (size_t i = 0; rc == 0 && i < debug_count; i++)
-    if ((rc = read_debug_binary(debug_paths[i], &debug.list[i], &err)) == 0)
-      debug.count++;
-  free(debug_paths);
+static int read_debug_binaries(const struct opt_list *paths,
+                               struct debug_binaries *debug,
+                               struct mip_error *err) {
+  debug->list = mip_xcalloc(paths->n ? paths->n : 1, sizeof *debug->list);
+  debug->count = 0;
+  for (size_t i = 0; i < paths->n; i++) {
+    if (read_debug_binary(paths->v[i], &debug->list[i], err))
+      return -1;
+    debug->count++;
+  }
+  return 0;
+}
+
+/* Reads the inputs and adds each where it belongs, in memory. */
+static int merge_inputs(struct target *targets, size_t count,
+                        char *const *inputs, int input_count,
+                        int skip_other_builds, struct debug_binaries *debug,
+                        struct mip_error *err) {
+  int merged = 0;
+  for (int i = 0; i < input_count; i++) {
+    struct input in;
+    int rc = read_input(inputs[i], &in, err);
+    if (rc == 0) {
+      int added =
+          merge_input(targets, count, &in, skip_other_builds, debug, err);
+      rc = added < 0 ? -1 : 0;
+      merged += added == 0;
+    }
+    free_input(&in);
+    if (rc)
+      return -1;
+  }
+  if (!merged) {
+    snprintf(err->msg, sizeof err->msg,
+             "nothing merged: every input was skipped");
+    return -1;
+  }
+  return 0;
+}
+
+/* Reads the profiles, merges, and writes what changed: every profile is
+ * staged before any is replaced (output.h), all under the locks. */
+static int merge(struct target *targets, size_t count, char *const *inputs,
+                 int input_count, int skip_other_builds,
+                 struct debug_binaries *debug, struct mip_error *err) {
   /* From the read to the rename, no other merge may update them. */
   struct profile_locks locks = {0};
   const char **paths = mip_xcalloc(count, sizeof *paths);
   for (size_t i = 0; i < count; i++)
     paths[i] = targets[i].path;
-  if (rc == 0)
-    rc = profile_locks_take(&locks, paths, count, &err);
+  int rc = profile_locks_take(&locks, paths, count, err);
   free(paths);
   for (size_t i = 0; rc == 0 && i < count; i++)
-    rc = mip_profile_read(targets[i].path, &targets[i].profile, &err);
-  int merged = 0;
-  for (int i = optind; rc == 0 && i < argc; i++) {
-    struct input in;
-    rc = read_input(argv[i], &in, &err);
-    if (rc == 0) {
-      int added =
-          merge_input(targets, count, &in, skip_other_builds, &debug, &err);
-      rc = added < 0 ? -1 : 0;
-      merged += added == 0;
-    }
-    free_input(&in);
-  }
-  if (rc == 0 && !merged) {
-    snprintf(err.msg, sizeof err.msg,
-             "nothing merged: every input was skipped");
-    rc = -1;
-  }
-  /* Checked and added in memory: now write what changed. */
+    rc = mip_profile_read(targets[i].path, &targets[i].profile, err);
+  if (rc == 0)
+    rc = merge_inputs(targets, count, inputs, input_count, skip_other_builds,
+                      debug, err);
   for (size_t i = 0; rc == 0 && i < count; i++)
-    if (targets[i].changed)
-      rc = mip_profile_write(targets[i].path, &targets[i].profile, &err);
+    if (targets[i].changed) {
+      struct mip_buf bytes = {0};
+      mip_profile_encode(&targets[i].profile, &bytes);
+      output_file(targets[i].path, &bytes);
+    }
+  if (rc == 0)
+    rc = output_commit(err);
   profile_locks_release(&locks);
-  for (size_t i = 0; i < count; i++)
+  return rc;
+}
+
+int cmd_merge(int argc, char **argv) {
+  struct opt_list profiles = {0}, debug_paths = {0};
+  int skip_other_builds = 0;
+  struct opt options[] = {
+      OPT_PROFILES(&profiles, "a profile to add runs to; one per image"),
+      OPT_FLAG("skip-other-builds", &skip_other_builds,
+               "leave out, with a warning, an input no profile takes"),
+      OPT_DEBUGS(&debug_paths, "a profiled binary (unstripped) or its debug "
+                               "file, to symbolize heap call stacks; one per "
+                               "image"),
+      OPT_END,
+  };
+  struct cli cli = {.command = "merge", .operands = "INPUT...",
+                    .noun = "input", .min = 1, .max = -1, .options = options};
+  int rc = cli_parse(&cli, argc, argv);
+  if (rc == CLI_GO_ON)
+    rc = check_profiles(&cli, &profiles);
+  if (rc != CLI_GO_ON) {
+    cli_free(&cli);
+    return rc;
+  }
+  struct mip_error err;
+  struct target *targets = mip_xcalloc(profiles.n, sizeof *targets);
+  for (size_t i = 0; i < profiles.n; i++)
+    targets[i].path = profiles.v[i];
+  struct debug_binaries debug;
+  rc = read_debug_binaries(&debug_paths, &debug, &err);
+  if (rc == 0)
+    rc = merge(targets, profiles.n, cli.operand, cli.operand_count,
+               skip_other_builds, &debug, &err);
+  for (size_t i = 0; i < profiles.n; i++)
     mip_profile_free(&targets[i].profile); /* also after a failed read */
   free(targets);
   free_debug(&debug);
+  cli_free(&cli);
   return rc ? report(&err) : 0;
 }

@@ -8,10 +8,7 @@
  * the rules, docs/layout.md how to use the file). --explain prints the
  * placement, function by function, on stdout.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,106 +293,56 @@ static void note_fallbacks(const char *path, const struct order_result *r) {
     effect = "hot functions are placed by calls, not clustered";
   }
   if (what)
-    fprintf(stderr, "mipdata: %s: note: %s; %s\n", path, what, effect);
+    note(path, "%s; %s", what, effect);
 }
 
 /* ---- options --------------------------------------------------------- */
 
-static int parse_u64(const char *s, uint64_t *out) {
-  char *end;
-  if (!*s || *s == '-' || *s == '+')
-    return -1;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end)
-    return -1;
-  *out = v;
-  return 0;
-}
-
-static int parse_share(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (!*s || errno || *end || !isfinite(v) || v < 0 || v > 1)
-    return -1;
-  *out = v;
-  return 0;
-}
-
+/* Fills o from the command line; CLI_GO_ON, or the status to exit with. */
 static int parse_options(int argc, char **argv, struct order_cmd *o) {
-  static const struct option options[] = {
-      {"profile", required_argument, 0, 'p'},
-      {"output", required_argument, 0, 'o'},
-      {"format", required_argument, 0, 'f'},
-      {"startup", required_argument, 0, 's'},
-      {"hot-share", required_argument, 0, 'h'},
-      {"cluster-size", required_argument, 0, 'c'},
-      {"explain", optional_argument, 0, 'e'},
-      {0, 0, 0, 0}};
+  static const char *const formats[] = {"lld", "gold", NULL};
+  int format = FORMAT_LLD, explain_format = EMIT_TEXT;
+  struct mip_decide_options decide;
+  mip_decide_defaults(&decide);
   memset(o, 0, sizeof *o);
-  o->format = FORMAT_LLD;
-  o->explain_format = EMIT_TEXT;
-  o->layout.hot_share = ORDER_DEFAULT_HOT_SHARE;
+  o->layout.hot_share = decide.hot_share;
   o->layout.cluster_size = ORDER_DEFAULT_CLUSTER_SIZE;
   o->layout.startup_limit = ORDER_NO_LIMIT;
-  int c;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, "p:o:", options, NULL)) != -1) {
-    switch (c) {
-    case 'p':
-      o->profile = optarg;
-      break;
-    case 'o':
-      o->output = optarg;
-      break;
-    case 'f':
-      if (!strcmp(optarg, "lld"))
-        o->format = FORMAT_LLD;
-      else if (!strcmp(optarg, "gold"))
-        o->format = FORMAT_GOLD;
-      else
-        return usage_error("order", "unknown format '%s' (lld or gold)",
-                           optarg);
-      break;
-    case 's':
-      if (parse_u64(optarg, &o->layout.startup_limit))
-        return usage_error("order", "--startup wants a count, not '%s'",
-                           optarg);
-      break;
-    case 'h':
-      if (parse_share(optarg, &o->layout.hot_share))
-        return usage_error("order",
-                           "--hot-share wants a number from 0 to 1, not '%s'",
-                           optarg);
-      break;
-    case 'c':
-      if (parse_u64(optarg, &o->layout.cluster_size) || !o->layout.cluster_size)
-        return usage_error(
-            "order", "--cluster-size wants a byte count, not '%s'", optarg);
-      break;
-    case 'e':
-      o->explain = 1;
-      if (optarg && emit_parse_format(optarg, &o->explain_format))
-        return usage_error("order", "unknown --explain format '%s'", optarg);
-      break;
-    default:
-      return usage_error("order", "bad option");
-    }
-  }
-  if (!o->profile)
-    return usage_error("order", "-p PROFILE is required");
+  struct opt explain = OPT_CHOICE("explain", &explain_format,
+                                  emit_format_names,
+                                  "print the placement, function by function");
+  explain.flags = OPT_OPTIONAL_VALUE;
+  explain.noun = "--explain format";
+  struct opt options[] = {
+      OPT_PROFILE(&o->profile, "the profile, with call counts"),
+      OPT_OUTPUT(&o->output, "ORDER_FILE", "the ordering file to write"),
+      OPT_CHOICE("format", &format, formats,
+                 "for ld.lld --symbol-ordering-file or gold "
+                 "--section-ordering-file"),
+      OPT_UINT("startup", &o->layout.startup_limit, 0, UINT64_MAX, "N",
+               "how many functions, by first call, count as start-up"),
+      opt_decide(MIP_DECIDE_HOT_SHARE, &o->layout.hot_share),
+      OPT_UINT("cluster-size", &o->layout.cluster_size, 1, UINT64_MAX,
+               "BYTES", "the largest cluster of hot functions"),
+      explain,
+      OPT_END,
+  };
+  struct cli cli = {.command = "order", .options = options};
+  int rc = cli_parse(&cli, argc, argv);
+  if (rc != CLI_GO_ON)
+    return rc;
+  o->format = (enum order_format)format;
+  o->explain = cli_given(&cli, "explain") > 0;
+  o->explain_format = (enum emit_format)explain_format;
   if (!o->output && !o->explain)
-    return usage_error("order", "-o ORDER_FILE is required (or --explain)");
-  if (optind != argc)
-    return usage_error("order", "unexpected argument '%s'", argv[optind]);
-  return 0;
+    return cli_error(&cli, "-o ORDER_FILE is required (or --explain)");
+  return CLI_GO_ON;
 }
 
 int cmd_order(int argc, char **argv) {
   struct order_cmd o;
   int rc = parse_options(argc, argv, &o);
-  if (rc)
+  if (rc != CLI_GO_ON)
     return rc;
   struct mip_error err;
   struct mip_profile p;
@@ -409,13 +356,7 @@ int cmd_order(int argc, char **argv) {
   if (o.output) {
     struct mip_buf out = {0};
     render(&p, &r, o.format, o.layout.hot_share, &out);
-    rc = mip_file_write_atomic(o.output, out.data, out.size, &err);
-    mip_buf_free(&out);
-    if (rc) {
-      order_result_free(&r);
-      mip_profile_free(&p);
-      return report(&err);
-    }
+    output_file(o.output, &out);
   }
   note_fallbacks(o.profile, &r);
   if (!o.explain)

@@ -101,6 +101,20 @@ int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
   return 0;
 }
 
+int elf_image_map(struct elf_image *img, GElf_Shdr *shdr, Elf_Data **data,
+                  struct mip_map *map, struct mip_error *err) {
+  memset(map, 0, sizeof *map);
+  Elf_Scn *scn = elf_image_section(img, MIP_MAP_SECTION, shdr);
+  if (!scn)
+    return mip_fail(err, img->path,
+                    "no MIP map (no " MIP_MAP_SECTION " section): build with "
+                    "-fmip-generate, and extract before stripping");
+  if (elf_image_section_data(img, scn, data, err) ||
+      mip_map_parse((*data)->d_buf, (*data)->d_size, img->path, map, err))
+    return -1;
+  return 0;
+}
+
 uint64_t *elf_image_map_entries(struct elf_image *img, size_t *count) {
   GElf_Shdr shdr;
   Elf_Data *data;
@@ -151,7 +165,7 @@ void elf_image_build_id(struct elf_image *img, struct mip_build_id *id) {
 }
 
 static int by_symbol_addr(const void *a, const void *b) {
-  const struct mip_symbol *x = a, *y = b;
+  const struct elf_function *x = a, *y = b;
   if (x->addr != y->addr)
     return x->addr < y->addr ? -1 : 1;
   return (x->size < y->size) - (x->size > y->size); /* largest first */
@@ -172,7 +186,14 @@ static Elf_Scn *symbol_table(struct elf_image *img, GElf_Shdr *shdr) {
   return found;
 }
 
-struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count) {
+static const char *symbol_name(struct elf_image *img, const GElf_Shdr *shdr,
+                               const GElf_Sym *sym) {
+  const char *name = elf_strptr(img->elf, shdr->sh_link, sym->st_name);
+  return name ? name : "";
+}
+
+struct elf_function *elf_image_function_symbols(struct elf_image *img,
+                                                size_t *count) {
   *count = 0;
   GElf_Shdr shdr;
   Elf_Scn *scn = symbol_table(img, &shdr);
@@ -180,13 +201,18 @@ struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count) {
   if (!data || !shdr.sh_entsize)
     return NULL;
   size_t n = shdr.sh_size / shdr.sh_entsize;
-  struct mip_symbol *out = mip_xcalloc(n, sizeof *out);
+  struct elf_function *out = mip_xcalloc(n ? n : 1, sizeof *out);
+  const char *file = "";
   for (size_t i = 0; i < n; i++) {
     GElf_Sym sym;
-    if (gelf_getsym(data, (int)i, &sym) &&
-        GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
-        sym.st_size)
-      out[(*count)++] = (struct mip_symbol){sym.st_value, sym.st_size};
+    if (!gelf_getsym(data, (int)i, &sym))
+      continue;
+    if (GELF_ST_TYPE(sym.st_info) == STT_FILE)
+      file = symbol_name(img, &shdr, &sym);
+    if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF)
+      out[(*count)++] = (struct elf_function){
+          sym.st_value, sym.st_size, symbol_name(img, &shdr, &sym),
+          GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file : ""};
   }
   if (*count)
     qsort(out, *count, sizeof *out, by_symbol_addr);
@@ -195,6 +221,18 @@ struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count) {
     if (!kept || out[kept - 1].addr != out[i].addr)
       out[kept++] = out[i];
   *count = kept;
+  return out;
+}
+
+struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count) {
+  size_t n;
+  struct elf_function *symbols = elf_image_function_symbols(img, &n);
+  struct mip_symbol *out = symbols ? mip_xcalloc(n ? n : 1, sizeof *out) : NULL;
+  *count = 0;
+  for (size_t i = 0; i < n; i++)
+    if (symbols[i].size)
+      out[(*count)++] = (struct mip_symbol){symbols[i].addr, symbols[i].size};
+  free(symbols);
   return out;
 }
 

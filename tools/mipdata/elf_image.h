@@ -23,8 +23,27 @@ Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
 int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
                            Elf_Data **data, struct mip_error *err);
 
-/* The image's function symbols (.symtab, else .dynsym), sorted by
- * address, one per address (the largest size); *count 0 when stripped. */
+/* The image's map section (.debug_mip): its header in *shdr, its bytes
+ * (decompressed) in *data, checked and parsed into *map (which the caller
+ * frees, whatever the result). Fails naming the file when there is none. */
+int elf_image_map(struct elf_image *img, GElf_Shdr *shdr, Elf_Data **data,
+                  struct mip_map *map, struct mip_error *err);
+
+
+/* A function symbol: its name and, for a local one, the name of the
+ * STT_FILE symbol before it (its source file), "" for none; both point
+ * into the image. */
+struct elf_function {
+  uint64_t addr, size;
+  const char *name, *file;
+};
+
+/* The image's defined function symbols (.symtab, else .dynsym), sorted by
+ * address, one per address (the largest size; of equal sizes, the first);
+ * *count 0 when stripped. */
+struct elf_function *elf_image_function_symbols(struct elf_image *img,
+                                                size_t *count);
+/* The same without names, and only those with a size. */
 struct mip_symbol *elf_image_functions(struct elf_image *img, size_t *count);
 
 /* The link-time entry addresses of the functions MIP instrumented in the

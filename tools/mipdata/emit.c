@@ -83,6 +83,8 @@ static void quoted(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+void emit_quoted(FILE *out, const char *s) { quoted(out, s); }
+
 /* Writes what comes before a member: separators, indentation, the key.
  * container says whether the member itself opens an object or array. */
 static void member_prefix(struct emitter *e, const char *key, int container) {

@@ -48,6 +48,10 @@ void emit_null(struct emitter *e, const char *key);
 void emit_string_or_null(struct emitter *e, const char *key,
                          const char *value);
 
+/* s double-quoted with JSON's escapes, as every string above: valid JSON,
+ * valid YAML and valid UTF-8 (a byte outside UTF-8 becomes U+FFFD). */
+void emit_quoted(FILE *out, const char *s);
+
 /* ---- text tables ---------------------------------------------------- */
 
 #define TABLE_MAX_COLUMNS 8

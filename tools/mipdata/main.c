@@ -1,63 +1,45 @@
 /*
  * mipdata: turns what MIP-instrumented programs write into profiles, and
  * profiles into reports. A thin dispatcher; each subcommand lives in its
- * own cmd_*.c.
+ * own cmd_*.c, declares its options (options.h) and writes through the
+ * output sink (output.h), which main commits when the command succeeded.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "output.h"
 
 struct command {
   const char *name;
   int (*run)(int argc, char **argv);
-  const char *usage;
+  const char *summary;
 };
 
 static const struct command commands[] = {
-    {"extract", cmd_extract, "extract BINARY [-o OUT.mipmap]"},
-    {"create", cmd_create, "create -p OUT.mip MAP"},
-    {"merge", cmd_merge,
-     "merge -p PROFILE.mip [-p PROFILE.mip...] [--skip-other-builds]\n"
-     "                       [--debug BINARY...] INPUT.mipraw|INPUT.mip..."},
-    {"show", cmd_show,
-     "show -p PROFILE.mip [--debug BINARY] [--covered|--uncovered]\n"
-     "                       [--heap [--sort size|count]] [--format text|yaml|json]"},
-    {"order", cmd_order, "order -p PROFILE.mip [-o ORDER.txt] [--format lld|gold] [--startup N]\n                       [--hot-share F] [--cluster-size BYTES] [--explain[=text|yaml|json]]"},
-    {"annotate", cmd_annotate,
-     "annotate -p PROFILE.mip [--debug BINARY] [--format text|yaml|json] [--all]\n"
-     "                       [--hot-share F] [--cold-max-density F]\n"
-     "                       [--cold-min-lifetime SECONDS] [--hot-min-density F]"},
-    {"symbolize", cmd_symbolize, "symbolize --debug BINARY [ADDRESS...]"},
+    {"extract", cmd_extract, "copy a binary's MIP map into a map file"},
+    {"create", cmd_create, "create an indexed profile, with no runs, from a map"},
+    {"merge", cmd_merge, "add raw profiles (or other profiles) to profiles"},
+    {"show", cmd_show, "show a profile: functions, blocks, edges, heap"},
+    {"order", cmd_order, "write a function ordering file for the linker"},
+    {"annotate", cmd_annotate, "show what a rebuild with the profile decides"},
+    {"symbolize", cmd_symbolize, "print the source frames of addresses"},
+    {"dump", cmd_dump, "print every field, section and record of any MIP file"},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
 static void print_help(FILE *out) {
-  fputs("usage: mipdata COMMAND [OPTIONS]\n\ncommands:\n", out);
+  fputs("usage: mipdata COMMAND [OPTIONS]\n"
+        "       mipdata COMMAND --help\n"
+        "       mipdata --version\n\ncommands:\n",
+        out);
   for (size_t i = 0; i < COMMAND_COUNT; i++)
-    fprintf(out, "  mipdata %s\n", commands[i].usage);
-  fputs("\nSee docs/mipdata.md for details.\n", out);
-}
-
-int usage_error(const char *cmd, const char *fmt, ...) {
-  fprintf(stderr, "mipdata %s: ", cmd);
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  for (size_t i = 0; i < COMMAND_COUNT; i++)
-    if (strcmp(commands[i].name, cmd) == 0)
-      fprintf(stderr, " (usage: mipdata %s)", commands[i].usage);
-  fputc('\n', stderr);
-  return 2;
-}
-
-int report(const struct mip_error *err) {
-  fprintf(stderr, "mipdata: %s\n", err->msg);
-  return 1;
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fputs("\nOptions several commands share: -p PROFILE, -o FILE, --format "
+        "text|yaml|json,\n--debug BINARY. See docs/mipdata.md for details.\n",
+        out);
 }
 
 /* A report that did not reach its reader is a failure, whatever the
@@ -88,9 +70,13 @@ int main(int argc, char **argv) {
     print_help(stdout);
     return finish_stdout(0);
   }
+  if (!strcmp(name, "--version")) {
+    printf("mipdata (MIP) %s\n", mip_version());
+    return finish_stdout(0);
+  }
   for (size_t i = 0; i < COMMAND_COUNT; i++)
     if (strcmp(commands[i].name, name) == 0)
-      return finish_stdout(commands[i].run(argc - 1, argv + 1));
+      return finish_stdout(output_run(commands[i].run, argc - 1, argv + 1));
   fprintf(stderr, "mipdata: unknown command '%s'\n", name);
   print_help(stderr);
   return 2;

@@ -27,7 +27,6 @@ struct order_options {
   uint64_t startup_limit; /* ranked functions that count as start-up */
 };
 
-#define ORDER_DEFAULT_HOT_SHARE 0.9
 #define ORDER_DEFAULT_CLUSTER_SIZE 4096
 #define ORDER_NO_LIMIT UINT64_MAX
 

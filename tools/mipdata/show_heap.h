@@ -3,16 +3,12 @@
 #define MIPDATA_SHOW_HEAP_H
 
 #include "emit.h"
-#include "mipfmt.h"
+#include "report.h"
 
 enum heap_order { HEAP_BY_SIZE, HEAP_BY_COUNT };
 
-/* Prints the heap contexts of p (read from path) in the format. */
-void show_heap(const char *path, const struct mip_profile *p,
-               enum emit_format format, enum heap_order order);
-
-/* "malloc", "operator new[]", ...; NULL for a kind this build does not
- * know. */
-const char *allocator_name(uint32_t allocator);
+/* Prints the heap contexts of r in the format. */
+void show_heap(const struct report *r, enum emit_format format,
+               enum heap_order order);
 
 #endif

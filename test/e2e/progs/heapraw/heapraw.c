@@ -152,6 +152,7 @@ int main(int argc, char **argv) {
   hdr.build_id_size = raw.build_id.size;
   memcpy(hdr.build_id, raw.build_id.bytes, raw.build_id.size);
   hdr.pid = raw.pid;
+  hdr.runs = 1;
   struct mip_buf file = {0};
   mip_rec_raw_header_encode(&hdr,
                             mip_buf_extend(&file, mip_rec_raw_header_size));

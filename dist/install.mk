@@ -1,0 +1,45 @@
+# make install / make uninstall: a toolchain's layout under $(PREFIX),
+# staged under $(DESTDIR) when it is set (packaging).
+#   bin/mipcc, bin/mipc++ (a link), bin/mipdata
+#   lib/mip/       the plugin, the runtime and the heap and allocation objects
+#   lib/pkgconfig/mip.pc
+#   include/mip/   mip.h, alloc.h, version.h
+#   share/man/man1/mipcc.1, mipc++.1 (a link), mipdata.1
+#   share/doc/mip/ the documentation
+INSTALL_ROOT := $(DESTDIR)$(PREFIX)
+# The version is defined once, in include/mip/version.h.
+MIP_VERSION  := $(shell sed -n 's/^\#define MIP_VERSION "\(.*\)"/\1/p' include/mip/version.h 2>/dev/null)
+INSTALL_BIN  := mipdata mipcc
+INSTALL_LIB  := libmip.so libmip-clang.so libmip_rt.a mip_interpose.o \
+  mip_interpose_shared.o libmip_alloc.a
+INSTALL_INCLUDE := mip.h alloc.h version.h
+INSTALL_MAN  := mipcc.1 mipdata.1
+INSTALL_DOC  := $(notdir $(wildcard docs/*.md))
+
+install: all
+	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/mip \
+	  $(INSTALL_ROOT)/lib/pkgconfig $(INSTALL_ROOT)/include/mip \
+	  $(INSTALL_ROOT)/share/man/man1 $(INSTALL_ROOT)/share/doc/mip
+	install -m 755 $(INSTALL_BIN:%=$(BIN)/%) $(INSTALL_ROOT)/bin/
+	ln -sf mipcc $(INSTALL_ROOT)/bin/mipc++
+	install -m 644 $(INSTALL_LIB:%=$(LIB)/mip/%) $(INSTALL_ROOT)/lib/mip/
+	install -m 644 $(INSTALL_INCLUDE:%=include/mip/%) $(INSTALL_ROOT)/include/mip/
+	install -m 644 $(INSTALL_MAN:%=docs/man/%) $(INSTALL_ROOT)/share/man/man1/
+	ln -sf mipcc.1 $(INSTALL_ROOT)/share/man/man1/mipc++.1
+	install -m 644 $(INSTALL_DOC:%=docs/%) $(INSTALL_ROOT)/share/doc/mip/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(MIP_VERSION)|' \
+	  dist/mip.pc.in > $(INSTALL_ROOT)/lib/pkgconfig/mip.pc
+	chmod 644 $(INSTALL_ROOT)/lib/pkgconfig/mip.pc
+
+# Removes exactly what install copied, then the directories of MIP's own
+# that are left empty.
+uninstall:
+	rm -f $(INSTALL_BIN:%=$(INSTALL_ROOT)/bin/%) $(INSTALL_ROOT)/bin/mipc++ \
+	  $(INSTALL_LIB:%=$(INSTALL_ROOT)/lib/mip/%) \
+	  $(INSTALL_INCLUDE:%=$(INSTALL_ROOT)/include/mip/%) \
+	  $(INSTALL_MAN:%=$(INSTALL_ROOT)/share/man/man1/%) \
+	  $(INSTALL_ROOT)/share/man/man1/mipc++.1 \
+	  $(INSTALL_DOC:%=$(INSTALL_ROOT)/share/doc/mip/%) \
+	  $(INSTALL_ROOT)/lib/pkgconfig/mip.pc
+	-rmdir $(INSTALL_ROOT)/lib/mip $(INSTALL_ROOT)/include/mip \
+	  $(INSTALL_ROOT)/share/doc/mip 2>/dev/null

@@ -1,0 +1,204 @@
+/*
+ * The report model: what one profile says, ready to print or to compare
+ * with another profile. Its functions, allocation sites and heap contexts
+ * (each frame symbolized and demangled), the runtime's statistics, and,
+ * when asked for, what a rebuild with the profile decides (annotate's
+ * view). Every entity has keys that name it by source, not by index or
+ * address, so that the entities of two builds can be matched
+ * (docs/report.md). Commands read the model, not the profile's tables.
+ */
+#ifndef MIPDATA_REPORT_H
+#define MIPDATA_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mipfmt.h"
+
+/* Keys (docs/report.md): the fine key names an entity by function, file,
+ * line and column and is unique in its profile; the coarse key leaves out
+ * line and column, so that it survives edits that move code, and is
+ * shared by entities that differ only there. */
+enum report_key { REPORT_FINE, REPORT_COARSE, REPORT_KEYS };
+
+struct report_function {
+  uint32_t index;   /* in the profile, which is in profile-key order */
+  const char *name; /* linkage name */
+  char *demangled;
+  const char *unit; /* a local (static) function's source; NULL else */
+  char *file;       /* declaration, from a debug binary; NULL unknown */
+  uint32_t line;
+  uint64_t runs;   /* merged runs that entered it */
+  int counted;     /* built with call counts */
+  uint64_t calls;  /* 0 when not counted */
+  int ranked;      /* built with first-call order, and called */
+  double order;    /* mean rank of its first call, when ranked */
+  uint64_t order_runs;
+  const struct mip_block *blocks; /* block_count, in the profile */
+  uint32_t block_count;
+  enum mip_temperature temperature; /* MIP_TEMP_UNKNOWN undecided */
+  uint64_t entry;                   /* link-time address: lookups only */
+  char *key[REPORT_KEYS];
+};
+
+/* Sampled calls from one function to another. */
+struct report_edge {
+  const struct report_function *caller; /* NULL: from outside MIP's code */
+  const struct report_function *callee;
+  uint64_t samples;
+};
+
+struct report_site {
+  uint32_t index; /* in the profile's heap sites */
+  /* The function the call was compiled into (whose rebuild hints it). */
+  const struct report_function *instrumented;
+  const char *function; /* innermost, maybe inlined; "" unknown (no -g) */
+  char *demangled;
+  const char *file; /* NULL unknown */
+  uint32_t line, column;
+  uint32_t allocator;        /* MIP_ALLOC_* */
+  char allocator_name[32];   /* "malloc", ...; "allocator N" unknown */
+  size_t first_context;      /* its contexts: context_count from here */
+  size_t context_count;
+  struct mip_site_decision decision; /* when decided */
+  char *key[REPORT_KEYS];
+};
+
+/* One symbolized frame, shared by every context it is in. */
+struct report_frame {
+  const char *function; /* linkage name, "" unknown; outside: the object */
+  char *demangled;
+  const char *file; /* NULL unknown */
+  uint32_t line, column;
+  int inlined; /* inlined into the next frame (towards the root) */
+  int outside; /* in an object that was not symbolized */
+  /* The object of a symbolized frame of another image than the
+   * profile's; NULL for the profile's own code. See report_frame_object. */
+  const char *object;
+};
+
+struct report_context {
+  uint32_t index;                 /* in the profile: by site, then frames */
+  const struct report_site *site; /* NULL: allocated outside MIP's code */
+  const uint32_t *stack;          /* depth frame indices, leaf first */
+  uint32_t depth;
+  int truncated; /* the runtime cut the stack at its depth limit */
+  struct mip_mib mib;
+  struct mip_alloc_stats stats;
+  enum mip_alloc_class alloc_class; /* when decided */
+  char *key[REPORT_KEYS];
+};
+
+/* The runtime's heap statistics, and what show derives from them. */
+struct report_stats {
+  struct mip_heap_stats heap;
+  uint64_t blocks;            /* all blocks (at least unknown_lifetimes) */
+  uint64_t unknown_lifetimes; /* freed_unseen + live_uninterposed */
+};
+
+struct report {
+  const char *path; /* as given */
+  char build_id[2 * MIP_BUILD_ID_MAX + 1];
+  uint64_t runs;
+  int counted;  /* the profile has call counts */
+  int ordered;  /* the profile has first-call order */
+  size_t block_count; /* blocks of all functions (built with blocks) */
+  int has_heap; /* heap data: contexts, frames, statistics */
+  struct report_function *functions;
+  size_t function_count;
+  struct report_edge *edges; /* by caller, then callee */
+  size_t edge_count;
+  uint64_t edge_period;          /* calls per sample; 0 without edges */
+  uint64_t edge_samples_dropped; /* the runtime's table was full */
+  struct report_site *sites;
+  size_t site_count;
+  struct report_frame *frames;
+  size_t frame_count;
+  struct report_context *contexts;
+  size_t context_count;
+  struct report_stats stats;
+  int located; /* functions' declarations looked up (report_locate) */
+  /* report_decide: */
+  int decided;
+  struct mip_decide_options decide;
+  uint64_t hot_threshold; /* UINT64_MAX: nothing is hot */
+  size_t temperatures[MIP_TEMP_HOT + 1];
+  /* What it was read from: the profile, and the view the compiler reads
+   * (the decisions are made through it). */
+  struct mip_profile profile;
+  struct mip_view view;
+};
+
+/* Reads and checks the profile at path (kept as r->path) into r: on
+ * failure, one line in err and nothing to free. */
+int report_open(const char *path, struct report *r, struct mip_error *err);
+void report_free(struct report *r);
+
+/* Where a function starting at link-time address entry was declared:
+ * 0 with *file (copied) and *line set, -1 when unknown. */
+struct report_locator {
+  int (*lookup)(void *ctx, uint64_t entry, const char **file,
+                uint32_t *line);
+  void *ctx;
+};
+
+/* Sets each function's file and line (and so its keys) from l.
+ * report_debug.h does it from a debug binary. */
+void report_locate(struct report *r, const struct report_locator *l);
+
+/* What a rebuild with the profile decides, with the compiler's calls
+ * (lib/decide.c) on the compiler's view: each function's temperature,
+ * each site's decision and each context's class. */
+int report_decide(struct report *r, const struct mip_decide_options *o,
+                  struct mip_error *err);
+
+/* The object a frame's code is in: an outside frame's, a symbolized frame
+ * of another image's, NULL for the profile's own code. */
+const char *report_frame_object(const struct report_frame *f);
+
+/* ---- iteration ---------------------------------------------------------- */
+
+enum report_direction { REPORT_LEAF_FIRST, REPORT_ROOT_FIRST };
+
+struct report_frame_iter {
+  const struct report *r;
+  const struct report_context *c;
+  enum report_direction direction;
+  uint32_t next;
+};
+
+void report_frames_begin(struct report_frame_iter *it, const struct report *r,
+                         const struct report_context *c,
+                         enum report_direction direction);
+/* The next frame, NULL after the last. */
+const struct report_frame *report_frames_next(struct report_frame_iter *it);
+
+/* Orders of contexts; ties always go in profile order. */
+enum report_order {
+  REPORT_BY_PROFILE, /* by site (in site order; none last), then frames */
+  REPORT_BY_BYTES,   /* TotalSize, largest first */
+  REPORT_BY_COUNT,   /* AllocCount, most first */
+  REPORT_BY_KEY,     /* fine key, bytewise: two profiles merge-join */
+};
+
+struct report_context_iter {
+  const struct report *r;
+  size_t *order; /* context indices */
+  size_t count, next;
+};
+
+/* Every context of r, or of site only (site not NULL), in order. */
+void report_contexts_begin(struct report_context_iter *it,
+                           const struct report *r,
+                           const struct report_site *site,
+                           enum report_order order);
+const struct report_context *
+report_contexts_next(struct report_context_iter *it);
+void report_contexts_end(struct report_context_iter *it);
+
+/* ---- keys (report_key.c) ------------------------------------------------ */
+
+/* Computes every key of r; report_open and report_locate do. */
+void report_key_all(struct report *r);
+
+#endif

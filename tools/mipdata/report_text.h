@@ -1,0 +1,37 @@
+/*
+ * The report model as text, for people: what several commands print the
+ * same way. Heap call stacks are one frame a line, the function
+ * (demangled) in a column of bounded width, then where the frame is.
+ */
+#ifndef MIPDATA_REPORT_TEXT_H
+#define MIPDATA_REPORT_TEXT_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+/* The widest function column: a longer name has lines of its own, and
+ * its location goes on the next line, where the column ends. C++ names
+ * run to thousands of characters: such a name is broken after a ", " (or,
+ * when there is none, anywhere) into lines of at most
+ * REPORT_TEXT_LINE_WIDTH columns, each after the first indented two more
+ * columns, so that the text fits a terminal and the locations stay in
+ * one column. */
+#define REPORT_TEXT_NAME_WIDTH 40
+#define REPORT_TEXT_LINE_WIDTH 100
+
+/* "s" when n is not 1. */
+const char *report_plural(uint64_t n);
+
+/* "Profile PATH: build-id ID, N runs". */
+void report_text_header(FILE *out, const struct report *r);
+
+/* The frames of c, leaf first, after indent, one a line: the demangled
+ * function ("??" unknown), then FILE:LINE:COLUMN (FILE alone without a
+ * line, "??" without a file, "(another object)" outside the image), then
+ * "  (inlined)" and, for a frame of another image, "  (in OBJECT)"; then
+ * "... (stack truncated)" when the runtime cut the stack. */
+void report_text_frames(FILE *out, const char *indent, const struct report *r,
+                        const struct report_context *c);
+
+#endif
