@@ -35,10 +35,11 @@ HEAP_PROGRAMS="$ALL_PROGRAMS cmark"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 
-# The configurations that are another one's binary run another way:
-# mip-c and mip-co-c are mip and mip-co in continuous mode (%c in
-# MIP_PROFILE_FILE: the counters mapped onto the profile). Prints the
-# binary's configuration, nothing for the others.
+# The configurations that are another one run another way: mip-c and
+# mip-co-c are mip and mip-co linked with -fmip-continuous and run in
+# continuous mode (%c in MIP_PROFILE_FILE: the counters mapped onto the
+# profile). Prints the configuration they compare with, nothing for the
+# others.
 variant_of() {
   case $1 in
     mip-c) echo mip ;;
@@ -89,6 +90,8 @@ config_flags() {
     plain)   CC_CMD=("$CLANG") ;;
     mip)     CC_CMD=("$MIPCC" -fmip-generate) ;;
     mip-co)  CC_CMD=("$MIPCC" -fmip-generate=counts,order) ;;
+    mip-c)   CC_CMD=("$MIPCC" -fmip-generate -fmip-continuous) ;;
+    mip-co-c) CC_CMD=("$MIPCC" -fmip-generate=counts,order -fmip-continuous) ;;
     pgo-cov) CC_CMD=("$CLANG" -fprofile-generate -mllvm -pgo-function-entry-coverage) ;;
     instr)   CC_CMD=("$CLANG" -fprofile-instr-generate) ;;
     # Not in CONFIGS: LLVM's runtime counter relocation (what its
@@ -129,8 +132,8 @@ profile_env() { # DIR CONFIG
 }
 
 # Number of functions MIP instrumented: each has a coverage byte, the
-# local symbol __mip_1.<function> (the section also holds the runtime's
-# padding to whole pages).
+# local symbol __mip_1.<function> (in a build linked with
+# -fmip-continuous the section also holds padding to whole pages).
 mip_functions() { # BINARY
   "$NM" "$1" | awk '$3 ~ /^__mip_1\./ { n++ } END { print n + 0 }'
 }

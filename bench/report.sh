@@ -24,9 +24,9 @@ echo "MIP builds with \`mipcc -fmip-generate\`." \
   "${elapsed:+The benchmark took $((elapsed / 60)) min $((elapsed % 60)) s.}"
 echo
 echo "Configurations, all \`-O2\`: plain (clang), mip (function-entry coverage)," \
-  "mip-c (mip's binary in continuous mode: \`%c\` in \`MIP_PROFILE_FILE\`)," \
+  "mip-c (mip linked with -fmip-continuous, run in continuous mode: \`%c\` in \`MIP_PROFILE_FILE\`)," \
   "mip-co (\`-fmip-generate=counts,order\`: calls and first-call order)," \
-  "mip-co-c (mip-co's binary in continuous mode)," \
+  "mip-co-c (mip-co linked with -fmip-continuous, in continuous mode)," \
   "pgo-cov (\`-fprofile-generate -mllvm -pgo-function-entry-coverage\`)," \
   "instr (\`-fprofile-instr-generate\`), sancov" \
   "(\`-fsanitize-coverage=func,inline-bool-flag\`, no-op callbacks)."
@@ -155,7 +155,7 @@ END {
 
   print "## Continuous mode against the default mode"
   print ""
-  print "The same binaries, run with `%c` in `MIP_PROFILE_FILE`: each image maps its counters onto its raw profile when it starts (docs/runtime.md). Ratios to the default mode of the same build."
+  print "The same builds linked with -fmip-continuous and run with `%c` in `MIP_PROFILE_FILE`: each image maps its counters onto its raw profile when it starts (docs/runtime.md). Ratios to the default mode of the same build."
   print ""
   print "| program | mip-c / mip instructions | mip-c / mip wall (median) | mip-co-c / mip-co instructions | mip-co-c / mip-co wall (median) |"
   print "|---|---:|---:|---:|---:|"

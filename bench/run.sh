@@ -55,17 +55,9 @@ log "building ($JOBS at a time)"
   echo "empty mip"
   echo "empty mip-co"
   for p in $PROGRAMS; do for c in $CONFIGS; do
-    [ -n "$(variant_of "$c")" ] || echo "$p $c"
+    echo "$p $c"
   done; done
 } | xargs -P "$JOBS" -n 2 "$BENCH_DIR/build.sh" || die "a build failed (see above)"
-# The continuous-mode configurations run the same binaries.
-for p in $PROGRAMS; do for c in $CONFIGS; do
-  base=$(variant_of "$c")
-  [ -n "$base" ] || continue
-  for f in "" .stripped .nodebug .cmd; do
-    cp -f "$BIN/$p/$base$f" "$BIN/$p/$c$f"
-  done
-done; done
 
 # Sizes.
 for p in empty $PROGRAMS; do

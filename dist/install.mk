@@ -11,7 +11,7 @@ INSTALL_ROOT := $(DESTDIR)$(PREFIX)
 MIP_VERSION  := $(shell sed -n 's/^\#define MIP_VERSION "\(.*\)"/\1/p' include/mip/version.h 2>/dev/null)
 INSTALL_BIN  := mipdata mipcc
 INSTALL_LIB  := libmip.so libmip-clang.so libmip_rt.a mip_interpose.o \
-  mip_interpose_shared.o libmip_alloc.a
+  mip_interpose_shared.o mip_continuous.o libmip_alloc.a
 INSTALL_INCLUDE := mip.h alloc.h version.h
 INSTALL_MAN  := mipcc.1 mipdata.1
 INSTALL_DOC  := $(notdir $(wildcard docs/*.md))

@@ -43,3 +43,19 @@ $(INTERPOSE_EXE): $(OBJ)/rt/interpose/exe.o
 $(INTERPOSE_SHARED): $(OBJ)/rt/interpose/shared.o
 	@mkdir -p $(@D)
 	cp $< $@
+
+# Continuous mode (rt/continuous/): an object mipcc links into an image
+# only with -fmip-continuous, before the runtime, because the page padding
+# it brings costs every image linked with it memory and file size
+# (docs/runtime.md, "Continuous mode"). Built as the runtime is.
+CONTINUOUS_OBJ := $(OBJ)/rt/continuous/continuous.o
+CONTINUOUS     := $(LIB)/mip/mip_continuous.o
+ALL_TARGETS += $(CONTINUOUS)
+
+$(CONTINUOUS_OBJ): SAN_FLAGS :=
+$(CONTINUOUS_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4 -Os \
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt
+
+$(CONTINUOUS): $(CONTINUOUS_OBJ)
+	@mkdir -p $(@D)
+	cp $< $@

@@ -169,7 +169,6 @@ static struct mip_rt_payload stats_payload(void) {
       .elem_size = mip_rec_raw_stat_size,
       .size = sizeof region.stats,
       .data = (const uint8_t *)region.stats,
-      .span = sizeof region - sizeof region.entries,
   };
 }
 
@@ -185,7 +184,6 @@ size_t mip_rt_edge_payloads(struct mip_rt_payload *out, size_t max) {
       .write = write_edges,
   };
   out[1] = stats_payload();
-  out[1].span = 0;
   return 2;
 }
 
@@ -197,7 +195,6 @@ size_t mip_rt_edge_mapped_payloads(struct mip_rt_payload *out, size_t max) {
       .elem_size = mip_rec_raw_edge_size,
       .size = sizeof region.entries,
       .data = (const uint8_t *)region.entries,
-      .span = sizeof region.entries,
   };
   out[1] = stats_payload();
   return 2;

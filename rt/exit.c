@@ -33,7 +33,7 @@ __attribute__((constructor(101))) static void mip_rt_init(void) {
   mip_rt_probe_init();
   mip_rt_fork_init();
   mip_rt_objects_init();
-  mip_rt_continuous_start();
+  mip_rt_continuous_init();
   mip_rt_set_ready();
   errno = saved;
 }

@@ -33,10 +33,6 @@ struct mip_rt_payload {
   uint64_t size;
   const uint8_t *data; /* written as it is, unless write is set */
   int (*write)(int fd, const struct mip_rt_payload *payload);
-  /* Continuous mode (continuous.c): the bytes at data that belong to this
-   * payload alone, whole pages that may be mapped onto the file; 0 for
-   * size. */
-  uint64_t span;
 };
 
 #define MIP_RT_ID_DIGITS 16
@@ -84,7 +80,8 @@ MIP_RT_HIDDEN void mip_rt_edges_reset(void);
 MIP_RT_HIDDEN size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
                                           size_t max);
 /* Continuous mode's: the whole edge table and the edge statistics, as
- * they are in memory, each in whole pages of its own (span set). */
+ * they are in memory, each in whole pages of its own (the statistics in
+ * one page, with nothing else after them). */
 MIP_RT_HIDDEN size_t mip_rt_edge_mapped_payloads(struct mip_rt_payload *out,
                                                  size_t max);
 
@@ -192,16 +189,21 @@ MIP_RT_HIDDEN int mip_rt_profile_path(const char *pattern,
 /* Whether the pattern asks for continuous mode (%c). */
 MIP_RT_HIDDEN int mip_rt_pattern_continuous(const char *pattern);
 
-/* continuous.c: continuous mode, the counters mapped onto the profile.
- * start: at start-up, maps them when the pattern has %c (one line on
- * stderr when it cannot: the profile is then written at exit).
+/* continuous_stub.c: init, at start-up: continuous mode when the pattern
+ * has %c and no pool (%Nm), else nothing (one line when it has both).
+ * continuous/continuous.c (mip_continuous.o, linked with mipcc
+ * -fmip-continuous; weak stand-ins in continuous_stub.c otherwise):
+ * continuous mode, the counters mapped onto the profile.
+ * start: maps them (one line on stderr when it cannot: the profile is
+ * then written at exit).
  * dump: finishes the mapped file at path: 0, or -1 with *why set, or 1
  * when path is not this image's mapped file (write it as usual).
  * failed: whether a failure (path, why) is the one start reported.
  * forked, restarted: in a forked child, before and after its counters
  * are zeroed: the parent's file let go of (-1 when it could not be: the
  * counters must not be zeroed then), the child's own made. */
-MIP_RT_HIDDEN void mip_rt_continuous_start(void);
+MIP_RT_HIDDEN void mip_rt_continuous_init(void);
+MIP_RT_HIDDEN void mip_rt_continuous_start(const char *pattern);
 MIP_RT_HIDDEN int mip_rt_continuous_dump(const char *path, uint64_t *size,
                                          const char **why);
 MIP_RT_HIDDEN int mip_rt_continuous_failed(const char *path, const char *why);
@@ -245,8 +247,10 @@ MIP_RT_HIDDEN struct mip_rt_raw mip_rt_one_run(
     size_t count);
 /* The pieces, for continuous mode, which puts payloads where it maps
  * them: the header and section table of raw with payload i at
- * offsets[i], into buf (MIP_RT_HEADER_MAX bytes), returning its size; the
- * payloads one after the other, each padded to 8 bytes. */
+ * offsets[i] (NULL: the payloads one after the other, each at a multiple
+ * of 8 bytes, after the table), into buf (MIP_RT_HEADER_MAX bytes),
+ * returning its size; the payloads one after the other, each padded to 8
+ * bytes. */
 MIP_RT_HIDDEN size_t mip_rt_raw_header(uint8_t *buf,
                                        const struct mip_rt_raw *raw,
                                        const uint64_t *offsets);

@@ -64,34 +64,28 @@ size_t mip_rt_raw_header(uint8_t *buf, const struct mip_rt_raw *raw,
   h.runs = raw->runs;
   mip_rec_raw_header_encode(&h, buf);
   size_t at = mip_rec_raw_header_size;
+  uint64_t next =
+      align8(mip_rec_raw_header_size + raw->count * mip_rec_raw_section_size);
   for (size_t i = 0; i < raw->count; i++) {
     struct mip_rec_raw_section s = {
         .kind = raw->sections[i].kind,
         .elem_size = raw->sections[i].elem_size,
         .link_addr = raw->sections[i].link_addr,
         .size = raw->sections[i].size,
-        .offset = offsets[i],
+        .offset = offsets ? offsets[i] : next,
     };
     mip_rec_raw_section_encode(&s, buf + at);
     at += mip_rec_raw_section_size;
+    next = align8(next + s.size);
   }
   while (at % 8)
     buf[at++] = 0;
   return at;
 }
 
-/* The payloads one after the other, each at a multiple of 8 bytes, after
- * the header and its section table. */
 static int write_header(int fd, const struct mip_rt_raw *raw) {
-  uint64_t offsets[MIP_RT_MAX_PAYLOADS];
-  uint64_t offset =
-      align8(mip_rec_raw_header_size + raw->count * mip_rec_raw_section_size);
-  for (size_t i = 0; i < raw->count; i++) {
-    offsets[i] = offset;
-    offset = align8(offset + raw->sections[i].size);
-  }
   uint8_t buf[MIP_RT_HEADER_MAX];
-  return mip_write_all(fd, buf, mip_rt_raw_header(buf, raw, offsets));
+  return mip_write_all(fd, buf, mip_rt_raw_header(buf, raw, NULL));
 }
 
 int mip_rt_write_payloads(int fd, const struct mip_rt_payload *sections,

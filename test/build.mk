@@ -14,8 +14,8 @@ UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
 # The runtime's pieces without exit.c, whose destructor would write a
-# profile when the test binary exits.
-UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ))
+# profile when the test binary exits, and continuous mode's object.
+UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ)) $(CONTINUOUS_OBJ)
 
 # Every test/e2e/NAME.sh (but lib.sh) is a suite, test-NAME: the most
 # basic ones first, so that what breaks everything shows there; then the

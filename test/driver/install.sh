@@ -34,7 +34,8 @@ fi
 
 missing=
 for f in bin/mipcc bin/mipc++ bin/mipdata lib/mip/libmip.so lib/mip/libmip_rt.a \
-  lib/mip/mip_interpose.o lib/mip/mip_interpose_shared.o lib/mip/libmip_alloc.a \
+  lib/mip/mip_interpose.o lib/mip/mip_interpose_shared.o lib/mip/mip_continuous.o \
+  lib/mip/libmip_alloc.a \
   include/mip/mip.h include/mip/alloc.h lib/pkgconfig/mip.pc \
   share/man/man1/mipcc.1 share/man/man1/mipc++.1 share/man/man1/mipdata.1 \
   share/doc/mip/mipdata.md; do

@@ -868,6 +868,28 @@ t_link_heap() {
 check "links of heap code get the interposer: the executable's or the library's" \
   t_link_heap
 
+t_link_continuous() {
+  CONT=$LIB/mip_continuous.o
+  # A compile: nothing added, the flag not passed on.
+  drive "$MIPCC" -fmip-generate -fmip-continuous -c a.c -o ca.o
+  [ "$RC" = 0 ] && lacks mip_continuous && lacks -fmip- &&
+    # A link: the object after the interposer, before the runtime.
+    drive "$MIPCC" -fmip-continuous a.o -o cx && [ "$RC" = 0 ] &&
+    ends_with "a.o -o cx $CONT $RT" &&
+    grep -qxF "mipcc: mip_continuous.o added: -fmip-continuous" "$TMP/err" &&
+    drive "$MIPCC" -fmip-continuous ha.o -o chx && [ "$RC" = 0 ] &&
+    ends_with "ha.o -o chx $INTERPOSE $CONT $RT" &&
+    # Mapped at run time; a later -fno-mip-continuous cancels it.
+    (cd "$W" && MIP_OPTIONS=verbose=1 MIP_PROFILE_FILE=$W/cx%c.mipraw ./cx) 2>"$TMP/run" &&
+    grep -q "^mip: counting into profile '$W/cx.mipraw'" "$TMP/run" &&
+    argv_drive -fmip-continuous -fno-mip-continuous a.o -o cy && ends_with "a.o -o cy $RT" &&
+    # No runtime, no object.
+    drive "$MIPCC" -fmip-continuous amain.o -o cz && [ "$RC" = 0 ] &&
+    lacks mip_continuous
+}
+check "-fmip-continuous: links get mip_continuous.o before the runtime, compiles nothing" \
+  t_link_continuous
+
 t_link_scan_hints() {
   # Hinted calls in a static library found through -L and -l.
   argv_drive -fmip-use=p.mip plain.o -L. -lhint -o u

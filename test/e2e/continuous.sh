@@ -9,7 +9,9 @@
 # child counts into its own file, never its parent's; a file that cannot be
 # made costs one line per image and the profile is written at exit; a
 # normal exit gives the same profile as the default mode; heap payloads,
-# written at each dump, survive a kill after it.
+# written at each dump, survive a kill after it. Images linked without
+# mipcc -fmip-continuous carry no page padding and say so in one line,
+# written at exit; a pool pattern (%Nm) with %c pools.
 #   test/e2e/continuous.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -19,12 +21,15 @@ make_tmp
 cd "$TMP"
 
 "$CLANG" -O2 -fPIC -fvisibility=hidden -c "$PROGS/truth.c" -o truth.o
-MODES=-fmip-generate=all
+MODES="-fmip-generate=all -fmip-continuous"
 "$MIPCC" $MODES -O2 -g -shared -fPIC "$PROGS/lib.c" truth.o -o libcw.so
 "$MIPCC" $MODES -O2 -g -shared -fPIC "$PROGS/plug.c" truth.o -o libplug.so
 "$MIPCC" $MODES -O2 -g "$PROGS/main.c" "$PROGS/work.c" truth.o -L. -lcw \
   -Wl,-rpath,'$ORIGIN' -ldl -o cont
-for image in cont libcw.so libplug.so; do
+# The same program linked without -fmip-continuous (its library with it)
+"$MIPCC" -fmip-generate=all -O2 -g "$PROGS/main.c" "$PROGS/work.c" truth.o \
+  -L. -lcw -Wl,-rpath,'$ORIGIN' -ldl -o plain
+for image in cont plain libcw.so libplug.so; do
   "$MIPDATA" extract "$image" -o "$image.mipmap" >/dev/null
   "$MIPDATA" create -p "$image.empty.mip" "$image.mipmap"
 done
@@ -214,6 +219,39 @@ else
   pass "no temporary files left behind"
 fi
 
+# ---- linked without -fmip-continuous: no padding, one line, at exit -----
+# cov_size IMAGE: the size of the image's coverage section, in hex
+cov_size() { readelf -SW "$1" | sed -n 's/.* __mip_cov *[A-Z]* *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p'; }
+check "without -fmip-continuous: counters not padded to pages (with: padded)" \
+  "$(($(printf %d "0x$(cov_size plain)") % 4096 != 0)) $(($(printf %d "0x$(cov_size cont)") % 4096))" "1 0"
+mkdir plain-run
+(cd plain-run && MIP_PROFILE_FILE=prof%c.mipraw ../plain exit 100 - truth \
+  >out.txt 2>err.txt) && status=0 || status=$?
+check "without -fmip-continuous: status 3 kept" "$status" 3
+check "without -fmip-continuous: one line, the program's" \
+  "$(cat plain-run/err.txt)" \
+  "mip: cannot count into profile 'prof.mipraw': linked without -fmip-continuous (it is written at exit instead)"
+check "without -fmip-continuous: the profile written at exit" \
+  "$(calls plain plain-run/prof.mipraw)" "$(want plain-run/truth never)"
+check "without -fmip-continuous: its library (linked with it) counts into its file" \
+  "$(calls libcw.so "plain-run/prof.$LIB_ID.mipraw")" "$(want plain-run/truth.lib)"
+
+# ---- %c with a pool (%Nm): one line per image, pooled ----------------------
+mkdir pool
+for run in 1 2; do
+  (cd pool && MIP_PROFILE_FILE=prof%c%1m.mipraw ../cont exit 10 - "truth$run" \
+    >out.txt 2>"err$run.txt") || true
+done
+check "%c with %1m: one line per image" \
+  "$(sort -u pool/err1.txt) $(wc -l <pool/err1.txt | tr -d ' ')" \
+  "mip: MIP_PROFILE_FILE 'prof%c%1m.mipraw' pools (%Nm) and asks for continuous mode (%c), which would replace the pooled file: pooled only 2"
+check "%c with %1m: both runs pooled" \
+  "$(dump_value "pool/prof$(id16 cont)_0.mipraw" '.header.runs')" 2
+check "%c with %1m: the pooled calls the two runs' sum" \
+  "$(json cont "pool/prof$(id16 cont)_0.mipraw" |
+    jq -r '.functions[] | select(.calls > 0) | "\(.name) \(.calls)"' | sort)" \
+  "$(cat pool/truth1 pool/truth2 | awk '{n[$1] += $2} END {for (f in n) print f, n[f]}' | sort)"
+
 # ---- every linker keeps the runtime's page padding last ----------------
 # (with the sections of unused functions dropped, and for a library)
 for ld in bfd lld gold; do
@@ -237,7 +275,7 @@ check "gold, a library: its counters mapped" \
   "$(grep -c "^mip: counting into profile 'prof\.$(id16 libcw-gold.so)\.mipraw'" lib-gold/err.txt)" 1
 
 # ---- heap: the payloads of the last dump survive a kill ----------------
-"$MIPCC" -fmip-generate=heap -O2 -g -I"$INCLUDE" "$PROGS/heap.c" -o heapcont
+"$MIPCC" -fmip-generate=heap -fmip-continuous -O2 -g -I"$INCLUDE" "$PROGS/heap.c" -o heapcont
 "$MIPDATA" extract heapcont -o heapcont.mipmap >/dev/null
 line_a=$(grep -n 'site A' "$PROGS/heap.c" | cut -d: -f1)
 line_b=$(grep -n 'site B' "$PROGS/heap.c" | cut -d: -f1)

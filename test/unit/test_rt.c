@@ -59,7 +59,8 @@ START_TEST(writes_a_readable_raw_profile) {
   ck_assert_int_eq(mip_raw_read(path, &raw, &err), 0);
   const struct mip_raw_payload *cov = mip_raw_find(&raw, MIP_RAW_COV);
   ck_assert_ptr_nonnull(cov);
-  /* The runtime pads each counter section to whole pages (continuous.c),
+  /* Continuous mode's object (rt/continuous/, linked into the unit tests)
+   * pads each counter section to whole pages,
    * and the payload is the whole section. */
   ck_assert_uint_eq(cov->extent.size, 4096);
   ck_assert_uint_eq((uintptr_t)fake_cov % 4096, 0);

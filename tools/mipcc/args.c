@@ -210,9 +210,13 @@ static void apply_own(struct request *rq, const char *arg) {
     rq->order = arg[2] == 'm';
     if (!rq->needs_use)
       rq->needs_use = arg;
+  } else if (strcmp(arg, "-fmip-continuous") == 0 ||
+             strcmp(arg, "-fno-mip-continuous") == 0) {
+    rq->continuous = arg[2] == 'm';
   } else if (!apply_use_flag(rq, arg)) {
     die("unknown option '%s' (known: -f[no-]mip-generate[=MODES], "
-        "-fmip-use=FILE, -fno-mip-use, -f[no-]mip-order, %s"
+        "-fmip-use=FILE, -fno-mip-use, -f[no-]mip-order, "
+        "-f[no-]mip-continuous, %s"
         "-f[no-]mip-list-stale, -f[no-]mip-cold-minsize, "
         "-f[no-]mip-alloc-hints, -f[no-]mip-branch-weights)",
         arg, decide_flags);

@@ -76,6 +76,11 @@ static void add_libraries(struct strvec *cmd, const struct request *rq,
   /* Before the archive: it refers to the heap runtime. */
   if (add->interpose)
     strvec_push(cmd, add->interpose);
+  /* Before the archive too, whose members it refers to; after the
+   * command's own objects, so that gold (which keeps input order) places
+   * its page padding after their counters. */
+  if (add->continuous)
+    strvec_push(cmd, add->continuous);
   if (add->runtime) {
     /* Instrumented objects refer to the symbol that makes the linker take
      * the archive member with the exit-time writer; -u does it for those

@@ -204,6 +204,10 @@ static struct additions decide(const struct request *rq) {
   decide_runtime(rq, &scan, &add);
   if (add.runtime)
     decide_interpose(rq, &scan, &add);
+  /* Continuous mode's object pads every counter section to whole pages:
+   * only the images linked for it pay for them. */
+  if (add.runtime && rq->continuous)
+    add.continuous = mip_file(MIP_CONTINUOUS_OBJECT);
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
     add.alloc = mip_file("libmip_alloc.a");
   if (rq->use && rq->order) {
@@ -250,6 +254,8 @@ int main(int argc, char **argv) {
     note("libmip_rt.a %s", add.runtime_why);
   if (verbose_on && add.interpose_why)
     note("%s %s", strrchr(add.interpose, '/') + 1, add.interpose_why);
+  if (verbose_on && add.continuous)
+    note("%s added: -fmip-continuous", MIP_CONTINUOUS_OBJECT);
   if (verbose_on && add.alloc_why)
     note("libmip_alloc.a %s", add.alloc_why);
   if (add.order)

@@ -112,6 +112,7 @@ struct request {
   const char *use_args[USE_KEYS];
   const char *hot_share; /* F of the last -fmip-hot-share=F, or NULL */
   bool order;            /* -fmip-order, last one wins */
+  bool continuous;       /* -fmip-continuous, last one wins */
   const char *needs_use; /* the first flag that only means something
                             with -fmip-use, or NULL */
   const char *fuse_ld;   /* value of the last -fuse-ld=, or NULL */
@@ -223,6 +224,9 @@ int profile_hinted_sites(const struct request *rq);
 /* The linkers that can order functions (-fmip-order). */
 enum linker { LINKER_LLD, LINKER_GOLD };
 
+/* Continuous mode's object, beside libmip_rt.a (-fmip-continuous). */
+#define MIP_CONTINUOUS_OBJECT "mip_continuous.o"
+
 struct additions {
   const char *plugin;  /* absolute path of libmip.so, NULL for none */
   const char *runtime; /* absolute path of libmip_rt.a, NULL for none */
@@ -232,6 +236,8 @@ struct additions {
                             (mip_interpose.o, or mip_interpose_shared.o
                             for a shared library), NULL for none */
   const char *interpose_why; /* why it is added */
+  const char *continuous; /* absolute path of mip_continuous.o (continuous
+                             mode, -fmip-continuous), NULL for none */
   const char *alloc;   /* absolute path of libmip_alloc.a (linked with
                           jemalloc), NULL for none */
   const char *alloc_why; /* why it is (not) added, at a link with

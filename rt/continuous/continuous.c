@@ -25,6 +25,10 @@
  * fails the check below, with one line, and the profile is written at
  * exit as in the default mode.
  *
+ * This file is mip_continuous.o, which mipcc links only with
+ * -fmip-continuous, so that no other image pays for the pages; without it
+ * the runtime's stand-ins (continuous_stub.c) say what to do.
+ *
  * A forked child must not count into its parent's file: its handler maps
  * fresh private pages over the counters before anything else (fork.c),
  * then makes and maps a file of its own (".%p" in its name).
@@ -38,7 +42,7 @@
 #include <unistd.h>
 
 #include "mip/io.h"
-#include "mip_rt.h"
+#include "../mip_rt.h"
 
 /* The pieces that pad every counter section to whole pages. */
 #define PAD_ALIGN 4096
@@ -81,8 +85,13 @@ mip_rt_edge_mapped_payloads(struct mip_rt_payload *out, size_t max) {
   return 0;
 }
 
+/* The bytes at p->data that belong to p alone, whole pages that may be
+ * mapped onto the file: a counter section is padded to whole pages (and
+ * checked to be, in plan); the edge statistics own the rest of their page
+ * (edges.c), the only mapped payload that does not fill it. */
 static uint64_t span_of(const struct mip_rt_payload *p) {
-  return p->span ? p->span : p->size;
+  return p->kind == MIP_RAW_STATS ? (p->size + PAD_ALIGN - 1) & ~(uint64_t)(PAD_ALIGN - 1)
+                                  : p->size;
 }
 
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
@@ -225,10 +234,7 @@ static const char *start(void) {
   return why;
 }
 
-void mip_rt_continuous_start(void) {
-  const char *pattern = mip_rt_profile_pattern();
-  if (!mip_rt_pattern_continuous(pattern))
-    return;
+void mip_rt_continuous_start(const char *pattern) {
   int saved = errno;
   if (mip_rt_profile_path(pattern, mip_rt_self(), mip_rt_forked(), live.path,
                           sizeof live.path) != 0) {
@@ -389,5 +395,5 @@ void mip_rt_continuous_restarted(void) {
   if (!live.restart)
     return;
   live.restart = 0;
-  mip_rt_continuous_start();
+  mip_rt_continuous_start(mip_rt_profile_pattern());
 }

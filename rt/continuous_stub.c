@@ -1,0 +1,59 @@
+/*
+ * Continuous mode's entry points in the runtime. The mode itself (and the
+ * page padding it needs, which every image linked with it pays for) is
+ * mip_continuous.o, rt/continuous/, which mipcc links only with
+ * -fmip-continuous. Without it the weak stand-ins below say, once per
+ * image at start-up, how to get it, and the profile is written at exit.
+ */
+#include <errno.h>
+
+#include "mip_rt.h"
+
+/* At start-up: continuous mode when the pattern asks for it (%c), unless
+ * it also pools (%Nm): continuous mode replaces the file as the image
+ * starts, which would throw away the runs pooled in it. */
+void mip_rt_continuous_init(void) {
+  const char *pattern = mip_rt_profile_pattern();
+  if (!mip_rt_pattern_continuous(pattern))
+    return;
+  if (mip_rt_pool_size(pattern)) {
+    mip_rt_report("MIP_PROFILE_FILE '", pattern,
+                  "' pools (%Nm) and asks for continuous mode (%c), which "
+                  "would replace the pooled file: pooled only",
+                  NULL);
+    return;
+  }
+  mip_rt_continuous_start(pattern);
+}
+
+__attribute__((weak)) void mip_rt_continuous_start(const char *pattern) {
+  int saved = errno;
+  char path[MIP_RT_PATH_MAX];
+  if (mip_rt_profile_path(pattern, mip_rt_self(), mip_rt_forked(), path,
+                          sizeof path) == 0)
+    mip_rt_report("cannot count into profile '", path,
+                  "': linked without -fmip-continuous (it is written at "
+                  "exit instead)",
+                  NULL);
+  errno = saved;
+}
+
+__attribute__((weak)) int mip_rt_continuous_dump(const char *path,
+                                                 uint64_t *size,
+                                                 const char **why) {
+  (void)path;
+  (void)size;
+  (void)why;
+  return 1;
+}
+
+__attribute__((weak)) int mip_rt_continuous_failed(const char *path,
+                                                   const char *why) {
+  (void)path;
+  (void)why;
+  return 0;
+}
+
+__attribute__((weak)) int mip_rt_continuous_forked(void) { return 0; }
+
+__attribute__((weak)) void mip_rt_continuous_restarted(void) {}
