@@ -679,31 +679,29 @@ void mip_heap_normalize(struct mip_profile *p) {
   normalize_contexts(p);
 }
 
+/* The larger of end and where the strings at offsets[0..count) end. */
+static size_t strings_end(const struct mip_profile *p, const uint32_t *offsets,
+                          int count, size_t end) {
+  for (int k = 0; k < count; k++) {
+    size_t e = offsets[k] < p->strings.size
+                   ? offsets[k] + strlen(mip_profile_string(p, offsets[k])) + 1
+                   : 0;
+    if (e > end)
+      end = e;
+  }
+  return end;
+}
+
 size_t mip_heap_strings_start(const struct mip_profile *p) {
   size_t end = 1;
-  const uint32_t n = (uint32_t)p->strings.size;
   for (size_t i = 0; i < p->function_count; i++) {
     const struct mip_profile_function *f = &p->functions[i];
     const uint32_t offsets[] = {f->key, f->name, f->unit};
-    for (int k = 0; k < 3; k++) {
-      size_t e =
-          offsets[k] < n
-              ? offsets[k] + strlen(mip_profile_string(p, offsets[k])) + 1
-              : 0;
-      if (e > end)
-        end = e;
-    }
+    end = strings_end(p, offsets, 3, end);
   }
   for (size_t i = 0; i < p->heap_site_count; i++) {
     const uint32_t offsets[] = {p->heap_sites[i].file, p->heap_sites[i].name};
-    for (int k = 0; k < 2; k++) {
-      size_t e =
-          offsets[k] < n
-              ? offsets[k] + strlen(mip_profile_string(p, offsets[k])) + 1
-              : 0;
-      if (e > end)
-        end = e;
-    }
+    end = strings_end(p, offsets, 2, end);
   }
   return end;
 }

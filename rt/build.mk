@@ -1,8 +1,16 @@
-# libmip_rt.a: the runtime linked into every instrumented image.
+# libmip_rt.a: the runtime linked into every instrumented image, one
+# archive from three folders:
+#   rt/profile/  what every image links: counters, first-call order, edge
+#                samples, the raw profile and when it is written
+#   rt/heap/     heap mode's runtime (allocation contexts, live blocks,
+#                access counters); only heap images link it
+#   rt/pool/     pool mode's merge of a run into a pooled raw file (%Nm)
 # Position-independent (it goes into shared libraries too), hidden by
 # default (each image keeps its own copy), never sanitized or
-# instrumented itself.
-RT_SRC := $(wildcard rt/*.c)
+# instrumented itself. File names are unique across the folders: they are
+# the archive's member names.
+RT_DIRS := rt/profile rt/heap rt/pool
+RT_SRC := $(foreach d,$(RT_DIRS),$(wildcard $(d)/*.c))
 RT_OBJ := $(RT_SRC:%.c=$(OBJ)/%.o)
 RT_LIB := $(LIB)/mip/libmip_rt.a
 ALL_TARGETS += $(RT_LIB)
@@ -12,11 +20,12 @@ $(RT_OBJ): SAN_FLAGS :=
 # every instrumented program. Optimized for size, without unwind tables
 # (no exception ever crosses it): it is part of what every image ships.
 $(RT_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4 -Os \
-  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt
-# Except the heap runtime, which only heap images link, and which runs at
-# every allocation and free: optimized for speed (Lua's bench run, 6.2
-# million blocks, 11% faster than at -Os, for 6 KiB more text).
-$(filter $(OBJ)/rt/heap_%.o,$(RT_OBJ)): ALL_CFLAGS += -O2
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt \
+  $(RT_DIRS:%=-I%)
+# Except the heap runtime, which runs at every allocation and free:
+# optimized for speed (Lua's bench run, 6.2 million blocks, 11% faster
+# than at -Os, for 6 KiB more text).
+$(filter $(OBJ)/rt/heap/%.o,$(RT_OBJ)): ALL_CFLAGS += -O2
 
 $(RT_LIB): $(RT_OBJ)
 	@mkdir -p $(@D)
@@ -54,7 +63,8 @@ ALL_TARGETS += $(CONTINUOUS)
 
 $(CONTINUOUS_OBJ): SAN_FLAGS :=
 $(CONTINUOUS_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4 -Os \
-  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt \
+  $(RT_DIRS:%=-I%)
 
 $(CONTINUOUS): $(CONTINUOUS_OBJ)
 	@mkdir -p $(@D)

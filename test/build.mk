@@ -15,7 +15,9 @@ UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
 # The runtime's pieces without exit.c, whose destructor would write a
 # profile when the test binary exits, and continuous mode's object.
-UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/exit.o,$(RT_OBJ)) $(CONTINUOUS_OBJ)
+UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/profile/exit.o,$(RT_OBJ)) $(CONTINUOUS_OBJ)
+# The runtime's headers include each other by name, as in rt/build.mk.
+$(UNIT_OBJ): ALL_CFLAGS += $(RT_DIRS:%=-I%)
 
 # Every test/e2e/NAME.sh (but lib.sh) is a suite, test-NAME: the most
 # basic ones first, so that what breaks everything shows there; then the

@@ -10,7 +10,7 @@
  * what heap mode costs before any bookkeeping; against heap's, what the
  * bookkeeping costs.
  */
-#include "heap_hooks.h" /* rt/ */
+#include "heap_hooks.h" /* rt/heap/ */
 
 void __mip_heap_alloc(void *p, uint64_t size, uint8_t *site) {
   (void)p;

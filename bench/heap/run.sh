@@ -85,7 +85,7 @@ for p in $PROGRAMS; do
 done
 "$CLANG" -O2 -Wall -Wextra -Werror "$HERE/rusage.c" -o "$HB/rusage"
 # replaced only when it changed: the builds that link it depend on it
-"$CLANG" -O2 -Wall -Wextra -Werror -I"$ROOT/rt" -c "$HERE/hooks-stub.c" -o "$BIN/heap-hooks-stub.o.tmp"
+"$CLANG" -O2 -Wall -Wextra -Werror -I"$ROOT/rt/heap" -c "$HERE/hooks-stub.c" -o "$BIN/heap-hooks-stub.o.tmp"
 if ! cmp -s "$BIN/heap-hooks-stub.o.tmp" "$BIN/heap-hooks-stub.o"; then
   mv "$BIN/heap-hooks-stub.o.tmp" "$BIN/heap-hooks-stub.o"
 else

@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "mip/io.h"
-#include "../mip_rt.h"
+#include "mip_rt.h"
 
 /* The pieces that pad every counter section to whole pages. */
 #define PAD_ALIGN 4096

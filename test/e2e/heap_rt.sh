@@ -21,7 +21,7 @@ INTERPOSE_SHARED=$BUILD/lib/mip/mip_interpose_shared.o
 make_tmp
 cd "$TMP"
 
-FP="-O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror -I$SRC/rt"
+FP="-O0 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra -Werror -I$SRC/rt/heap"
 # Linked as mipcc links heap images: the interposer, then the runtime.
 RTLINK="-Wl,--build-id $INTERPOSE $RT"
 "$CLANG" -O1 -Wall -Wextra -Werror -I"$SRC/include" "$PROG/check.c" -o check
@@ -227,7 +227,7 @@ MIP_PROFILE_FILE=host.mipraw ./host_dl dlopen "$TMP/libheaprt.so" 2>err.txt || r
 # the process stops rather than corrupt it.
 echo 'int main(void) { return 0; }' >asan.c
 # shellcheck disable=SC2086
-"$CLANG" -fsanitize=address -I"$SRC/rt" -include "$PROG/glue.h" -DHEAP_RT_MAIN asan.c \
+"$CLANG" -fsanitize=address -I"$SRC/rt/heap" -include "$PROG/glue.h" -DHEAP_RT_MAIN asan.c \
   $RTLINK -o asan 2>/dev/null
 rc=0
 ./asan >/dev/null 2>err.txt || rc=$?

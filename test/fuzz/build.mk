@@ -28,7 +28,8 @@ $(BUILD)/test/fuzz_%: $(OBJ)/test/fuzz/fuzz_%.o $(FUZZ_COMMON) $(LIBMIPFMT)
 # all but the exit-time destructor and the heap runtime (the heap merge,
 # merge_heap.c, needs none of it).
 FUZZ_RT_OBJ := $(patsubst rt/%.c,$(OBJ)/test/fuzz/rt/%.o,\
-  $(filter-out rt/exit.c rt/heap_%.c,$(RT_SRC)))
+  $(filter-out rt/profile/exit.c rt/heap/%.c,$(RT_SRC)))
+$(FUZZ_RT_OBJ) $(OBJ)/test/fuzz/fuzz_pool.o: ALL_CFLAGS += $(RT_DIRS:%=-I%)
 $(FUZZ_RT_OBJ): $(OBJ)/test/fuzz/rt/%.o: rt/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

@@ -1,4 +1,4 @@
-/* The runtime's pool merge (rt/merge*.c), which reads whatever file it
+/* The runtime's pool merge (rt/pool/merge*.c), which reads whatever file it
  * finds under a pool's name, inside the profiled program: the input as
  * that file, merged with a run of the heap build (FUZZ_POOL_RUN, its raw
  * profile of one run) as the runtime merges it. What it writes then goes
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../rt/merge.h"
+#include "../../rt/pool/merge.h"
 #include "fuzz.h"
 
 static struct mip_file run;

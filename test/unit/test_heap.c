@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../rt/heap.h"
+#include "../../rt/heap/heap.h"
 #include "builder.h"
 #include "mip/layouts.h"
 #include "suites.h"

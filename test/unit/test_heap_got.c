@@ -1,11 +1,11 @@
-/* Pieces of the redirection of free (rt/heap_got.c) that need no
+/* Pieces of the redirection of free (rt/heap/heap_got.c) that need no
  * process of their own: /proc/self/maps read in pieces of any size, the
  * definition of a function the process calls, and what an image exports.
  * test/e2e/heap_dlopen.sh runs the redirection itself. */
 #include <dlfcn.h>
 #include <string.h>
 
-#include "../../rt/heap.h"
+#include "../../rt/heap/heap.h"
 #include "suites.h"
 
 /* Three of the five lines are not writable. */

@@ -1,5 +1,5 @@
 /* Pool mode: the runtime's merge of runs into a pooled raw profile
- * (rt/merge*.c), and mipdata's reading of it (lib/raw_pool.c). The truth
+ * (rt/pool/merge*.c), and mipdata's reading of it (lib/raw_pool.c). The truth
  * is the runs' own files: a pooled file merged into a profile must give,
  * byte for byte, the profile the same runs give one by one. Also %Nm in
  * file names, version 1 raw profiles, and every pooled file a reader must
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../rt/merge.h"
+#include "../../rt/pool/merge.h"
 #include "builder.h"
 #include "mip/layouts.h"
 #include "suites.h"

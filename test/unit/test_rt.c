@@ -7,7 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "../../rt/mip_rt.h"
+#include "../../rt/profile/mip_rt.h"
 #include "builder.h"
 #include "suites.h"
 

@@ -4,8 +4,8 @@
  *               [--explain[=text|yaml|json]]
  * Writes a function ordering file for the linker: start-up functions
  * first, by first-call order, then the hot ones clustered by call edges,
- * then the other called ones, never-called ones last (order_layout.c has
- * the rules, docs/layout.md how to use the file). --explain prints the
+ * then the other called ones, never-called ones last (function_order.c has
+ * the rules, docs/order.md how to use the file). --explain prints the
  * placement, function by function, on stdout.
  */
 #include <inttypes.h>
@@ -16,7 +16,7 @@
 #include "cmd.h"
 #include "demangle.h"
 #include "emit.h"
-#include "order_layout.h"
+#include "function_order.h"
 
 enum order_format { FORMAT_LLD, FORMAT_GOLD };
 

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "heap_hooks.h" /* rt/: the hooks */
+#include "heap_hooks.h" /* rt/heap/: the hooks */
 
 /* One access by instrumented code: the granule's counter goes up. */
 #define TOUCH(p)                                                               \

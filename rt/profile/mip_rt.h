@@ -191,7 +191,7 @@ MIP_RT_HIDDEN int mip_rt_pattern_continuous(const char *pattern);
 
 /* continuous_stub.c: init, at start-up: continuous mode when the pattern
  * has %c and no pool (%Nm), else nothing (one line when it has both).
- * continuous/continuous.c (mip_continuous.o, linked with mipcc
+ * rt/continuous/continuous.c (mip_continuous.o, linked with mipcc
  * -fmip-continuous; weak stand-ins in continuous_stub.c otherwise):
  * continuous mode, the counters mapped onto the profile.
  * start: maps them (one line on stderr when it cannot: the profile is

@@ -1,5 +1,5 @@
 /*
- * Function placement for `mipdata order` (rules in docs/layout.md):
+ * Function placement for `mipdata order` (rules in docs/order.md):
  *
  *   1. hot:     the most-called functions whose calls make hot_share of
  *               all calls, and any called as often as the last of them
@@ -15,7 +15,7 @@
  * function sizes, else listed by calls. Every tie is broken by name, then
  * by profile key, so the result depends on nothing but the profile.
  */
-#include "order_layout.h"
+#include "function_order.h"
 
 #include <stdlib.h>
 #include <string.h>

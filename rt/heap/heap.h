@@ -1,5 +1,5 @@
 /*
- * Internal interface of the heap-profiling runtime (rt/heap_*.c, mode
+ * Internal interface of the heap-profiling runtime (the files of rt/heap/, mode
  * `heap`, docs/heap.md). These members are pulled from libmip_rt.a only
  * by images whose code refers to a __mip_heap_* symbol, so a
  * coverage-only image links none of them; the rest of the runtime reaches

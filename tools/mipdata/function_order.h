@@ -2,11 +2,11 @@
  * Function placement for `mipdata order`: which functions of a profile go
  * where in a symbol ordering file. Start-up functions first, by first-call
  * order; then the hot ones, clustered by call edges (C3); then the rest of
- * the called ones; never-called ones last. docs/layout.md gives the rules.
+ * the called ones; never-called ones last. docs/order.md gives the rules.
  * No I/O here: the command reads the profile and writes the files.
  */
-#ifndef MIPDATA_ORDER_LAYOUT_H
-#define MIPDATA_ORDER_LAYOUT_H
+#ifndef MIPDATA_FUNCTION_ORDER_H
+#define MIPDATA_FUNCTION_ORDER_H
 
 #include <stddef.h>
 #include <stdint.h>
