@@ -41,6 +41,13 @@ int mip_file_read(const char *path, struct mip_file *file,
                   struct mip_error *err);
 void mip_file_free(struct mip_file *file);
 
+/* Each reader below is mip_file_read and then a parse of the bytes: the
+ * parse is also its own entry point (mip_raw_parse, mip_mapfile_parse,
+ * mip_view_parse, mip_profile_parse), for bytes that are already in
+ * memory. A parse takes file (a whole file's bytes in a malloc'd block):
+ * the block is freed with what it fills, or by the parse when it fails;
+ * *file is emptied either way. path names the bytes in messages. */
+
 /* Writes data to path through a temporary file in the same directory and
  * a rename, so path never holds a partial file. */
 int mip_file_write_atomic(const char *path, const void *data, size_t size,
@@ -174,6 +181,8 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
  * --dump-section), which has no build-id and no symbols. */
 int mip_mapfile_read(const char *path, struct mip_map *map,
                      struct mip_error *err);
+int mip_mapfile_parse(struct mip_file *file, const char *path,
+                      struct mip_map *map, struct mip_error *err);
 int mip_mapfile_write(const char *path, const struct mip_build_id *id,
                       const uint8_t *section, size_t size,
                       const struct mip_symbol *symbols, size_t symbol_count,
@@ -288,6 +297,8 @@ struct mip_raw {
 };
 
 int mip_raw_read(const char *path, struct mip_raw *raw, struct mip_error *err);
+int mip_raw_parse(struct mip_file *file, const char *path, struct mip_raw *raw,
+                  struct mip_error *err);
 /* Reads and checks the heap payloads and statistics of a raw profile
  * (mip_raw_read does it). */
 int mip_raw_heap_parse(struct mip_raw *raw, const char *path,
@@ -427,8 +438,12 @@ void mip_profile_from_map(const struct mip_map *map,
                           struct mip_profile *profile);
 int mip_profile_read(const char *path, struct mip_profile *profile,
                      struct mip_error *err);
+int mip_profile_parse(struct mip_file *file, const char *path,
+                      struct mip_profile *profile, struct mip_error *err);
 int mip_profile_write(const char *path, const struct mip_profile *profile,
                       struct mip_error *err);
+/* The bytes mip_profile_write writes, into out (empty). */
+void mip_profile_encode(const struct mip_profile *profile, struct mip_buf *out);
 void mip_profile_free(struct mip_profile *profile);
 
 /* ---- profile view: an indexed profile, memory-mapped ---------------- */
@@ -465,6 +480,8 @@ struct mip_view {
 /* Maps path and checks its header, section table, string table, counter
  * extents, per-function tables and heap schema. */
 int mip_view_open(const char *path, struct mip_view *v, struct mip_error *err);
+int mip_view_parse(struct mip_file *file, const char *path, struct mip_view *v,
+                   struct mip_error *err);
 void mip_view_close(struct mip_view *v);
 /* Checks every entry (profile_check.c): mip_view_open does, so that every
  * reader refuses the same files. */

@@ -150,3 +150,14 @@ int mip_profile_read(const char *path, struct mip_profile *p,
   mip_view_close(&v);
   return rc;
 }
+
+int mip_profile_parse(struct mip_file *file, const char *path,
+                      struct mip_profile *p, struct mip_error *err) {
+  memset(p, 0, sizeof *p);
+  struct mip_view v;
+  if (mip_view_parse(file, path, &v, err))
+    return -1;
+  int rc = read_view(p, &v, err);
+  mip_view_close(&v);
+  return rc;
+}

@@ -196,18 +196,22 @@ static void layout(const struct mip_profile *p, struct mip_buf *file,
   mip_buf_align(file, 8);
 }
 
-int mip_profile_write(const char *path, const struct mip_profile *p,
-                      struct mip_error *err) {
+void mip_profile_encode(const struct mip_profile *p, struct mip_buf *out) {
   struct section_out sections[MIP_PROF_KIND_COUNT];
   size_t count = plan_sections(p, sections);
   mip_buf_append(&sections[0].data, p->strings.data, p->strings.size);
   for (size_t i = 1; i < count; i++)
     encode_section(p, sections[i].kind, &sections[i].data);
-  struct mip_buf file = {0};
-  layout(p, &file, sections, count);
-  int rc = mip_file_write_atomic(path, file.data, file.size, err);
-  mip_buf_free(&file);
+  layout(p, out, sections, count);
   for (size_t i = 0; i < count; i++)
     mip_buf_free(&sections[i].data);
+}
+
+int mip_profile_write(const char *path, const struct mip_profile *p,
+                      struct mip_error *err) {
+  struct mip_buf file = {0};
+  mip_profile_encode(p, &file);
+  int rc = mip_file_write_atomic(path, file.data, file.size, err);
+  mip_buf_free(&file);
   return rc;
 }

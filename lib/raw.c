@@ -48,9 +48,19 @@ static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h
 
 int mip_raw_read(const char *path, struct mip_raw *raw,
                  struct mip_error *err) {
-  memset(raw, 0, sizeof *raw);
-  if (mip_file_read(path, &raw->file, err))
+  struct mip_file file;
+  if (mip_file_read(path, &file, err)) {
+    memset(raw, 0, sizeof *raw);
     return -1;
+  }
+  return mip_raw_parse(&file, path, raw, err);
+}
+
+int mip_raw_parse(struct mip_file *file, const char *path, struct mip_raw *raw,
+                  struct mip_error *err) {
+  memset(raw, 0, sizeof *raw);
+  raw->file = *file; /* the payloads point into it */
+  *file = (struct mip_file){0};
   const struct mip_file *f = &raw->file;
   if (mip_check_start(f, path, MIP_RAW_MAGIC, "raw profile",
                       mip_rec_raw_header_size, err))

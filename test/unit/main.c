@@ -26,6 +26,7 @@ int main(void) {
   srunner_add_suite(runner, heap_runtime_suite());
   srunner_add_suite(runner, heap_got_suite());
   srunner_add_suite(runner, decide_suite());
+  srunner_add_suite(runner, parse_suite());
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);
   srunner_free(runner);

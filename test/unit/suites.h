@@ -14,5 +14,6 @@ Suite *heap_suite(void);
 Suite *heap_runtime_suite(void);
 Suite *heap_got_suite(void);
 Suite *decide_suite(void);
+Suite *parse_suite(void);
 
 #endif
