@@ -23,7 +23,8 @@ struct mip_error {
   char msg[1024];
 };
 
-/* Formats err->msg as "PATH: <message>" and returns -1. */
+/* Formats err->msg as "PATH: <message>", one line (control characters
+ * become '?'), and returns -1. */
 int mip_fail(struct mip_error *err, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
