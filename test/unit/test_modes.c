@@ -52,8 +52,9 @@ static void full_profile(struct mip_profile *p) {
 
 /* One run: main entered once, leaf five times (ranks 1 and 2); main took
  * its first arm; sampled edges main->leaf (3) and outside->main (1). */
-static const char *full_raw(const char *name, uint64_t edge_callee) {
-  uint8_t cov[2] = {1, 1}, blk[2] = {1, 0};
+static const char *raw_with_cov(const char *name, uint64_t edge_callee,
+                                const uint8_t cov[2]) {
+  uint8_t blk[2] = {1, 0};
   uint8_t cnt[16], ord[8], edges[2 * mip_rec_raw_edge_size],
       stats[2 * mip_rec_raw_stat_size];
   mip_put_le64(cnt, (uint64_t)-1); /* counters hold minus the calls */
@@ -90,6 +91,11 @@ static int add_run(struct mip_profile *p, const char *path,
            mip_profile_add_raw(p, "p.mip", &raw, path, err);
   mip_raw_free(&raw);
   return rc;
+}
+
+static const char *full_raw(const char *name, uint64_t edge_callee) {
+  static const uint8_t cov[2] = {1, 1};
+  return raw_with_cov(name, edge_callee, cov);
 }
 
 /* Functions are sorted by key: leaf is 0, main is 1. */
@@ -142,6 +148,28 @@ START_TEST(every_mode_survives_write_and_read) {
                     13);
   mip_profile_free(&p);
   mip_profile_free(&back);
+}
+END_TEST
+
+/* Calls and ranks with coverage bytes still 0 (a dump while threads were
+ * entering the functions): they ran, and the profile says so, one its
+ * reader takes. */
+START_TEST(counted_calls_mean_it_ran) {
+  struct mip_profile p, back;
+  struct mip_error err;
+  static const uint8_t unmarked[2] = {0, 0};
+  full_profile(&p);
+  ck_assert_int_eq(
+      add_run(&p, raw_with_cov("r.mipraw", 0x5001, unmarked), &err), 0);
+  ck_assert_uint_eq(p.functions[MAIN].covered_runs, 1);
+  ck_assert_uint_eq(p.functions[LEAF].covered_runs, 1);
+  ck_assert_uint_eq(p.blocks[p.functions[MAIN].first_block].covered_runs, 1);
+  const char *path = test_path("unmarked.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  ck_assert_msg(mip_profile_read(path, &back, &err) == 0, "%s", err.msg);
+  ck_assert_uint_eq(back.functions[LEAF].calls, 5);
+  mip_profile_free(&back);
+  mip_profile_free(&p);
 }
 END_TEST
 
@@ -356,6 +384,7 @@ Suite *modes_suite(void) {
   tcase_add_test(tc, refuses_dependencies_on_other_functions);
   tcase_add_test(tc, every_mode_survives_write_and_read);
   tcase_add_test(tc, profiles_of_profiles_add_up);
+  tcase_add_test(tc, counted_calls_mean_it_ran);
   tcase_add_test(tc, refuses_edge_to_no_function);
   tcase_add_test(tc, refuses_bad_blocks);
   tcase_add_test(tc, refuses_counters_outside_their_section);
