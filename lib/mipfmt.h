@@ -99,6 +99,10 @@ struct mip_extent {
  * NULL for a kind this build does not know. */
 const char *mip_raw_kind_section(uint32_t kind);
 const char *mip_raw_kind_name(uint32_t kind);
+/* The size of one counter of a kind (raw_kinds.inc); 0 for a kind this
+ * build does not know. Merging reads counters at that width, so every
+ * reader refuses a known kind whose elements have another size. */
+uint32_t mip_raw_kind_elem_size(uint32_t kind);
 
 const struct mip_extent *mip_extent_find(const struct mip_extent *extents,
                                          size_t count, uint32_t kind);

@@ -135,6 +135,12 @@ static int read_extents(struct mip_view *v, struct mip_error *err) {
   for (uint64_t i = 0; i < t->count; i++) {
     struct mip_rec_raw_extent r;
     mip_rec_raw_extent_decode(&r, entry(v, MIP_PROF_EXTENTS, i));
+    uint32_t known = mip_raw_kind_elem_size(r.kind);
+    if (known && r.elem_size != known)
+      return mip_fail(err, v->path,
+                      "corrupt profile: counters of kind %" PRIu32
+                      " of %" PRIu32 " bytes, not %" PRIu32,
+                      r.kind, r.elem_size, known);
     v->extents[v->extent_count++] =
         (struct mip_extent){r.kind, r.elem_size, r.link_addr, r.size};
   }

@@ -31,7 +31,9 @@ static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h
     if (mip_check_section(f->size, path, "raw profile", i, s.offset, padded,
                           err))
       return -1;
-    if (s.elem_size == 0 || s.size % s.elem_size)
+    uint32_t known = mip_raw_kind_elem_size(s.kind);
+    if (s.elem_size == 0 || s.size % s.elem_size ||
+        (known && s.elem_size != known))
       return mip_fail(err, path, "corrupt raw profile: section %" PRIu32
                                  " has a bad element size",
                       i);
