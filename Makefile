@@ -9,8 +9,9 @@
 #   make bench-startup  start-up page faults, default layout vs mipdata order
 #   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
 #   make bench-use      rebuilding with the profile: sections, time, faults
-#   make fuzz       every reader under libFuzzer, ASan and UBSan, for
-#                   FUZZ_SECONDS (default 3600) per target
+#   make fuzz       every reader under libFuzzer, ASan and UBSan: an hour
+#                   in all (FUZZ_SECONDS, default 3600), two targets at a
+#                   time (FUZZ_JOBS), then a table of what each did
 #   make install    copy build/ into $(PREFIX)
 #
 # The tree is built by one make (no recursion): each directory contributes
