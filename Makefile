@@ -10,8 +10,9 @@
 #   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
 #   make bench-use      rebuilding with the profile: sections, time, faults
 #   make bench-pool     pool mode (%Nm): the exit-time merge against the write
-#   make fuzz       every reader under libFuzzer, ASan and UBSan, for
-#                   FUZZ_SECONDS (default 3600) per target
+#   make fuzz       every reader under libFuzzer, ASan and UBSan: an hour
+#                   in all (FUZZ_SECONDS, default 3600), two targets at a
+#                   time (FUZZ_JOBS), then a table of what each did
 #   make install    copy build/ into $(PREFIX) (DESTDIR= for staging)
 #   make uninstall  remove what make install copied
 #

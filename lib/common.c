@@ -40,6 +40,17 @@ const char *mip_raw_kind_section(uint32_t kind) {
   return NULL;
 }
 
+uint32_t mip_raw_kind_elem_size(uint32_t kind) {
+  switch (kind) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  case id:                                                                     \
+    return elem_size;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  }
+  return 0;
+}
+
 const char *mip_raw_kind_name(uint32_t kind) {
   switch (kind) {
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \

@@ -3,6 +3,8 @@
  * allocation context combine: MemProf's MemInfoBlock::Merge, made
  * independent of the order in which blocks are combined (docs/heap.md).
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mipfmt.h"
@@ -98,4 +100,22 @@ void mip_mib_merge(struct mip_mib *into, const struct mip_mib *from) {
       break;
     }
   }
+}
+
+int mip_mib_check(const struct mip_mib *m, char *why, size_t size) {
+  uint64_t count = m->v[MIP_MIBI_AllocCount];
+  if (m->v[MIP_MIBI_LiveAtExitCount] > count)
+    snprintf(why, size, "%" PRIu64 " blocks live at exit of %" PRIu64
+                        " allocated",
+             m->v[MIP_MIBI_LiveAtExitCount], count);
+  else if (count && m->v[MIP_MIBI_MinSize] > m->v[MIP_MIBI_MaxSize])
+    snprintf(why, size, "MinSize %" PRIu64 " above MaxSize %" PRIu64,
+             m->v[MIP_MIBI_MinSize], m->v[MIP_MIBI_MaxSize]);
+  else if (m->v[MIP_MIBI_LiveAtExitSize] > m->v[MIP_MIBI_TotalSize])
+    snprintf(why, size, "%" PRIu64 " bytes live at exit of %" PRIu64
+                        " allocated",
+             m->v[MIP_MIBI_LiveAtExitSize], m->v[MIP_MIBI_TotalSize]);
+  else
+    return 0;
+  return -1;
 }

@@ -243,6 +243,18 @@ static void decode_record(const uint8_t *p, const struct schema *s,
                                                : mip_get_le64(p + s->offset[i]);
 }
 
+/* A block whose fields contradict each other would be merged into a
+ * profile that every reader then refuses (profile_check.c): refused here,
+ * with the same words. */
+static int check_mibs(const struct mip_raw_heap *heap, const char *path,
+                      struct mip_error *err) {
+  char why[256];
+  for (size_t i = 0; i < heap->context_count; i++)
+    if (mip_mib_check(&heap->contexts[i].mib, why, sizeof why))
+      return corrupt(path, err, "heap context %zu has %s", i, why);
+  return 0;
+}
+
 static int read_contexts(struct mip_raw_heap *heap,
                          const struct mip_raw_payload *s, const char *path,
                          struct mip_error *err) {
@@ -285,7 +297,7 @@ static int read_contexts(struct mip_raw_heap *heap,
     heap->context_count = h.record_count;
   }
   free_schema(&schema);
-  return rc;
+  return rc ? rc : check_mibs(heap, path, err);
 }
 
 static int check_stack_references(const struct mip_raw_heap *heap,

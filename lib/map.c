@@ -105,6 +105,12 @@ static int parse_unit(struct mip_map *map, const struct mip_map_record *rec,
       return mip_fail(err, path,
                       "corrupt map: bad counter bounds in unit record at %zu",
                       rec->offset);
+    uint32_t known = mip_raw_kind_elem_size(s.kind);
+    if (known && s.elem_size != known)
+      return mip_fail(err, path,
+                      "corrupt map: counters of kind %" PRIu32 " of %" PRIu32
+                      " bytes, not %" PRIu32,
+                      s.kind, s.elem_size, known);
     struct mip_extent e = {s.kind, s.elem_size, s.start, s.stop - s.start};
     if (add_extent(map, &e, path, err))
       return -1;
@@ -158,6 +164,14 @@ static int read_slots(const struct mip_map *map, struct mip_map_function *fn,
       return mip_fail(err, path,
                       "corrupt map: function %s has counters of kind %" PRIu32
                       " outside their section",
+                      fn->name, kind);
+    /* Its one coverage byte, call count or rank, which a profile reads
+     * (profile_check.c refuses a function without it). */
+    int one = kind == MIP_RAW_COV || kind == MIP_RAW_CNT || kind == MIP_RAW_ORD;
+    if (one && fn->slots[kind].count == 0)
+      return mip_fail(err, path,
+                      "corrupt map: function %s has an empty slot of "
+                      "counter kind %" PRIu32,
                       fn->name, kind);
   }
   return 1;

@@ -84,10 +84,19 @@ static int parse_any_map(const char *path, const struct mip_file *f,
 
 int mip_mapfile_read(const char *path, struct mip_map *map,
                      struct mip_error *err) {
-  memset(map, 0, sizeof *map);
   struct mip_file f;
-  if (mip_file_read(path, &f, err))
+  if (mip_file_read(path, &f, err)) {
+    memset(map, 0, sizeof *map);
     return -1;
+  }
+  return mip_mapfile_parse(&f, path, map, err);
+}
+
+int mip_mapfile_parse(struct mip_file *file, const char *path,
+                      struct mip_map *map, struct mip_error *err) {
+  memset(map, 0, sizeof *map);
+  struct mip_file f = *file;
+  *file = (struct mip_file){0};
   int rc = parse_any_map(path, &f, map, err);
   map->file = f; /* the map points into it */
   return rc;

@@ -123,23 +123,9 @@ static int check_heap_sites(const struct mip_view *v, struct mip_error *err) {
  * keeps every one of these true). */
 static int check_mib(const struct mip_view *v, uint64_t i,
                      const struct mip_mib *m, struct mip_error *err) {
-  uint64_t count = m->v[MIP_MIBI_AllocCount];
-  if (m->v[MIP_MIBI_LiveAtExitCount] > count)
-    return CORRUPT(v, err,
-                   "heap context %" PRIu64 " has %" PRIu64
-                   " blocks live at exit of %" PRIu64 " allocated",
-                   i, m->v[MIP_MIBI_LiveAtExitCount], count);
-  if (count && m->v[MIP_MIBI_MinSize] > m->v[MIP_MIBI_MaxSize])
-    return CORRUPT(v, err,
-                   "heap context %" PRIu64 " has MinSize %" PRIu64
-                   " above MaxSize %" PRIu64,
-                   i, m->v[MIP_MIBI_MinSize], m->v[MIP_MIBI_MaxSize]);
-  if (m->v[MIP_MIBI_LiveAtExitSize] > m->v[MIP_MIBI_TotalSize])
-    return CORRUPT(v, err,
-                   "heap context %" PRIu64 " has %" PRIu64
-                   " bytes live at exit of %" PRIu64 " allocated",
-                   i, m->v[MIP_MIBI_LiveAtExitSize],
-                   m->v[MIP_MIBI_TotalSize]);
+  char why[256];
+  if (mip_mib_check(m, why, sizeof why))
+    return CORRUPT(v, err, "heap context %" PRIu64 " has %s", i, why);
   return 0;
 }
 

@@ -243,18 +243,23 @@ static void add_blocks(struct mip_profile *p, struct mip_profile_function *f,
 static void add_function_run(struct mip_profile *p,
                              struct mip_profile_function *f,
                              const struct run *run) {
-  int entered = run->cov[f->cov_offset] != 0;
-  f->covered_runs = add_saturating(f->covered_runs, (uint64_t)entered);
   /* The counter counts down from 0: it holds minus the calls. */
-  if (f->cnt_offset != MIP_NO_OFFSET && run->cnt)
-    f->calls =
-        add_saturating(f->calls, 0 - mip_get_le64(run->cnt + f->cnt_offset));
-  if (f->ord_offset != MIP_NO_OFFSET && run->ord) {
-    uint32_t rank = mip_get_le32(run->ord + f->ord_offset);
-    if (rank) {
-      f->rank_sum = add_saturating(f->rank_sum, rank);
-      f->ranked_runs = add_saturating(f->ranked_runs, 1);
-    }
+  uint64_t calls = f->cnt_offset != MIP_NO_OFFSET && run->cnt
+                       ? 0 - mip_get_le64(run->cnt + f->cnt_offset)
+                       : 0;
+  uint32_t rank = f->ord_offset != MIP_NO_OFFSET && run->ord
+                      ? mip_get_le32(run->ord + f->ord_offset)
+                      : 0;
+  /* A function with calls or a rank ran, whatever its coverage byte says:
+   * a thread entering it counts the call before it marks the byte, and a
+   * dump can come in between. (A profile with calls or ranks in runs that
+   * never entered the function is one every reader refuses.) */
+  int entered = run->cov[f->cov_offset] != 0 || calls || rank;
+  f->covered_runs = add_saturating(f->covered_runs, (uint64_t)entered);
+  f->calls = add_saturating(f->calls, calls);
+  if (rank) {
+    f->rank_sum = add_saturating(f->rank_sum, rank);
+    f->ranked_runs = add_saturating(f->ranked_runs, 1);
   }
   add_blocks(p, f, run, entered);
 }
@@ -264,17 +269,26 @@ static void add_function_run(struct mip_profile *p,
 /* The totals of a pooled raw profile, added as the runs they hold. */
 static void add_function_totals_of(struct mip_profile_function *f,
                                    const struct mip_raw_pool *pool) {
-  f->covered_runs =
-      add_saturating(f->covered_runs, mip_get_le64(pool->cov + 8 * f->cov_offset));
-  if (f->cnt_offset != MIP_NO_OFFSET && pool->cnt)
-    f->calls = add_saturating(f->calls, mip_get_le64(pool->cnt + f->cnt_offset));
+  uint64_t entered = mip_get_le64(pool->cov + 8 * f->cov_offset), calls = 0;
+  if (f->cnt_offset != MIP_NO_OFFSET && pool->cnt) {
+    calls = mip_get_le64(pool->cnt + f->cnt_offset);
+    f->calls = add_saturating(f->calls, calls);
+  }
   if (f->ord_offset != MIP_NO_OFFSET && pool->ord) {
     struct mip_rec_raw_pool_rank r;
     mip_rec_raw_pool_rank_decode(
         &r, pool->ord + f->ord_offset / 4 * mip_rec_raw_pool_rank_size);
     f->rank_sum = add_saturating(f->rank_sum, r.rank_sum);
     f->ranked_runs = add_saturating(f->ranked_runs, r.ranked_runs);
+    if (r.ranked_runs > entered)
+      entered = r.ranked_runs;
   }
+  /* As for one run: calls or a rank mean the function ran, whatever the
+   * coverage bytes said (a run can be dumped between the call's count and
+   * its byte); the runs with a rank ran it, and with calls at least one. */
+  if (calls && !entered)
+    entered = 1;
+  f->covered_runs = add_saturating(f->covered_runs, entered);
 }
 
 static int pattern_bit(const uint8_t *bits, uint64_t i) {

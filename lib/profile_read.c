@@ -151,3 +151,14 @@ int mip_profile_read(const char *path, struct mip_profile *p,
   mip_view_close(&v);
   return rc;
 }
+
+int mip_profile_parse(struct mip_file *file, const char *path,
+                      struct mip_profile *p, struct mip_error *err) {
+  memset(p, 0, sizeof *p);
+  struct mip_view v;
+  if (mip_view_parse(file, path, &v, err))
+    return -1;
+  int rc = mip_profile_read_view(&v, p, err);
+  mip_view_close(&v);
+  return rc;
+}

@@ -23,20 +23,6 @@
 
 /* ---- reading ---------------------------------------------------------- */
 
-static int load_file(const char *path, struct mip_view *v,
-                     struct mip_error *err) {
-  struct mip_file f;
-  if (mip_file_read(path, &f, err))
-    return -1;
-  if (f.size == 0) {
-    mip_file_free(&f);
-    return mip_fail(err, path, "empty file");
-  }
-  v->data = f.data;
-  v->size = f.size;
-  return 0;
-}
-
 void mip_view_close(struct mip_view *v) {
   free((void *)v->data);
   memset(v, 0, sizeof *v);
@@ -149,6 +135,12 @@ static int read_extents(struct mip_view *v, struct mip_error *err) {
   for (uint64_t i = 0; i < t->count; i++) {
     struct mip_rec_raw_extent r;
     mip_rec_raw_extent_decode(&r, entry(v, MIP_PROF_EXTENTS, i));
+    uint32_t known = mip_raw_kind_elem_size(r.kind);
+    if (known && r.elem_size != known)
+      return mip_fail(err, v->path,
+                      "corrupt profile: counters of kind %" PRIu32
+                      " of %" PRIu32 " bytes, not %" PRIu32,
+                      r.kind, r.elem_size, known);
     v->extents[v->extent_count++] =
         (struct mip_extent){r.kind, r.elem_size, r.link_addr, r.size};
   }
@@ -276,10 +268,25 @@ static int check_heap(struct mip_view *v, struct mip_error *err) {
 
 int mip_view_open(const char *path, struct mip_view *v,
                   struct mip_error *err) {
+  struct mip_file f;
+  if (mip_file_read(path, &f, err)) {
+    memset(v, 0, sizeof *v);
+    return -1;
+  }
+  return mip_view_parse(&f, path, v, err);
+}
+
+int mip_view_parse(struct mip_file *file, const char *path, struct mip_view *v,
+                   struct mip_error *err) {
   memset(v, 0, sizeof *v);
   v->path = path;
-  if (load_file(path, v, err))
-    return -1;
+  v->data = file->data; /* freed by mip_view_close */
+  v->size = file->size;
+  *file = (struct mip_file){0};
+  if (v->size == 0) {
+    mip_view_close(v);
+    return mip_fail(err, path, "empty file");
+  }
   struct mip_rec_profile_header h;
   if (read_header(v, &h, err) || read_table(v, &h, err) ||
       check_strings(v, err) || read_extents(v, err) ||

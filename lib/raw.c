@@ -31,7 +31,10 @@ static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h
     if (mip_check_section(f->size, path, "raw profile", i, s.offset, padded,
                           err))
       return -1;
-    if (s.elem_size == 0 || s.size % s.elem_size)
+    /* (A pooled file holds no counters: its reader names any it finds.) */
+    uint32_t known = raw->pooled ? 0 : mip_raw_kind_elem_size(s.kind);
+    if (s.elem_size == 0 || s.size % s.elem_size ||
+        (known && s.elem_size != known))
       return mip_fail(err, path, "corrupt raw profile: section %" PRIu32
                                  " has a bad element size",
                       i);
@@ -91,9 +94,19 @@ static int read_header(struct mip_raw *raw, struct mip_rec_raw_header *h,
 
 int mip_raw_read(const char *path, struct mip_raw *raw,
                  struct mip_error *err) {
-  memset(raw, 0, sizeof *raw);
-  if (mip_file_read(path, &raw->file, err))
+  struct mip_file file;
+  if (mip_file_read(path, &file, err)) {
+    memset(raw, 0, sizeof *raw);
     return -1;
+  }
+  return mip_raw_parse(&file, path, raw, err);
+}
+
+int mip_raw_parse(struct mip_file *file, const char *path, struct mip_raw *raw,
+                  struct mip_error *err) {
+  memset(raw, 0, sizeof *raw);
+  raw->file = *file; /* the payloads point into it */
+  *file = (struct mip_file){0};
   struct mip_rec_raw_header h;
   if (read_header(raw, &h, path, err))
     return -1;

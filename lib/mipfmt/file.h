@@ -8,7 +8,8 @@ struct mip_error {
   char msg[1024];
 };
 
-/* Formats err->msg as "PATH: <message>" and returns -1. */
+/* Formats err->msg as "PATH: <message>", one line (control characters
+ * become '?'), and returns -1. */
 int mip_fail(struct mip_error *err, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -25,6 +26,13 @@ int mip_file_open(const char *path, size_t *size, struct mip_error *err);
 int mip_file_read(const char *path, struct mip_file *file,
                   struct mip_error *err);
 void mip_file_free(struct mip_file *file);
+
+/* Each reader is mip_file_read and then a parse of the bytes: the parse
+ * is also its own entry point (mip_raw_parse, mip_mapfile_parse,
+ * mip_view_parse, mip_profile_parse), for bytes that are already in
+ * memory. A parse takes file (a whole file's bytes in a malloc'd block):
+ * the block is freed with what it fills, or by the parse when it fails;
+ * *file is emptied either way. path names the bytes in messages. */
 
 /* Writes data to path through a temporary file in the same directory and
  * a rename, so path never holds a partial file. */
@@ -121,6 +129,10 @@ struct mip_extent {
  * NULL for a kind this build does not know. */
 const char *mip_raw_kind_section(uint32_t kind);
 const char *mip_raw_kind_name(uint32_t kind);
+/* The size of one counter of a kind (raw_kinds.inc); 0 for a kind this
+ * build does not know. Merging reads counters at that width, so every
+ * reader refuses a known kind whose elements have another size. */
+uint32_t mip_raw_kind_elem_size(uint32_t kind);
 
 const struct mip_extent *mip_extent_find(const struct mip_extent *extents,
                                          size_t count, uint32_t kind);

@@ -101,6 +101,8 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
  * --dump-section), which has no build-id and no symbols. */
 int mip_mapfile_read(const char *path, struct mip_map *map,
                      struct mip_error *err);
+int mip_mapfile_parse(struct mip_file *file, const char *path,
+                      struct mip_map *map, struct mip_error *err);
 int mip_mapfile_write(const char *path, const struct mip_build_id *id,
                       const uint8_t *section, size_t size,
                       const struct mip_symbol *symbols, size_t symbol_count,

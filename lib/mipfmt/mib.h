@@ -49,5 +49,10 @@ struct mip_mib {
  * is the larger: commutative and associative, so any order of merging
  * gives the same result. */
 void mip_mib_merge(struct mip_mib *into, const struct mip_mib *from);
+/* Whether the fields of a MemInfoBlock agree with each other, as every
+ * block a run writes does and mip_mib_merge keeps them: 0, or -1 with the
+ * contradiction in why ("3 blocks live at exit of 2 allocated"). Both
+ * readers, raw and indexed, refuse a block that fails. */
+int mip_mib_check(const struct mip_mib *m, char *why, size_t size);
 
 #endif

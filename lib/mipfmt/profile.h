@@ -132,6 +132,8 @@ void mip_profile_from_map(const struct mip_map *map,
                           struct mip_profile *profile);
 int mip_profile_read(const char *path, struct mip_profile *profile,
                      struct mip_error *err);
+int mip_profile_parse(struct mip_file *file, const char *path,
+                      struct mip_profile *profile, struct mip_error *err);
 int mip_profile_write(const char *path, const struct mip_profile *profile,
                       struct mip_error *err);
 /* The bytes mip_profile_write writes, into out (empty). */

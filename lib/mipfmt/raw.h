@@ -89,6 +89,8 @@ struct mip_raw {
 };
 
 int mip_raw_read(const char *path, struct mip_raw *raw, struct mip_error *err);
+int mip_raw_parse(struct mip_file *file, const char *path, struct mip_raw *raw,
+                  struct mip_error *err);
 /* Reads and checks the totals of a pooled raw profile (mip_raw_read does
  * it), and sets its extents. */
 int mip_raw_pool_parse(struct mip_raw *raw, const char *path,

@@ -38,6 +38,8 @@ struct mip_view {
 /* Maps path and checks its header, section table, string table, counter
  * extents, per-function tables and heap schema. */
 int mip_view_open(const char *path, struct mip_view *v, struct mip_error *err);
+int mip_view_parse(struct mip_file *file, const char *path, struct mip_view *v,
+                   struct mip_error *err);
 void mip_view_close(struct mip_view *v);
 /* Checks every entry (profile_check.c): mip_view_open does, so that every
  * reader refuses the same files. */

@@ -105,6 +105,10 @@ static inline uint64_t mip_rt_mix(uint64_t h, uint64_t v) {
 /* ---- merge_mib.c: lib/heap_mib.c under names of the runtime's own ---- */
 MIP_RT_HIDDEN void mip_rt_mib_merge(struct mip_mib *into,
                                     const struct mip_mib *from);
+/* lib's mip_mib_check: whether a MemInfoBlock's fields agree; 0, or -1
+ * with the contradiction in why. */
+MIP_RT_HIDDEN int mip_rt_mib_check(const struct mip_mib *m, char *why,
+                                   size_t size);
 
 /* ---- merge_lock.c --------------------------------------------------- */
 /* Opens path (creating it, and its directories, empty when missing) and

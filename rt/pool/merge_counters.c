@@ -137,9 +137,28 @@ static void pattern_of(const struct counters *cov, const struct counters *blk,
   }
 }
 
+/* Whether the runs of the patterns that enter function i are the runs
+ * the COV totals say entered it (as mipdata checks: lib/raw_pool.c). */
+static int patterns_agree(const struct counters *old_cov, const uint8_t *first,
+                          uint64_t count, uint64_t size) {
+  for (uint64_t i = 0; i < old_cov->count; i++) {
+    uint64_t entered = 0;
+    for (uint64_t p = 0; p < count; p++) {
+      const uint8_t *at = first + p * size;
+      const uint8_t *bits = at + mip_rec_raw_pool_pattern_size;
+      if ((bits[i / 8] >> (i % 8)) & 1)
+        entered += mip_get_le64(at);
+    }
+    if (entered != runs_of(old_cov, i))
+      return 0;
+  }
+  return 1;
+}
+
 /* The patterns of a pooled file, checked: their number, or -1. */
 static int64_t old_patterns(struct mip_rt_merge *m, const struct counters *blk,
-                            uint64_t cov_count, uint64_t size) {
+                            const struct counters *old_cov, uint64_t cov_count,
+                            uint64_t size) {
   const struct mip_rec_raw_pool_blocks *h = &blk->blocks;
   uint64_t body = blk->s->size - mip_rec_raw_pool_blocks_size;
   if (h->cov_size != cov_count || h->pattern_count > body / size ||
@@ -153,7 +172,11 @@ static int64_t old_patterns(struct mip_rt_merge *m, const struct counters *blk,
       return bad_totals(m);
     runs += n;
   }
-  return runs == m->old.runs ? (int64_t)h->pattern_count : bad_totals(m);
+  if (runs != m->old.runs ||
+      !patterns_agree(old_cov, blk->s->data + mip_rec_raw_pool_blocks_size,
+                      h->pattern_count, size))
+    return bad_totals(m);
+  return (int64_t)h->pattern_count;
 }
 
 static int same_bits(const uint8_t *a, const uint8_t *b, uint64_t size) {
@@ -168,7 +191,8 @@ static int merge_patterns(struct mip_rt_merge *m, const struct counters *cov,
                           const struct counters *old, const struct counters *run) {
   uint64_t size = pattern_size(cov->count, run->count);
   int64_t n = 0;
-  if (old->s && old->pooled && (n = old_patterns(m, old, cov->count, size)) < 0)
+  if (old->s && old->pooled &&
+      (n = old_patterns(m, old, old_cov, cov->count, size)) < 0)
     return -1;
   uint64_t most = (uint64_t)n + 2; /* a file of one run's, and this run's */
   uint8_t *out = mip_rt_merge_payload(m, MIP_RAW_POOL_BLK, 8, run->s->link_addr,

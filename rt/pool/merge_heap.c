@@ -433,6 +433,10 @@ static int add_contexts(struct mip_rt_merge *m, struct contexts *t,
       c.hash = mip_rt_mix(c.hash, c.frames[d]);
     }
     mib_decode(at + mip_rec_raw_heap_context_size, &c.mib);
+    /* A block that contradicts itself would make a file mipdata refuses. */
+    char why[96];
+    if (mip_rt_mib_check(&c.mib, why, sizeof why))
+      return bad(m, "a heap context whose MemInfoBlock contradicts itself");
     add_context(t, &c);
   }
   return 0;

@@ -10,4 +10,5 @@
 #define mip_mib_index mip_rt_mib_index
 #define mip_mib_width mip_rt_mib_width
 #define mip_mib_merge mip_rt_mib_merge
+#define mip_mib_check mip_rt_mib_check
 #include "../../lib/heap_mib.c"

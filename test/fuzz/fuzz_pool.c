@@ -21,7 +21,7 @@ static const struct mip_rt_payload_source heap = {.merge = mip_rt_merge_heap};
 static int load_run(void) {
   if (run.data)
     return 1;
-  const char *path = fuzz_fixture("FUZZ_POOL_RUN");
+  const char *path = getenv("FUZZ_POOL_RUN");
   struct mip_raw raw;
   struct mip_error err;
   if (!path || mip_raw_read(path, &raw, &err))
@@ -39,10 +39,29 @@ static int load_run(void) {
   return 1;
 }
 
+/* What the runtime wrote, merged as `mipdata merge -p FUZZ_PROFILE
+ * --debug FUZZ_BINARY` merges it. */
+static void merged_by_mipdata(const struct mip_rt_raw *raw) {
+  static const char into_path[] = "work.mip";
+  const char *merged = fuzz_scratch("merged.mipraw");
+  FILE *f = fopen(merged, "wb");
+  if (!f || mip_rt_raw_fill(fileno(f), raw) != 0 || fclose(f) != 0)
+    abort();
+  struct mip_raw read;
+  struct mip_error err;
+  struct mip_profile into;
+  if (mip_raw_read(merged, &read, &err))
+    fuzz_fail("the runtime wrote a pooled file mipdata refuses: %s", err.msg);
+  if (fuzz_fixture_profile("FUZZ_PROFILE", into_path, &into) == 0) {
+    if (fuzz_add_raw(&into, into_path, &read, merged) == 0)
+      fuzz_written_profile(&into, into_path, NULL);
+    mip_profile_free(&into);
+  }
+  mip_raw_free(&read);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const char *profile = fuzz_fixture_copy("FUZZ_PROFILE", "work.mip");
-  const char *binary = fuzz_fixture("FUZZ_BINARY");
-  if (!profile || !binary || !load_run())
+  if (!fuzz_fixture("FUZZ_PROFILE") || !fuzz_symbolizer() || !load_run())
     return 0;
   struct mip_rt_merge m;
   memset(&m, 0, sizeof m);
@@ -52,13 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   struct mip_rt_raw raw;
   if (mip_rt_view_read(run.data, run.size, &m.run, &m.why) == 0 &&
       (size == 0 || mip_rt_view_read(old, size, &m.old, &m.why) == 0) &&
-      mip_rt_merge_all(&m, &raw) == 0) {
-    const char *merged = fuzz_scratch("merged.mipraw");
-    FILE *f = fopen(merged, "wb");
-    if (!f || mip_rt_raw_fill(fileno(f), &raw) != 0 || fclose(f) != 0)
-      abort();
-    fuzz_mipdata("merge", "-p", profile, "--debug", binary, merged, NULL);
-  }
+      mip_rt_merge_all(&m, &raw) == 0)
+    merged_by_mipdata(&raw);
   mip_rt_arena_free(&m.arena);
   free(old);
   return 0;

@@ -1,19 +1,36 @@
 #!/bin/sh
-# Runs every fuzz target (test/fuzz/fuzz_*.c) for SECONDS each, on a seed
-# corpus made here from real builds (maps, map files, raw profiles, pooled
-# too, indexed profiles and binaries of C and C++ programs in every mode),
-# then runs each regression input (test/fuzz/regressions/TARGET/*.hex, hex
-# text of inputs that once crashed a reader) once. Any crash, leak, sanitizer
-# report, timeout or out-of-memory fails; the input is kept in
-# FUZZ_BUILD/fuzz-artifacts/.
-#   test/fuzz/run.sh BUILD_DIR FUZZ_BUILD_DIR SECONDS
+# Runs every fuzz target (test/fuzz/fuzz_*.c) for SECONDS each, JOBS of
+# them at a time (default 1), on a seed corpus made here from real builds
+# (maps, map files, raw profiles, pooled too, indexed profiles and binaries of C and C++
+# programs in every mode); then runs each regression input
+# (test/fuzz/regressions/TARGET/*.hex, hex text of inputs that once broke
+# a reader) once; then prints a table: per target the seconds it ran, its
+# executions and their rate, libFuzzer's coverage (cov: edges, ft:
+# features) and corpus at the end, and the failures it found.
+#
+# Any crash, leak, sanitizer report, broken property, timeout or
+# out-of-memory fails the run. libFuzzer keeps the input in
+# FUZZ_BUILD/fuzz-artifacts/; it is also saved as a regression input,
+# test/fuzz/regressions/TARGET/KIND-HASH.hex, to be renamed for what it
+# shows once the reader is fixed.
+#
+# With FUZZ_GOAL set (executions per target), the table says which
+# targets fell short of it; that alone does not fail the run (how many
+# executions fit in the time depends on the machine and its load).
+#   test/fuzz/run.sh BUILD_DIR FUZZ_BUILD_DIR SECONDS [JOBS]
 BUILD=$(cd "$1" && pwd)
 FUZZ_BUILD=$(cd "$2" && pwd)
 SECONDS_EACH=$3
+JOBS=${4:-1}
+TARGETS="map mapfile raw profile view extract pool"
 . "$(dirname "$0")/../e2e/lib.sh"
 make_tmp
+# The targets' scratch files, on tmpfs when there is one
+SCRATCH=$(mktemp -d /dev/shm/mip-fuzz.XXXXXX 2>/dev/null || mktemp -d "$TMP/scratch.XXXXXX")
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP" "$SCRATCH"' EXIT
 cd "$TMP"
 ARTIFACTS=$FUZZ_BUILD/fuzz-artifacts
+REGRESSIONS=$HERE/regressions
 mkdir -p "$ARTIFACTS"
 
 # ---- seeds: real programs, each built, run, extracted, merged
@@ -59,10 +76,15 @@ int main(int argc, char **) {
 C
 mkdir -p seeds/map seeds/mapfile seeds/raw seeds/profile seeds/view seeds/extract
 # seed NAME COMPILER MODES SOURCE [RUN ARGS...]
+# Each build gets a build-id of its own name and no trace of this
+# directory, so that its raw profiles, and the regression inputs made from
+# them, merge into the same build's profile in every run.
 seed() {
   name=$1 compiler=$2 modes=$3 source=$4
   shift 4
-  "$compiler" -fmip-generate=$modes -O1 -gdwarf-4 "$source" -o "$name"
+  id=$(printf '%s' "$name" | sha1sum | cut -c1-40)
+  "$compiler" -fmip-generate="$modes" -O1 -gdwarf-4 -fdebug-prefix-map="$TMP"=. \
+    -Wl,--build-id=0x"$id" "$source" -o "$name"
   MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >/dev/null
   mip_create "$name" "$name.fresh.mip"
   mv "$name.fresh.mipmap" "$name.mipmap"
@@ -94,36 +116,106 @@ FUZZ_PROFILE=$TMP/heap.fresh.mip FUZZ_MERGED=$TMP/heap.mip FUZZ_BINARY=$TMP/heap
 FUZZ_POOL_RUN=$TMP/heap.mipraw
 export FUZZ_PROFILE FUZZ_MERGED FUZZ_BINARY FUZZ_POOL_RUN
 
-# ---- run each target
-for target in map mapfile raw profile view extract pool; do
-  bin=$FUZZ_BUILD/test/fuzz_$target
+# ---- fuzzing, JOBS targets at a time
+# fuzz TARGET: libFuzzer's log in TARGET.log, the seconds it took in
+# TARGET.seconds
+fuzz() {
+  target=$1
   mkdir -p "corpus/$target"
-  set +e
-  "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$ARTIFACTS/$target-" \
-    "corpus/$target" "seeds/$target" >"$target.log" 2>&1
-  rc=$?
-  set -e
-  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$target.log")
-  cov=$(grep -o 'cov: [0-9]*' "$target.log" | tail -n 1)
-  if [ "$rc" = 0 ]; then
-    pass "fuzz_$target: $runs runs in ${SECONDS_EACH}s, $cov, corpus $(ls "corpus/$target" | wc -l)"
+  rm -f "$ARTIFACTS/$target"-*
+  start=$(date +%s) status=0
+  TMPDIR=$SCRATCH "$FUZZ_BUILD/test/fuzz_$target" \
+    -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 \
+    -artifact_prefix="$ARTIFACTS/$target-" \
+    "corpus/$target" "seeds/$target" >"$target.log" 2>&1 || status=$?
+  echo "$status" >"$target.status"
+  echo "$(($(date +%s) - start))" >"$target.seconds"
+}
+
+# The pids among those given that still run.
+running() {
+  for pid in "$@"; do
+    if kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
+  done
+}
+
+pids=
+for target in $TARGETS; do
+  # shellcheck disable=SC2086 # a list of pids
+  while [ "$(running $pids | wc -l)" -ge "$JOBS" ]; do
+    sleep 1
+  done
+  fuzz "$target" &
+  pids="$pids $!"
+done
+wait
+
+# ---- results
+# The failures libFuzzer left for target, each saved as a regression input
+saved_failures() {
+  for found in "$ARTIFACTS/$1"-crash-* "$ARTIFACTS/$1"-leak-* \
+    "$ARTIFACTS/$1"-timeout-* "$ARTIFACTS/$1"-oom-*; do
+    [ -e "$found" ] || continue
+    kind=${found#"$ARTIFACTS/$1"-}
+    kind=${kind%%-*}
+    hash=$(sha1sum "$found" | cut -c1-12)
+    mkdir -p "$REGRESSIONS/$1"
+    basenc --base16 "$found" >"$REGRESSIONS/$1/$kind-$hash.hex"
+    echo "$REGRESSIONS/$1/$kind-$hash.hex"
+  done
+}
+
+# last_of PATTERN LOG: the last match of an extended regular expression
+last_of() { grep -a -o -E "$1" "$2" | tail -n 1; }
+
+table=$TMP/table
+short=
+printf '%-8s %7s %11s %7s %6s %6s %13s %8s\n' target seconds executions \
+  exec/s cov ft corpus failures >"$table"
+for target in $TARGETS; do
+  log=$target.log
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  cov=$(last_of 'cov: [0-9]+' "$log" | cut -d' ' -f2)
+  ft=$(last_of 'ft: [0-9]+' "$log" | cut -d' ' -f2)
+  corpus=$(last_of 'corp: [0-9]+/[0-9]+[bKM]b' "$log" | cut -d' ' -f2)
+  saved=$(saved_failures "$target")
+  broken=$(printf '%s' "$saved" | grep -c . || true)
+  if [ "$(cat "$target.status")" = 0 ] && [ "$broken" = 0 ]; then
+    pass "fuzz_$target: ${runs:-0} runs in $(cat "$target.seconds") s, cov ${cov:-?}, ft ${ft:-?}"
   else
-    fail "fuzz_$target: exit status $rc after $runs runs; input in $ARTIFACTS:"
-    grep -E "ERROR|SUMMARY|runtime error|==ERROR" "$target.log" | head -n 5 | sed 's/^/    /'
+    fail "fuzz_$target: exit status $(cat "$target.status") after ${runs:-?} runs; inputs in $ARTIFACTS, saved as:"
+    printf '%s\n' "$saved" | sed 's/^/    /'
+    grep -a -E "ERROR|SUMMARY|runtime error|^fuzz: " "$log" | head -n 5 | sed 's/^/    /'
   fi
-  # regression inputs: each once
-  for hex in "$HERE/regressions/$target"/*.hex; do
+  if [ -n "${FUZZ_GOAL:-}" ] && [ "${runs:-0}" -lt "$FUZZ_GOAL" ]; then
+    short="$short $target"
+  fi
+  printf '%-8s %7s %11s %7s %6s %6s %13s %8s\n' "$target" \
+    "$(cat "$target.seconds")" "${runs:-?}" "${rate:-?}" "${cov:-?}" \
+    "${ft:-?}" "${corpus:-?}" "$broken" >>"$table"
+done
+
+# ---- regression inputs: each once
+for target in $TARGETS; do
+  for hex in "$REGRESSIONS/$target"/*.hex; do
     [ -e "$hex" ] || continue
-    input=regression-$(basename "$hex" .hex)
+    input=regression-$target-$(basename "$hex" .hex)
     tr -d ' \n' <"$hex" | basenc --base16 -d >"$input"
-    if "$bin" "$input" >"$input.log" 2>&1; then
+    if TMPDIR=$SCRATCH "$FUZZ_BUILD/test/fuzz_$target" "$input" \
+      >"$input.log" 2>&1; then
       pass "fuzz_$target regression $(basename "$hex" .hex)"
     else
       fail "fuzz_$target regression $(basename "$hex" .hex):"
-      grep -E "ERROR|SUMMARY|runtime error" "$input.log" | head -n 5 | sed 's/^/    /'
+      grep -a -E "ERROR|SUMMARY|runtime error|^fuzz: " "$input.log" | head -n 5 | sed 's/^/    /'
     fi
   done
 done
 
+echo
+cat "$table"
+if [ -n "${FUZZ_GOAL:-}" ]; then
+  echo "goal: $FUZZ_GOAL executions per target;${short:+ short of it:}${short:- every target reached it}"
+fi
 finish

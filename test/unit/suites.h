@@ -16,5 +16,6 @@ Suite *heap_got_suite(void);
 Suite *decide_suite(void);
 Suite *pool_suite(void);
 Suite *report_suite(void);
+Suite *parse_suite(void);
 
 #endif

@@ -529,6 +529,32 @@ START_TEST(raw_refuses_bad_contexts) {
 }
 END_TEST
 
+/* A raw context whose MemInfoBlock contradicts itself: merged, it would
+ * make a profile that every reader refuses (profile_check.c), so the raw
+ * reader refuses it, with the same words. */
+static void expect_raw_mib_error(int field, int from, uint64_t add,
+                                 const char *needle) {
+  struct raw_parts r;
+  default_parts(&r);
+  add_context(&r, 1, 0, make_mib(1, 8, 1, 2, 0));
+  struct mip_mib m = make_mib(2, 64, 5, 9, 1);
+  m.v[field] = m.v[from] + add;
+  add_context(&r, 2, 0, m);
+  expect_raw_error(write_raw("odd.mipraw", &r), needle);
+}
+
+START_TEST(raw_refuses_contradicting_mibs) {
+  expect_raw_mib_error(MIP_MIBI_LiveAtExitCount, MIP_MIBI_AllocCount, 1,
+                       "heap context 1 has 3 blocks live at exit of 2 "
+                       "allocated");
+  expect_raw_mib_error(MIP_MIBI_MinSize, MIP_MIBI_MaxSize, 1,
+                       "heap context 1 has MinSize 34 above MaxSize 33");
+  expect_raw_mib_error(MIP_MIBI_LiveAtExitSize, MIP_MIBI_TotalSize, 1,
+                       "heap context 1 has 65 bytes live at exit of 64 "
+                       "allocated");
+}
+END_TEST
+
 START_TEST(raw_refuses_bad_stacks) {
   struct mip_buf b = {0};
   build_heap_stacks(&b, STACKS, 4);
@@ -1354,6 +1380,7 @@ Suite *heap_suite(void) {
   tcase_add_test(tc, raw_reads_heap_payloads);
   tcase_add_test(tc, raw_skips_unknown_fields);
   tcase_add_test(tc, raw_refuses_bad_contexts);
+  tcase_add_test(tc, raw_refuses_contradicting_mibs);
   tcase_add_test(tc, raw_refuses_bad_stacks);
   tcase_add_test(tc, raw_refuses_bad_segments);
   tcase_add_test(tc, raw_without_contexts_is_fine);

@@ -90,6 +90,18 @@ static void expect_error(struct mip_buf *m, const char *needle) {
   mip_buf_free(m);
 }
 
+/* A name from the file, quoted in a message, keeps it one line: its
+ * newline and terminal escape become '?'. */
+START_TEST(messages_stay_one_line) {
+  struct mip_buf m = {0};
+  build_unit(&m, "a.c", COV, COV + 1);
+  const struct slot_spec slots[] = {{MIP_RAW_COV, 1, COV, 0},
+                                    {MIP_RAW_CNT, 1, 0x6000, 0}};
+  build_function_slots(&m, "evil\nname\x1b[2J", "", 0, 1, 0x1000, slots, 2);
+  expect_error(&m, "function evil?name?[2J has counters of kind 2 outside");
+}
+END_TEST
+
 START_TEST(refuses_newer_record_version) {
   struct mip_buf m = {0};
   two_functions(&m);
@@ -189,6 +201,7 @@ Suite *map_suite(void) {
   tcase_add_test(tc, refuses_shared_counter);
   tcase_add_test(tc, refuses_units_that_disagree);
   tcase_add_test(tc, refuses_unterminated_name);
+  tcase_add_test(tc, messages_stay_one_line);
   tcase_add_test(tc, mapfile_round_trip_and_bare_section);
   suite_add_tcase(s, tc);
   return s;

@@ -55,9 +55,9 @@ static void full_profile(struct mip_profile *p) {
 /* With free_slots, the edges come as continuous mode maps its table: with
  * free slots between them (nothing at all, or a slot claimed but not yet
  * sampled, or not yet filled in), which add nothing. */
-static const char *edge_raw(const char *name, uint64_t edge_callee,
-                            int free_slots) {
-  uint8_t cov[2] = {1, 1}, blk[2] = {1, 0};
+static const char *raw_with(const char *name, uint64_t edge_callee,
+                            const uint8_t cov[2], int free_slots) {
+  uint8_t blk[2] = {1, 0};
   uint8_t cnt[16], ord[8], edges[5 * mip_rec_raw_edge_size],
       stats[2 * mip_rec_raw_stat_size];
   mip_put_le64(cnt, (uint64_t)-1); /* counters hold minus the calls */
@@ -95,8 +95,15 @@ static const char *edge_raw(const char *name, uint64_t edge_callee,
   return path;
 }
 
-static const char *full_raw(const char *name, uint64_t edge_callee) {
-  return edge_raw(name, edge_callee, 0);
+static const char *edge_raw(const char *name, uint64_t edge_callee,
+                            int free_slots) {
+  static const uint8_t cov[2] = {1, 1};
+  return raw_with(name, edge_callee, cov, free_slots);
+}
+
+static const char *raw_with_cov(const char *name, uint64_t edge_callee,
+                                const uint8_t cov[2]) {
+  return raw_with(name, edge_callee, cov, 0);
 }
 
 static int add_run(struct mip_profile *p, const char *path,
@@ -106,6 +113,10 @@ static int add_run(struct mip_profile *p, const char *path,
            mip_profile_add_raw(p, "p.mip", &raw, path, err);
   mip_raw_free(&raw);
   return rc;
+}
+
+static const char *full_raw(const char *name, uint64_t edge_callee) {
+  return edge_raw(name, edge_callee, 0);
 }
 
 /* Functions are sorted by key: leaf is 0, main is 1. */
@@ -158,6 +169,28 @@ START_TEST(every_mode_survives_write_and_read) {
                     13);
   mip_profile_free(&p);
   mip_profile_free(&back);
+}
+END_TEST
+
+/* Calls and ranks with coverage bytes still 0 (a dump while threads were
+ * entering the functions): they ran, and the profile says so, one its
+ * reader takes. */
+START_TEST(counted_calls_mean_it_ran) {
+  struct mip_profile p, back;
+  struct mip_error err;
+  static const uint8_t unmarked[2] = {0, 0};
+  full_profile(&p);
+  ck_assert_int_eq(
+      add_run(&p, raw_with_cov("r.mipraw", 0x5001, unmarked), &err), 0);
+  ck_assert_uint_eq(p.functions[MAIN].covered_runs, 1);
+  ck_assert_uint_eq(p.functions[LEAF].covered_runs, 1);
+  ck_assert_uint_eq(p.blocks[p.functions[MAIN].first_block].covered_runs, 1);
+  const char *path = test_path("unmarked.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  ck_assert_msg(mip_profile_read(path, &back, &err) == 0, "%s", err.msg);
+  ck_assert_uint_eq(back.functions[LEAF].calls, 5);
+  mip_profile_free(&back);
+  mip_profile_free(&p);
 }
 END_TEST
 
@@ -374,6 +407,58 @@ START_TEST(refuses_inconsistent_tables) {
 }
 END_TEST
 
+/* Merging reads one counter of a function's call count, rank and
+ * coverage byte, at the width of its kind: a map without that counter, or
+ * any file whose counters of a kind have another size, is refused. (Once,
+ * a map with an empty slot made a profile its own reader refused.) */
+START_TEST(refuses_counters_of_other_sizes) {
+  struct mip_buf m = {0};
+  full_map(&m);
+  /* the unit's second section, CNT: elements of 4 bytes */
+  size_t at = mip_rec_map_record_size + mip_rec_map_unit_size +
+              mip_rec_map_unit_section_size;
+  ck_assert_uint_eq(mip_get_le32(m.data + at), MIP_RAW_CNT);
+  mip_put_le32(m.data + at + 4, 4);
+  expect_map_error(&m, "corrupt map: counters of kind 2 of 4 bytes, not 8");
+
+  const struct slot_spec sections[] = {{MIP_RAW_COV, 0, 0x5000, 0x5001},
+                                       {MIP_RAW_ORD, 0, 0x7000, 0x7004}};
+  const struct slot_spec slots[] = {{MIP_RAW_COV, 1, 0x5000, 0},
+                                    {MIP_RAW_ORD, 0, 0x7004, 0}};
+  build_unit_sections(&m, "a.c", sections, 2);
+  build_function_slots(&m, "f", "", 0, 1, 0x1000, slots, 2);
+  expect_map_error(&m, "function f has an empty slot of counter kind 3");
+
+  uint8_t cov[2] = {1, 1}, cnt[16] = {0};
+  const struct payload_spec payloads[] = {{MIP_RAW_COV, 1, 0x5000, cov, 2},
+                                          {MIP_RAW_CNT, 4, 0x6000, cnt, 16}};
+  struct mip_buf b = {0};
+  build_raw_payloads(&b, &ID, payloads, 2);
+  struct mip_file bytes = {b.data, b.size};
+  struct mip_raw raw;
+  struct mip_error err;
+  ck_assert_int_eq(mip_raw_parse(&bytes, "r.mipraw", &raw, &err), -1);
+  ck_assert_msg(strstr(err.msg, "section 1 has a bad element size"), "%s",
+                err.msg);
+  mip_raw_free(&raw);
+
+  struct mip_profile p;
+  full_profile(&p);
+  p.extents[1].elem_size = 1; /* CNT */
+  ck_assert_uint_eq(p.extents[1].kind, MIP_RAW_CNT);
+  struct mip_buf file = {0};
+  mip_profile_encode(&p, &file);
+  bytes = (struct mip_file){file.data, file.size};
+  struct mip_profile back;
+  ck_assert_int_eq(mip_profile_parse(&bytes, "p.mip", &back, &err), -1);
+  ck_assert_str_eq(err.msg,
+                   "p.mip: corrupt profile: counters of kind 2 of 1 bytes, "
+                   "not 8");
+  mip_profile_free(&back);
+  mip_profile_free(&p);
+}
+END_TEST
+
 Suite *modes_suite(void) {
   Suite *s = suite_create("modes");
   TCase *tc = tcase_create("modes");
@@ -383,12 +468,14 @@ Suite *modes_suite(void) {
   tcase_add_test(tc, every_mode_survives_write_and_read);
   tcase_add_test(tc, profiles_of_profiles_add_up);
   tcase_add_test(tc, skips_edge_slots_without_samples);
+  tcase_add_test(tc, counted_calls_mean_it_ran);
   tcase_add_test(tc, refuses_edge_to_no_function);
   tcase_add_test(tc, refuses_bad_blocks);
   tcase_add_test(tc, refuses_counters_outside_their_section);
   tcase_add_test(tc, infers_blocks_through_chains);
   tcase_add_test(tc, reads_version_1_map_files);
   tcase_add_test(tc, refuses_inconsistent_tables);
+  tcase_add_test(tc, refuses_counters_of_other_sizes);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -132,6 +132,10 @@ struct report {
 /* Reads and checks the profile at path (kept as r->path) into r: on
  * failure, one line in err and nothing to free. */
 int report_open(const char *path, struct report *r, struct mip_error *err);
+/* The same from a profile's bytes already in memory (mip_view_parse takes
+ * file); path names them in messages. */
+int report_parse(struct mip_file *file, const char *path, struct report *r,
+                 struct mip_error *err);
 void report_free(struct report *r);
 
 /* Where a function starting at link-time address entry was declared:

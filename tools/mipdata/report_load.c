@@ -154,11 +154,8 @@ static void load(struct report *r) {
   report_key_all(r);
 }
 
-int report_open(const char *path, struct report *r, struct mip_error *err) {
-  memset(r, 0, sizeof *r);
-  r->path = path;
-  if (mip_view_open(path, &r->view, err))
-    return -1;
+/* The model of the profile r->view holds. */
+static int load_view(struct report *r, struct mip_error *err) {
   if (mip_profile_read_view(&r->view, &r->profile, err)) {
     mip_profile_free(&r->profile);
     mip_view_close(&r->view);
@@ -166,6 +163,23 @@ int report_open(const char *path, struct report *r, struct mip_error *err) {
   }
   load(r);
   return 0;
+}
+
+int report_open(const char *path, struct report *r, struct mip_error *err) {
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  if (mip_view_open(path, &r->view, err))
+    return -1;
+  return load_view(r, err);
+}
+
+int report_parse(struct mip_file *file, const char *path, struct report *r,
+                 struct mip_error *err) {
+  memset(r, 0, sizeof *r);
+  r->path = path;
+  if (mip_view_parse(file, path, &r->view, err))
+    return -1;
+  return load_view(r, err);
 }
 
 static void free_keys(char **key) {
