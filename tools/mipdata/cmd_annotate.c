@@ -432,12 +432,9 @@ int cmd_annotate(int argc, char **argv) {
     return rc;
   struct mip_error err;
   struct report r;
-  if (report_open(o.profile, &r, &err))
+  if (report_open_debug(o.profile, o.debug, 1, &r, &err))
     return report(&err);
-  rc = (o.debug && report_debug_attach(&r, o.debug, 1, &err)) ||
-               annotate(&o, &r, &err)
-           ? report(&err)
-           : 0;
+  rc = annotate(&o, &r, &err) ? report(&err) : 0;
   report_free(&r);
   return rc;
 }

@@ -228,12 +228,8 @@ int cmd_show(int argc, char **argv) {
     return rc;
   struct mip_error err;
   struct report r;
-  if (report_open(o.profile, &r, &err))
+  if (report_open_debug(o.profile, o.debug, !o.heap, &r, &err))
     return report(&err);
-  if (o.debug && report_debug_attach(&r, o.debug, !o.heap, &err)) {
-    report_free(&r);
-    return report(&err);
-  }
   if (o.heap)
     show_heap(&r, o.format, o.order);
   else if (o.format == EMIT_TEXT)

@@ -22,3 +22,14 @@ int report_debug_attach(struct report *r, const char *path, int locate,
   debuginfo_close(di);
   return 0;
 }
+
+int report_open_debug(const char *profile, const char *debug, int locate,
+                      struct report *r, struct mip_error *err) {
+  if (report_open(profile, r, err))
+    return -1;
+  if (debug && report_debug_attach(r, debug, locate, err)) {
+    report_free(r);
+    return -1;
+  }
+  return 0;
+}

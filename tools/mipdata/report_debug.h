@@ -14,5 +14,9 @@
  * code has no debug information (built without -g). */
 int report_debug_attach(struct report *r, const char *path, int locate,
                         struct mip_error *err);
+/* report_open, then report_debug_attach when debug is given (else NULL);
+ * nothing to free on failure. */
+int report_open_debug(const char *profile, const char *debug, int locate,
+                      struct report *r, struct mip_error *err);
 
 #endif
