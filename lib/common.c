@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mip/layouts.h"
 #include "mipfmt.h"
 
 const char *mip_build_id_hex(const struct mip_build_id *id, char *out,
@@ -41,14 +42,7 @@ const char *mip_raw_kind_section(uint32_t kind) {
 }
 
 uint32_t mip_raw_kind_elem_size(uint32_t kind) {
-  switch (kind) {
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  case id:                                                                     \
-    return elem_size;
-#include "mip/layout/raw_kinds.inc"
-#undef MIP_RAW_KIND
-  }
-  return 0;
+  return mip_raw_counter_size(kind);
 }
 
 const char *mip_raw_kind_name(uint32_t kind) {
