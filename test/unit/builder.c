@@ -240,3 +240,30 @@ void write_file(const char *path, const void *data, size_t size) {
   ck_assert_uint_eq(fwrite(data, 1, size, f), size);
   fclose(f);
 }
+
+/* main (entry 0x1000) and leaf (0x1100); main has four blocks: the entry,
+ * two probed arms and an inferred join. */
+void build_two_function_map(struct mip_buf *m) {
+  const struct slot_spec sections[] = {
+      {MIP_RAW_COV, 0, 0x5000, 0x5002},
+      {MIP_RAW_CNT, 0, 0x6000, 0x6010},
+      {MIP_RAW_ORD, 0, 0x7000, 0x7008},
+      {MIP_RAW_BLK, 0, 0x8000, 0x8002},
+  };
+  build_unit_sections(m, "a.c", sections, 4);
+  const struct slot_spec main_slots[] = {{MIP_RAW_COV, 1, 0x5000, 0},
+                                         {MIP_RAW_CNT, 1, 0x6000, 0},
+                                         {MIP_RAW_ORD, 1, 0x7000, 0},
+                                         {MIP_RAW_BLK, 2, 0x8000, 0}};
+  build_function_slots(m, "main", "", 0, 1, 0x1000, main_slots, 4);
+  const struct slot_spec leaf_slots[] = {{MIP_RAW_COV, 1, 0x5001, 0},
+                                         {MIP_RAW_CNT, 1, 0x6008, 0},
+                                         {MIP_RAW_ORD, 1, 0x7004, 0}};
+  build_function_slots(m, "leaf", "", 0, 2, 0x1100, leaf_slots, 3);
+  const struct mip_block blocks[] = {{10, MIP_PROBE_ENTRY, 0, 0, 0},
+                                     {11, 0, 0, 0, 0},
+                                     {12, 1, 0, 0, 0},
+                                     {13, MIP_PROBE_NONE, 0, 2, 0}};
+  const uint32_t deps[] = {1, 2};
+  build_blocks(m, 0x5000, blocks, 4, deps, 2);
+}

@@ -82,4 +82,9 @@ const char *test_dir(void);
 const char *test_path(const char *name);
 void write_file(const char *path, const void *data, size_t size);
 
+/* A map of two functions in a.c: main (entry 0x1000; COV, CNT and ORD
+ * slots and four blocks: the entry, two probed arms and a join inferred
+ * from them) and leaf (0x1100; COV, CNT and ORD slots). */
+void build_two_function_map(struct mip_buf *m);
+
 #endif

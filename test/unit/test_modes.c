@@ -7,36 +7,10 @@
 
 static const struct mip_build_id ID = {2, {0x12, 0x34}};
 
-/* main (entry 0x1000) and leaf (0x1100); main has four blocks: the entry,
- * two probed arms and an inferred join. */
-static void full_map(struct mip_buf *m) {
-  const struct slot_spec sections[] = {
-      {MIP_RAW_COV, 0, 0x5000, 0x5002},
-      {MIP_RAW_CNT, 0, 0x6000, 0x6010},
-      {MIP_RAW_ORD, 0, 0x7000, 0x7008},
-      {MIP_RAW_BLK, 0, 0x8000, 0x8002},
-  };
-  build_unit_sections(m, "a.c", sections, 4);
-  const struct slot_spec main_slots[] = {{MIP_RAW_COV, 1, 0x5000, 0},
-                                         {MIP_RAW_CNT, 1, 0x6000, 0},
-                                         {MIP_RAW_ORD, 1, 0x7000, 0},
-                                         {MIP_RAW_BLK, 2, 0x8000, 0}};
-  build_function_slots(m, "main", "", 0, 1, 0x1000, main_slots, 4);
-  const struct slot_spec leaf_slots[] = {{MIP_RAW_COV, 1, 0x5001, 0},
-                                         {MIP_RAW_CNT, 1, 0x6008, 0},
-                                         {MIP_RAW_ORD, 1, 0x7004, 0}};
-  build_function_slots(m, "leaf", "", 0, 2, 0x1100, leaf_slots, 3);
-  const struct mip_block blocks[] = {{10, MIP_PROBE_ENTRY, 0, 0, 0},
-                                     {11, 0, 0, 0, 0},
-                                     {12, 1, 0, 0, 0},
-                                     {13, MIP_PROBE_NONE, 0, 2, 0}};
-  const uint32_t deps[] = {1, 2};
-  build_blocks(m, 0x5000, blocks, 4, deps, 2);
-}
 
 static void full_profile(struct mip_profile *p) {
   struct mip_buf m = {0};
-  full_map(&m);
+  build_two_function_map(&m);
   struct mip_map map;
   struct mip_error err;
   ck_assert_int_eq(mip_map_parse(m.data, m.size, "m", &map, &err), 0);
@@ -300,13 +274,13 @@ START_TEST(refuses_bad_blocks) {
   const struct mip_block probe_out[] = {{1, 7, 0, 0, 0}};
   const uint32_t deps[] = {5};
   struct mip_buf m = {0};
-  full_map(&m);
+  build_two_function_map(&m);
   build_blocks(&m, 0x5001, dep_out, 1, deps, 1);
   expect_map_error(&m, "names what is not there");
-  full_map(&m);
+  build_two_function_map(&m);
   build_blocks(&m, 0x5001, probe_out, 1, NULL, 0);
   expect_map_error(&m, "names what is not there");
-  full_map(&m);
+  build_two_function_map(&m);
   build_blocks(&m, 0x5000, probe_out, 0, NULL, 0);
   expect_map_error(&m, "twice");
 }
@@ -345,7 +319,7 @@ END_TEST
 
 START_TEST(reads_version_1_map_files) {
   struct mip_buf m = {0};
-  full_map(&m);
+  build_two_function_map(&m);
   struct mip_rec_mapfile_header h;
   memset(&h, 0, sizeof h);
   h.magic = MIP_MAPFILE_MAGIC;
@@ -413,7 +387,7 @@ END_TEST
  * a map with an empty slot made a profile its own reader refused.) */
 START_TEST(refuses_counters_of_other_sizes) {
   struct mip_buf m = {0};
-  full_map(&m);
+  build_two_function_map(&m);
   /* the unit's second section, CNT: elements of 4 bytes */
   size_t at = mip_rec_map_record_size + mip_rec_map_unit_size +
               mip_rec_map_unit_section_size;
