@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../tools/mipdata/report.h"
+#include "../../tools/mipdata/report_metric.h"
 #include "builder.h"
 #include "mip/layouts.h"
 #include "suites.h"
@@ -366,6 +367,50 @@ START_TEST(contexts_go_in_each_order) {
 }
 END_TEST
 
+/* ---- metrics ---------------------------------------------------------- */
+
+START_TEST(metrics_sum_and_average_contexts) {
+  struct report r;
+  open_build(&BUILD_A, 0, "a.mip", &r);
+  struct report_amount bytes = report_total(&r, REPORT_BYTES);
+  ck_assert_uint_eq(bytes.sum, 250); /* 100 + 100 + 50 */
+  ck_assert(report_amount_value(REPORT_BYTES, &bytes) == 250.0);
+  /* A mean divides by the allocations; none gives 0, never NaN. */
+  struct report_amount lifetime = {3000, 2};
+  ck_assert(report_amount_value(REPORT_LIFETIME, &lifetime) == 1.5);
+  struct report_amount empty = {0, 0};
+  ck_assert(report_amount_value(REPORT_DENSITY, &empty) == 0.0);
+  enum report_metric m;
+  ck_assert_int_eq(report_metric_parse("live-bytes", &m), 0);
+  ck_assert_int_eq(m, REPORT_LIVE_BYTES);
+  ck_assert_int_eq(report_metric_parse("LiveAtExitSize", &m), -1);
+  for (int i = 0; i < REPORT_METRICS; i++)
+    ck_assert_str_eq(report_metric_keys[i], report_metrics[i].key);
+  report_free(&r);
+}
+END_TEST
+
+START_TEST(normalization_scales_by_runs_or_totals) {
+  struct report a, b;
+  open_build(&BUILD_A, 0, "a.mip", &a);
+  open_build(&BUILD_A, 0, "a2.mip", &b);
+  ck_assert(report_scale(&a, &b, REPORT_NORMALIZE_TOTAL, REPORT_BYTES) == 1.0);
+  b.runs = 3 * a.runs;
+  ck_assert(report_scale(&a, &b, REPORT_NORMALIZE_RUNS, REPORT_BYTES) == 3.0);
+  ck_assert(report_scale(&a, &b, REPORT_NORMALIZE_NONE, REPORT_BYTES) == 1.0);
+  /* Means are per allocation already. */
+  ck_assert(report_scale(&a, &b, REPORT_NORMALIZE_RUNS, REPORT_LIFETIME) ==
+            1.0);
+  b.contexts[0].mib.v[MIP_MIBI_TotalSize] += 250;
+  ck_assert(report_scale(&a, &b, REPORT_NORMALIZE_TOTAL, REPORT_BYTES) == 2.0);
+  /* No run on one side: nothing to scale by. */
+  a.runs = 0;
+  ck_assert(report_scale(&a, &b, REPORT_NORMALIZE_RUNS, REPORT_BYTES) == 1.0);
+  report_free(&a);
+  report_free(&b);
+}
+END_TEST
+
 Suite *report_suite(void) {
   Suite *s = suite_create("report");
   TCase *t = tcase_create("report");
@@ -375,6 +420,8 @@ Suite *report_suite(void) {
   tcase_add_test(t, fine_keys_are_unique_and_escaped);
   tcase_add_test(t, frames_go_leaf_first_or_root_first);
   tcase_add_test(t, contexts_go_in_each_order);
+  tcase_add_test(t, metrics_sum_and_average_contexts);
+  tcase_add_test(t, normalization_scales_by_runs_or_totals);
   suite_add_tcase(s, t);
   return s;
 }
