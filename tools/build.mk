@@ -1,6 +1,10 @@
 # mipdata (one file per subcommand) and the mipcc/mipc++ driver.
 MIPDATA_SRC := $(wildcard tools/mipdata/*.c tools/mipdata/debuginfo/*.c)
-MIPDATA_OBJ := $(MIPDATA_SRC:%.c=$(OBJ)/%.o)
+# The flame graph page's script, styles and HTML (tools/mipdata/flame/),
+# embedded as strings generated into the build directory (flame_assets.h).
+FLAME_ASSETS := $(addprefix tools/mipdata/flame/,flame.html flame.css flame.js)
+FLAME_ASSETS_C := $(BUILD)/gen/flame_assets.c
+MIPDATA_OBJ := $(MIPDATA_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/flame_assets.o
 MIPDATA     := $(BIN)/mipdata
 MIPDATA_LIBS := -lelf -ldwarf -lz -liberty
 # The report model (tools/mipdata/report*.c, docs/report.md) and what it
@@ -8,6 +12,17 @@ MIPDATA_LIBS := -lelf -ldwarf -lz -liberty
 # tests link.
 REPORT_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(filter-out tools/mipdata/report_debug.c,\
   $(wildcard tools/mipdata/report*.c)) tools/mipdata/emit.c tools/mipdata/demangle.c)
+
+# The flame graph's tree and arithmetic, which the unit tests link too.
+FLAME_OBJ := $(OBJ)/tools/mipdata/flame_tree.o $(OBJ)/tools/mipdata/folded.o
+
+$(FLAME_ASSETS_C): $(FLAME_ASSETS) tools/mipdata/flame/embed.sh
+	@mkdir -p $(@D)
+	tools/mipdata/flame/embed.sh $(FLAME_ASSETS) >$@.tmp && mv $@.tmp $@
+
+$(OBJ)/gen/flame_assets.o: $(FLAME_ASSETS_C)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 MIPCC_SRC := $(wildcard tools/mipcc/*.c)
 MIPCC_OBJ := $(MIPCC_SRC:%.c=$(OBJ)/%.o)

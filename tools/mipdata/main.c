@@ -24,6 +24,8 @@ static const struct command commands[] = {
     {"show", cmd_show, "show a profile: functions, blocks, edges, heap"},
     {"order", cmd_order, "write a function ordering file for the linker"},
     {"annotate", cmd_annotate, "show what a rebuild with the profile decides"},
+    {"flamegraph", cmd_flamegraph,
+     "draw the heap as a flame graph (HTML), or two profiles' difference"},
     {"symbolize", cmd_symbolize, "print the source frames of addresses"},
     {"dump", cmd_dump, "print every field, section and record of any MIP file"},
 };

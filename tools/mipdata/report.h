@@ -205,4 +205,9 @@ void report_contexts_end(struct report_context_iter *it);
 /* Computes every key of r; report_open and report_locate do. */
 void report_key_all(struct report *r);
 
+/* Appends frame f's key to b: FUNCTION@FILE:LINE:COLUMN[@OBJECT] (fine)
+ * or FUNCTION@FILE (coarse), as in a context's key; not NUL-terminated. */
+void report_frame_key(struct mip_buf *b, const struct report_frame *f,
+                      enum report_key kind);
+
 #endif

@@ -139,7 +139,7 @@ static void key_site(const struct report *r, struct report_site *s) {
   }
 }
 
-static void frame_key(struct mip_buf *b, const struct report_frame *f,
+void report_frame_key(struct mip_buf *b, const struct report_frame *f,
                       enum report_key kind) {
   place(b, kind, f->function, f->file, f->line, &f->column);
   if (kind == REPORT_FINE && f->object) {
@@ -157,7 +157,7 @@ static void key_context(const struct report *r, struct report_context *c) {
       field(&b, c->site->allocator_name);
     for (uint32_t k = 0; k < c->depth; k++) {
       text(&b, "|");
-      frame_key(&b, &r->frames[c->stack[k]], (enum report_key)kind);
+      report_frame_key(&b, &r->frames[c->stack[k]], (enum report_key)kind);
     }
     set(&c->key[kind], &b);
   }

@@ -1,0 +1,149 @@
+/*
+ * mipdata flamegraph -p PROFILE [--base BASE] [--debug BINARY]
+ *                    [--metric M] [--normalize none|runs|total]
+ *                    [--band PERCENT] [--key coarse|fine]
+ *                    [--merge-below SHARE] [--format html|folded] [-o FILE]
+ * The heap contexts of a profile as a flame graph: one HTML page with
+ * everything inline (flame_page.h), or folded stacks for other flame
+ * graph tools (folded.h). With --base, a differential flame graph: the
+ * profile's widths, coloured by the change of each frame's self value
+ * against the base's, scaled (report_metric.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "flame_page.h"
+#include "folded.h"
+#include "report_debug.h"
+
+enum flame_format { FLAME_HTML, FLAME_FOLDED };
+
+struct flame_options {
+  const char *profile, *base, *debug;
+  enum flame_format format;
+  struct flame_page_options page;
+};
+
+static const char *const formats[] = {"html", "folded", NULL};
+static const char *const keys[] = {"fine", "coarse", NULL}; /* report_key */
+
+/* The options that only a page (not folded stacks) or only a comparison
+ * takes: a usage error when given without it. */
+static int check_combinations(struct cli *cli, const struct flame_options *o) {
+  static const char *const page_only[] = {"base",  "band",        "key",
+                                          "normalize", "merge-below", NULL};
+  static const char *const base_only[] = {"band", "normalize", NULL};
+  if (o->format == FLAME_FOLDED)
+    for (int i = 0; page_only[i]; i++)
+      if (cli_given(cli, page_only[i]))
+        return cli_error(cli, "--%s goes with --format html", page_only[i]);
+  for (int i = 0; !o->base && base_only[i]; i++)
+    if (cli_given(cli, base_only[i]))
+      return cli_error(cli, "--%s goes with --base", base_only[i]);
+  return CLI_GO_ON;
+}
+
+static int parse_options(int argc, char **argv, struct flame_options *o) {
+  const char *metric = "bytes", *report_path = NULL;
+  int format = FLAME_HTML, key = REPORT_COARSE,
+      normalize = REPORT_NORMALIZE_RUNS;
+  double band = 100 * FLAME_PAGE_BAND, merge = FLAME_PAGE_MERGE_BELOW;
+  memset(o, 0, sizeof *o);
+  struct opt options[] = {
+      OPT_PROFILE(&o->profile, "the profile to draw"),
+      OPT_STRING("base", 0, &o->base, "BASE",
+                 "compare with this profile: a differential flame graph"),
+      OPT_DEBUG(&o->debug, "the profiled binary (unstripped) or its debug "
+                           "file, checked to be PROFILE's build"),
+      OPT_STRING("metric", 0, &metric, "METRIC",
+                 "the metric shown first, or folded: allocs, bytes, peak, "
+                 "live-count, live-bytes, accesses, lifetime, density"),
+      OPT_CHOICE("normalize", &normalize, report_normalize_names,
+                 "how the base's values are scaled (default runs)"),
+      OPT_NUMBER("band", &band, 0, 1000, "PERCENT",
+                 "the neutral band of a comparison, shown first (default "
+                 "15)"),
+      OPT_CHOICE("key", &key, keys,
+                 "frames are one frame by function and file (coarse, the "
+                 "default) or by line too (fine)"),
+      OPT_NUMBER("merge-below", &merge, 0, 1, "SHARE",
+                 "frames narrower than this share of the whole in every "
+                 "metric merge into one 'other' box (default 0.00005)"),
+      OPT_CHOICE("format", &format, formats,
+                 "an HTML page (the default) or folded stacks"),
+      OPT_REPORT(&report_path),
+      OPT_END,
+  };
+  struct cli cli = {.command = "flamegraph", .options = options};
+  int rc = cli_parse(&cli, argc, argv);
+  if (rc != CLI_GO_ON)
+    return rc;
+  if (report_metric_parse(metric, &o->page.metric))
+    return cli_error(&cli, "unknown metric '%s' (one of %s, %s, %s, %s, %s, "
+                           "%s, %s, %s)",
+                     metric, report_metric_keys[0], report_metric_keys[1],
+                     report_metric_keys[2], report_metric_keys[3],
+                     report_metric_keys[4], report_metric_keys[5],
+                     report_metric_keys[6], report_metric_keys[7]);
+  o->format = (enum flame_format)format;
+  o->page.key = (enum report_key)key;
+  o->page.normalize = (enum report_normalize)normalize;
+  o->page.band = band / 100;
+  o->page.merge_below = merge;
+  return check_combinations(&cli, o);
+}
+
+/* A profile whose heap the command can draw: one line when not. */
+static int open_heap(const char *path, const char *debug, struct report *r,
+                     struct mip_error *err) {
+  if (report_open_debug(path, debug, 0, r, err))
+    return -1;
+  if (!r->has_heap) {
+    report_free(r);
+    return mip_fail(err, path,
+                    "no heap data (build with -fmip-generate=heap and "
+                    "merge its runs with --debug BINARY)");
+  }
+  return 0;
+}
+
+static int draw(const struct flame_options *o, const struct report *cur,
+                const struct report *base) {
+  if (o->format == FLAME_FOLDED) {
+    struct mip_error err;
+    if (!folded_write(cur, o->page.metric, stdout))
+      return 0;
+    mip_fail(&err, "stdout", "cannot write the folded stacks");
+    return report(&err);
+  }
+  struct flame_page_summary s;
+  flame_page_write(stdout, cur, base, &o->page, &s);
+  if (base)
+    note(cur->path,
+         "against %s: %zu frames worse, %zu better, %zu new (%s); %zu "
+         "stacks of the base vanished",
+         base->path, s.worse, s.better, s.added,
+         report_metrics[o->page.metric].key, s.elided);
+  return 0;
+}
+
+int cmd_flamegraph(int argc, char **argv) {
+  struct flame_options o;
+  int rc = parse_options(argc, argv, &o);
+  if (rc != CLI_GO_ON)
+    return rc;
+  struct mip_error err;
+  struct report cur, base;
+  if (open_heap(o.profile, o.debug, &cur, &err))
+    return report(&err);
+  if (o.base && open_heap(o.base, NULL, &base, &err)) {
+    report_free(&cur);
+    return report(&err);
+  }
+  rc = draw(&o, &cur, o.base ? &base : NULL);
+  if (o.base)
+    report_free(&base);
+  report_free(&cur);
+  return rc;
+}
