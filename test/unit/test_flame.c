@@ -157,9 +157,10 @@ static struct flame_delta compare_b(uint64_t base_bytes, uint64_t cur_bytes,
   uint32_t ab[] = {f.a, f.b};
   add(&cur, ab, 2, cur_bytes);
   add(&base, ab, 2, base_bytes);
-  flame_diff(&cur, &base);
+  flame_diff(&cur, &base, FLAME_BY_SELF);
   struct flame_delta d =
-      flame_compare(&cur.nodes[at(&cur, ab, 2)], REPORT_BYTES, factor, band);
+      flame_compare(&cur.nodes[at(&cur, ab, 2)], REPORT_BYTES, factor,
+                    band, FLAME_BY_SELF);
   flame_tree_free(&cur);
   flame_tree_free(&base);
   flame_labels_free(&f.labels);
@@ -211,12 +212,21 @@ START_TEST(new_frames_and_vanished_stacks) {
   add(&base, ab, 2, 10);
   add(&base, ac, 2, 4);
   add(&base, abe, 3, 2);
-  flame_diff(&cur, &base);
+  flame_diff(&cur, &base, FLAME_BY_SELF);
   const struct flame_node *d = &cur.nodes[at(&cur, ad, 2)];
   ck_assert(d->flags & FLAME_NEW);
   ck_assert(!(cur.nodes[at(&cur, ab, 2)].flags & FLAME_NEW));
-  ck_assert_int_eq(flame_compare(d, REPORT_BYTES, 1, 0.15).kind, FLAME_ADDED);
-  ck_assert(flame_compare(d, REPORT_BYTES, 1, 0.15).cur == 7);
+  struct flame_delta added = flame_compare(d, REPORT_BYTES, 1, 0.15,
+                                           FLAME_BY_SELF);
+  ck_assert_int_eq(added.kind, FLAME_ADDED);
+  ck_assert(added.cur == 7);
+  /* By total (the inverted view's basis): a allocated 17 against 16. */
+  flame_diff(&cur, &base, FLAME_BY_TOTAL);
+  struct flame_delta total = flame_compare(&cur.nodes[at(&cur, ab, 1)],
+                                           REPORT_BYTES, 1, 0.01,
+                                           FLAME_BY_TOTAL);
+  ck_assert(total.base == 16 && total.cur == 17);
+  ck_assert_int_eq(total.kind, FLAME_WORSE);
   /* c and b->e vanished: two stacks, drawn as the base had them. */
   flame_tree_init(&elided, &f.labels);
   ck_assert_uint_eq(flame_elided(&elided, &base), 2);
@@ -232,7 +242,7 @@ START_TEST(new_frames_and_vanished_stacks) {
   add(&again, ab, 2, 10);
   add(&again, ac, 2, 4);
   add(&again, abe, 3, 2);
-  flame_diff(&again, &base);
+  flame_diff(&again, &base, FLAME_BY_SELF);
   for (size_t i = 0; i < again.count; i++)
     ck_assert(!(again.nodes[i].flags & FLAME_NEW));
   flame_tree_init(&elided, &f.labels);
@@ -251,7 +261,8 @@ static void assert_finite(const struct flame_tree *t, double factor) {
   for (size_t i = 0; i < t->count; i++)
     for (int m = 0; m < REPORT_METRICS; m++) {
       struct flame_delta d =
-          flame_compare(&t->nodes[i], (enum report_metric)m, factor, 0.15);
+          flame_compare(&t->nodes[i], (enum report_metric)m, factor,
+                        0.15, FLAME_BY_SELF);
       ck_assert(isfinite(d.base) && isfinite(d.cur) && isfinite(d.change) &&
                 isfinite(d.relative));
       ck_assert(isfinite(flame_total(&t->nodes[i], (enum report_metric)m)));
@@ -267,7 +278,7 @@ START_TEST(empty_sides_give_no_nan) {
   uint32_t ab[] = {f.a, f.b};
   add(&cur, ab, 2, 10);
   /* An empty base: everything is new, nothing vanished. */
-  flame_diff(&cur, &empty);
+  flame_diff(&cur, &empty, FLAME_BY_SELF);
   ck_assert(cur.nodes[at(&cur, ab, 2)].flags & FLAME_NEW);
   ck_assert(!(cur.nodes[0].flags & FLAME_NEW));
   assert_finite(&cur, 1);
@@ -279,7 +290,7 @@ START_TEST(empty_sides_give_no_nan) {
   flame_tree_init(&none, &f.labels);
   flame_tree_init(&base, &f.labels);
   add(&base, ab, 2, 10);
-  flame_diff(&none, &base);
+  flame_diff(&none, &base, FLAME_BY_SELF);
   assert_finite(&none, 1);
   flame_tree_init(&elided, &f.labels);
   ck_assert_uint_eq(flame_elided(&elided, &base), 1);
@@ -287,7 +298,7 @@ START_TEST(empty_sides_give_no_nan) {
   /* Both empty. */
   struct flame_tree none2;
   flame_tree_init(&none2, &f.labels);
-  flame_diff(&none2, &empty);
+  flame_diff(&none2, &empty, FLAME_BY_SELF);
   assert_finite(&none2, 1);
   assert_finite(&empty, 1);
   flame_tree_free(&none2);
@@ -365,7 +376,7 @@ START_TEST(small_frames_merge_into_other) {
   flame_tree_init(&base, &f.labels);
   add(&base, d, 1, 1000);
   add(&base, a, 1, 1000);
-  flame_diff(&t, &base);
+  flame_diff(&t, &base, FLAME_BY_SELF);
   double factor[REPORT_METRICS];
   for (int m = 0; m < REPORT_METRICS; m++)
     factor[m] = 1;
@@ -375,8 +386,9 @@ START_TEST(small_frames_merge_into_other) {
   other = other_of(&small, 0);
   ck_assert(bytes_total(&small, other) == 2);
   /* What an "other" merged of the base: nothing here (b->c is new). */
-  ck_assert(flame_compare(&small.nodes[other], REPORT_BYTES, 1, 0.15).base ==
-            0);
+  ck_assert(flame_compare(&small.nodes[other], REPORT_BYTES, 1, 0.15,
+                          FLAME_BY_SELF)
+                .base == 0);
   flame_tree_free(&small);
   flame_tree_free(&base);
   flame_tree_free(&t);

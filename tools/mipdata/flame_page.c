@@ -17,6 +17,7 @@ struct view {
   struct flame_tree shown, shown_elided; /* small frames merged */
   int has_base;
   size_t vanished;
+  enum flame_basis basis; /* what the differential compares */
 };
 
 static void view_build(struct view *v, struct flame_labels *labels,
@@ -25,13 +26,14 @@ static void view_build(struct view *v, struct flame_labels *labels,
                        const struct flame_page_options *o,
                        const double *factor) {
   memset(v, 0, sizeof *v);
+  v->basis = direction == REPORT_ROOT_FIRST ? FLAME_BY_SELF : FLAME_BY_TOTAL;
   flame_tree_init(&v->cur, labels);
   flame_tree_fold(&v->cur, cur, o->key, direction);
   v->has_base = base != NULL;
   if (base) {
     flame_tree_init(&v->base, labels);
     flame_tree_fold(&v->base, base, o->key, direction);
-    flame_diff(&v->cur, &v->base);
+    flame_diff(&v->cur, &v->base, v->basis);
     flame_tree_init(&v->elided, labels);
     v->vanished = flame_elided(&v->elided, &v->base);
   }
@@ -121,7 +123,8 @@ static long long label_of(const struct flame_node *n) {
  * width (the field summed) and, compared with a base, the base's self
  * value scaled (flame_compare). */
 static void json_tree(FILE *f, const struct flame_tree *t, int compared,
-                      const double *factor, double band) {
+                      const double *factor, double band,
+                      enum flame_basis basis) {
   uint32_t *order = page_order(t);
   long long *pos = mip_xcalloc(t->count, sizeof *pos);
   for (size_t j = 0; j < t->count; j++)
@@ -151,7 +154,7 @@ static void json_tree(FILE *f, const struct flame_tree *t, int compared,
       fputs(m ? ",{" : "{", f);
       NODE_ARRAY(f, "v", t->count, "%.9g",
                  flame_compare(&nodes[i], (enum report_metric)m, factor[m],
-                               band)
+                               band, basis)
                      .base);
       fputc('}', f);
     }
@@ -164,11 +167,12 @@ static void json_tree(FILE *f, const struct flame_tree *t, int compared,
 
 /* What the differential finds in t at the band, per metric. */
 static void count_changes(const struct flame_tree *t, enum report_metric m,
-                          double factor, double band,
+                          double factor, double band, enum flame_basis basis,
                           struct flame_page_summary *s) {
   memset(s, 0, sizeof *s);
   for (size_t i = 1; i < t->count; i++) {
-    struct flame_delta d = flame_compare(&t->nodes[i], m, factor, band);
+    struct flame_delta d =
+        flame_compare(&t->nodes[i], m, factor, band, basis);
     s->worse += d.kind == FLAME_WORSE;
     s->better += d.kind == FLAME_BETTER;
     s->added += d.kind == FLAME_ADDED;
@@ -180,17 +184,19 @@ static void json_view(FILE *f, const char *name, struct view *v,
                       const struct flame_page_options *o,
                       struct flame_page_summary *summary) {
   fprintf(f, "\"%s\":{\"tree\":", name);
-  json_tree(f, &v->shown, v->has_base, factor, band);
+  json_tree(f, &v->shown, v->has_base, factor, band, v->basis);
   fputs(",\"elided\":", f);
   if (v->vanished)
-    json_tree(f, &v->shown_elided, 0, factor, band);
+    json_tree(f, &v->shown_elided, 0, factor, band, v->basis);
   else
     fputs("null", f);
-  fprintf(f, ",\"vanished\":%zu,\"nodes\":%zu,\"changes\":[", v->vanished,
+  fprintf(f, ",\"by_total\":%s,\"vanished\":%zu,\"nodes\":%zu,\"changes\":[",
+          v->basis == FLAME_BY_TOTAL ? "true" : "false", v->vanished,
           v->cur.count);
   for (int m = 0; m < REPORT_METRICS && v->has_base; m++) {
     struct flame_page_summary s;
-    count_changes(&v->shown, (enum report_metric)m, factor[m], band, &s);
+    count_changes(&v->shown, (enum report_metric)m, factor[m], band,
+                  v->basis, &s);
     fprintf(f, "%s[%zu,%zu,%zu]", m ? "," : "", s.worse, s.better, s.added);
     if (summary && m == (int)o->metric) {
       *summary = s;

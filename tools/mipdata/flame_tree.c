@@ -281,12 +281,14 @@ double flame_width(const struct flame_node *n, enum report_metric m) {
 
 /* ---- differential ------------------------------------------------------ */
 
-void flame_diff(struct flame_tree *cur, struct flame_tree *base) {
+void flame_diff(struct flame_tree *cur, struct flame_tree *base,
+                enum flame_basis basis) {
   /* Nodes come after their parents (new_node), so one pass in index
    * order sees each parent matched before its children. */
   cur->nodes[0].match = 0;
   base->nodes[0].match = 0;
-  memcpy(cur->nodes[0].base, base->nodes[0].self,
+  const struct flame_node *b0 = &base->nodes[0];
+  memcpy(cur->nodes[0].base, basis == FLAME_BY_TOTAL ? b0->total : b0->self,
          sizeof cur->nodes[0].base);
   for (size_t i = 1; i < cur->count; i++) {
     struct flame_node *n = &cur->nodes[i];
@@ -302,8 +304,10 @@ void flame_diff(struct flame_tree *cur, struct flame_tree *base) {
       n->flags |= FLAME_NEW;
       continue;
     }
+    const struct flame_node *b = &base->nodes[found];
     base->nodes[found].match = (uint32_t)i;
-    memcpy(n->base, base->nodes[found].self, sizeof n->base);
+    memcpy(n->base, basis == FLAME_BY_TOTAL ? b->total : b->self,
+           sizeof n->base);
   }
 }
 
@@ -351,9 +355,9 @@ static int grade_of(double relative, int from_zero) {
 
 struct flame_delta flame_compare(const struct flame_node *n,
                                  enum report_metric m, double factor,
-                                 double band) {
+                                 double band, enum flame_basis basis) {
   struct flame_delta d = {0};
-  d.cur = flame_self(n, m);
+  d.cur = basis == FLAME_BY_TOTAL ? flame_total(n, m) : flame_self(n, m);
   if (n->flags & FLAME_NEW) {
     d.change = d.cur;
     d.kind = FLAME_ADDED;

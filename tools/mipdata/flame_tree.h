@@ -54,8 +54,9 @@ struct flame_node {
   uint32_t merged; /* FLAME_OTHER: how many frames it merged */
   struct report_amount total[REPORT_METRICS];
   struct report_amount self[REPORT_METRICS];
-  /* Differential (flame_diff): the base's self amount on the same path,
-   * unscaled (an "other" node: the base's totals of what it merged), and
+  /* Differential (flame_diff): the base's self (or total) amount on the
+   * same path, unscaled (an "other" node: the base's totals of what it
+   * merged), and
    * the matching node of the other tree (FLAME_NONE: none). */
   struct report_amount base[REPORT_METRICS];
   uint32_t match;
@@ -104,11 +105,18 @@ double flame_width(const struct flame_node *n, enum report_metric m);
 
 /* ---- differential ----------------------------------------------------- */
 
+/* What a differential compares: each frame's self amount (the flame
+ * view: what the function allocates itself), or its total (the inverted
+ * view, where a frame's total is what the allocating function at the
+ * root allocates when called through it, and self means nothing). */
+enum flame_basis { FLAME_BY_SELF, FLAME_BY_TOTAL };
+
 /* Matches cur's nodes with base's by path of labels (the two trees share
  * their labels): sets each node's match both ways, each cur node's base
- * amounts from its match's self, and FLAME_NEW on cur's nodes that have
- * none. */
-void flame_diff(struct flame_tree *cur, struct flame_tree *base);
+ * amounts from its match's self or total (basis), and FLAME_NEW on cur's
+ * nodes that have none. */
+void flame_diff(struct flame_tree *cur, struct flame_tree *base,
+                enum flame_basis basis);
 
 /* The base's stacks that vanished (whose last node has no match in the
  * new tree, after flame_diff), folded into out, which has base's labels.
@@ -122,11 +130,11 @@ enum flame_change {
   FLAME_ADDED,  /* a frame the base has not */
 };
 
-/* How a node's self value compares with the base's, scaled by factor
- * (report_scale; a mean metric is never scaled). Always finite. */
+/* How a node's self (or total) value compares with the base's, scaled by
+ * factor (report_scale; a mean metric is never scaled). Always finite. */
 struct flame_delta {
-  double base;     /* the base's self value, scaled */
-  double cur;      /* the node's self value */
+  double base;     /* the base's value, scaled */
+  double cur;      /* the node's value */
   double change;   /* cur - base */
   double relative; /* change / base; 0 when both are 0 */
   int from_zero;   /* the base is 0 and cur is not: relative is 0 */
@@ -139,7 +147,7 @@ struct flame_delta {
  * same. */
 struct flame_delta flame_compare(const struct flame_node *n,
                                  enum report_metric m, double factor,
-                                 double band);
+                                 double band, enum flame_basis basis);
 
 /* ---- size ------------------------------------------------------------- */
 

@@ -22,8 +22,9 @@
 
   /* ---- trees ------------------------------------------------------- */
 
-  function Tree(t, compared) {
+  function Tree(t, compared, byTotal) {
     var n = t.parent.length;
+    this.byTotal = byTotal;
     this.n = n;
     this.parent = t.parent;
     this.label = t.label;
@@ -72,9 +73,10 @@
     return l >= 0 ? data.labels.file[l] : null;
   };
 
-  /* flame_compare: the node's self value against the base's, scaled. */
+  /* flame_compare: the node's self value (by total: its value) against
+   * the base's, scaled. */
   Tree.prototype.compare = function (i, m, band) {
-    var cur = this.selfValue(i, m);
+    var cur = this.byTotal ? this.value(i, m) : this.selfValue(i, m);
     var d = {cur: cur, base: 0, change: cur, relative: 0, fromZero: false,
              kind: "same", grade: 0};
     if (this.flags[i] & FLAG_NEW) { d.kind = "added"; return d; }
@@ -92,8 +94,8 @@
   var views = {};
   ["flame", "icicle"].forEach(function (v) {
     var d = data.views[v];
-    views[v] = {tree: new Tree(d.tree, !!data.base),
-                elided: d.elided ? new Tree(d.elided, false) : null,
+    views[v] = {tree: new Tree(d.tree, !!data.base, d.by_total),
+                elided: d.elided ? new Tree(d.elided, false, d.by_total) : null,
                 changes: d.changes};
   });
 
@@ -318,8 +320,9 @@
       el.appendChild(sw);
       el.appendChild(document.createTextNode(p[1]));
     });
-    el.appendChild(document.createTextNode(
-      " (colour: change of each frame's self value against the base, in steps of 25, 50 and 100 %)"));
+    el.appendChild(document.createTextNode(" (colour: change of each frame's " +
+      (views[state.view].tree.byTotal ? "value (what the allocating function at the root allocates through it)"
+        : "self value") + " against the base, in steps of 25, 50 and 100 %)"));
   }
 
   function changes() {
@@ -361,8 +364,9 @@
       if (d.kind === "added") {
         row("base", "no such frame: new");
       } else {
-        row("base self", amount(d.base, m) + (metrics[m].mean ? "" : " (scaled)"));
-        row("new self", amount(d.cur, m));
+        var what = t.byTotal ? "" : " self";
+        row("base" + what, amount(d.base, m) + (metrics[m].mean ? "" : " (scaled)"));
+        row("new" + what, amount(d.cur, m));
         row("change", (d.change > 0 ? "+" : "") + amount(d.change, m) + ", " +
           (d.fromZero ? "from nothing" : (d.relative > 0 ? "+" : "") + percent(d.relative)));
       }
