@@ -304,6 +304,27 @@ for case in "absent:cannot open" "empty:empty file" "text:not a MIP map file" \
   done
 done
 
+# ---- flamegraph: the profile and the base read as show reads them; a
+# profile without heap data has nothing to draw; no page, no folded stacks
+for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
+  "trunc-heap.mip:truncated" "newer.mip:newer" "good.mipmap:map file" \
+  "site-range.mip:heap context $last names site 655" \
+  "object-range.mip:heap frame 0 names a string out of range" \
+  "good.mip:no heap data"; do
+  file=${case%%:*} needle=${case#*:}
+  expect_failure "flamegraph $file" "$needle" "$file" -- flamegraph -p "$file" -o out.html
+  no_output out.html
+  expect_failure "flamegraph --base $file" "$needle" "$file" -- \
+    flamegraph -p heap.mip --base "$file" -o out.html
+  no_output out.html
+  expect_failure "flamegraph --format folded $file" "$needle" "$file" -- \
+    flamegraph -p "$file" --format folded -o out.folded
+  no_output out.folded
+done
+expect_failure "flamegraph --debug other build" "does not match" "other" -- \
+  flamegraph -p heap.mip --debug other -o out.html
+no_output out.html
+
 expect_failure "annotate --debug without DWARF" "debug information" "prog-nodebug" -- \
   annotate -p good.mip --debug prog-nodebug
 expect_failure "annotate --debug not ELF" "not an ELF" "text" -- \
@@ -343,6 +364,16 @@ expect_usage "annotate unknown option" "unknown or ambiguous option '--sort'" --
 expect_usage "annotate option without its value" "option '--debug' needs a value" -- \
   annotate -p heap.mip --debug
 expect_usage "annotate extra argument" "unexpected argument 'x'" -- annotate -p heap.mip x
+expect_usage "flamegraph --metric" "unknown metric 'size'" -- \
+  flamegraph -p heap.mip --metric size
+expect_usage "flamegraph --band without --base" "--band goes with --base" -- \
+  flamegraph -p heap.mip --band 10
+expect_usage "flamegraph --base with folded stacks" "--base goes with --format html" -- \
+  flamegraph -p heap.mip --base heap.mip --format folded
+expect_usage "flamegraph --merge-below 2" "--merge-below wants" -- \
+  flamegraph -p heap.mip --merge-below 2
+expect_usage "flamegraph --normalize" "unknown normalize 'pages'" -- \
+  flamegraph -p heap.mip --base heap.mip --normalize pages
 expect_usage "dump without a file" "expects one file" -- dump
 expect_usage "dump --format xml" "unknown format 'xml'" -- dump heap.mip --format xml
 
