@@ -10,6 +10,8 @@
 #   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
 #   make bench-use      rebuilding with the profile: sections, time, faults
 #   make bench-pool     pool mode (%Nm): the exit-time merge against the write
+#   make bench-flame    the flame graph page of 100,000 heap contexts: its
+#                       generation, size and first paint in Chromium
 #   make fuzz       every reader under libFuzzer, ASan and UBSan: an hour
 #                   in all (FUZZ_SECONDS, default 3600), two targets at a
 #                   time (FUZZ_JOBS), then a table of what each did
@@ -67,6 +69,7 @@ include bench/startup.mk
 include bench/use.mk
 include bench/heap.mk
 include bench/pool.mk
+include bench/flame.mk
 include examples/build.mk
 include dist/install.mk
 

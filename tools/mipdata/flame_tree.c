@@ -230,20 +230,28 @@ static void mib_amounts(struct report_amount *a, const struct mip_mib *mib) {
   }
 }
 
-static uint32_t frame_label(struct flame_labels *l,
-                            const struct report_frame *f,
-                            enum report_key key, struct mip_buf *b) {
-  b->size = 0;
-  report_frame_key(b, f, key);
-  mip_buf_append(b, "", 1);
-  return flame_label(l, (const char *)b->data, f->demangled, f->file);
+/* The label of each of r's frames (frames are shared by the contexts
+ * they are in, so each key is made once). */
+static uint32_t *frame_labels(struct flame_labels *l, const struct report *r,
+                              enum report_key key) {
+  uint32_t *label = mip_xcalloc(r->frame_count + 1, sizeof *label);
+  struct mip_buf b = {0};
+  for (size_t i = 0; i < r->frame_count; i++) {
+    const struct report_frame *f = &r->frames[i];
+    b.size = 0;
+    report_frame_key(&b, f, key);
+    mip_buf_append(&b, "", 1);
+    label[i] = flame_label(l, (const char *)b.data, f->demangled, f->file);
+  }
+  mip_buf_free(&b);
+  return label;
 }
 
 void flame_tree_fold(struct flame_tree *t, const struct report *r,
                      enum report_key key, enum report_direction direction) {
+  uint32_t *label_of = frame_labels(t->labels, r, key);
   size_t cap = 0;
   uint32_t *labels = NULL, *lines = NULL;
-  struct mip_buf b = {0};
   for (size_t i = 0; i < r->context_count; i++) {
     const struct report_context *c = &r->contexts[i];
     if (c->depth > cap) {
@@ -251,20 +259,21 @@ void flame_tree_fold(struct flame_tree *t, const struct report *r,
       labels = mip_xrealloc(labels, cap, sizeof *labels);
       lines = mip_xrealloc(lines, cap, sizeof *lines);
     }
-    struct report_frame_iter it;
-    report_frames_begin(&it, r, c, direction);
-    size_t depth = 0;
-    for (const struct report_frame *f; (f = report_frames_next(&it));) {
-      lines[depth] = f->line;
-      labels[depth++] = frame_label(t->labels, f, key, &b);
+    for (uint32_t k = 0; k < c->depth; k++) {
+      /* stack is leaf first */
+      uint32_t frame = c->stack[direction == REPORT_ROOT_FIRST
+                                    ? c->depth - 1 - k
+                                    : k];
+      labels[k] = label_of[frame];
+      lines[k] = r->frames[frame].line;
     }
     struct report_amount self[REPORT_METRICS];
     mib_amounts(self, &c->mib);
-    flame_tree_add(t, labels, lines, depth, self);
+    flame_tree_add(t, labels, lines, c->depth, self);
   }
   free(labels);
   free(lines);
-  mip_buf_free(&b);
+  free(label_of);
 }
 
 double flame_total(const struct flame_node *n, enum report_metric m) {
