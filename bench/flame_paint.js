@@ -11,6 +11,8 @@ const cdp = require("../test/e2e/browser/cdp.js");
 
 (async () => {
   const page = await cdp.open(process.argv[2]);
+  /* Two frames after the load, so that the first paint is recorded. */
+  await page.evaluate(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
   const t = await page.evaluate(`(() => {
     const fcp = performance.getEntriesByType("paint")
       .find((e) => e.name === "first-contentful-paint");

@@ -4,9 +4,12 @@
 # against what the program is known to do (progs/flame: a regression, an
 # improvement, a new frame, a vanished stack) and each metric's total from
 # `mipdata show --heap`; the folded stacks against show's contexts.
-#   test/e2e/flamegraph.sh BUILD_DIR
+#   test/e2e/flamegraph.sh BUILD_DIR [MIPDATA]
+# MIPDATA defaults to BUILD_DIR/bin/mipdata; the sanitizer pass gives a
+# mipdata built with ASan and UBSan.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
+if [ -n "${2:-}" ]; then MIPDATA=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); fi
 make_tmp
 cd "$TMP"
 SRC=$HERE/progs/flame/flame.c
