@@ -16,6 +16,7 @@
 #include "flame_page.h"
 #include "folded.h"
 #include "report_debug.h"
+#include "report_text.h"
 
 enum flame_format { FLAME_HTML, FLAME_FOLDED };
 
@@ -60,18 +61,17 @@ static int parse_options(int argc, char **argv, struct flame_options *o) {
                  "the metric shown first, or folded: allocs, bytes, peak, "
                  "live-count, live-bytes, accesses, lifetime, density"),
       OPT_CHOICE("normalize", &normalize, report_normalize_names,
-                 "how the base's values are scaled (default runs)"),
+                 "how the base's values are scaled"),
       OPT_NUMBER("band", &band, 0, 1000, "PERCENT",
-                 "the neutral band of a comparison, shown first (default "
-                 "15)"),
+                 "the neutral band of a comparison, shown first"),
       OPT_CHOICE("key", &key, keys,
-                 "frames are one frame by function and file (coarse, the "
-                 "default) or by line too (fine)"),
+                 "frames are one by function and file (coarse) or by line "
+                 "too (fine)"),
       OPT_NUMBER("merge-below", &merge, 0, 1, "SHARE",
                  "frames narrower than this share of the whole in every "
-                 "metric merge into one 'other' box (default 0.00005)"),
+                 "metric merge into one 'other' box"),
       OPT_CHOICE("format", &format, formats,
-                 "an HTML page (the default) or folded stacks"),
+                 "an HTML page or folded stacks"),
       OPT_REPORT(&report_path),
       OPT_END,
   };
@@ -121,10 +121,11 @@ static int draw(const struct flame_options *o, const struct report *cur,
   flame_page_write(stdout, cur, base, &o->page, &s);
   if (base)
     note(cur->path,
-         "against %s: %zu frames worse, %zu better, %zu new (%s); %zu "
-         "stacks of the base vanished",
-         base->path, s.worse, s.better, s.added,
-         report_metrics[o->page.metric].key, s.elided);
+         "against %s: %zu frame%s worse, %zu better, %zu new (%s); %zu "
+         "stack%s of the base vanished",
+         base->path, s.worse, report_plural(s.worse), s.better, s.added,
+         report_metrics[o->page.metric].key, s.elided,
+         report_plural(s.elided));
   return 0;
 }
 
