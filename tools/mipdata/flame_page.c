@@ -103,64 +103,84 @@ static void json_string(FILE *f, const char *key, const char *value) {
     fputs("null", f);
 }
 
-/* "key":[...] of one number per node in order. */
-#define NODE_ARRAY(f, key, count, FORMAT, EXPR)                                \
-  do {                                                                         \
-    fprintf(f, "\"%s\":[", key);                                               \
-    for (size_t j = 0; j < (count); j++) {                                     \
-      uint32_t i = order[j];                                                   \
-      (void)i;                                                                 \
-      fprintf(f, j ? "," FORMAT : FORMAT, EXPR);                               \
-    }                                                                          \
-    fputc(']', f);                                                             \
-  } while (0)
-
-static long long label_of(const struct flame_node *n) {
-  return n->label == FLAME_NONE ? -1 : (long long)n->label;
+/* "key":[...] of one whole number per node, or "key":[] when all are 0
+ * (most columns of most trees: metrics a build does not count, flags). */
+static void json_integers(FILE *f, const char *key, const int64_t *v,
+                          size_t n) {
+  size_t nonzero = 0;
+  while (nonzero < n && !v[nonzero])
+    nonzero++;
+  fprintf(f, "\"%s\":[", key);
+  for (size_t j = 0; j < n && nonzero < n; j++)
+    fprintf(f, j ? ",%lld" : "%lld", (long long)v[j]);
+  fputc(']', f);
 }
 
-/* One tree: parent, label, line, flags, merged, then per metric its raw
- * width (the field summed) and, compared with a base, the base's self
- * value scaled (flame_compare). */
+/* The same of numbers with a fraction. */
+static void json_doubles(FILE *f, const char *key, const double *v,
+                         size_t n) {
+  size_t nonzero = 0;
+  while (nonzero < n && !v[nonzero])
+    nonzero++;
+  fprintf(f, "\"%s\":[", key);
+  for (size_t j = 0; j < n && nonzero < n; j++)
+    fprintf(f, j ? ",%.9g" : "%.9g", v[j]);
+  fputc(']', f);
+}
+
+/* One tree: each node's distance up to its parent (the parent's position
+ * is the node's less it; 0 for the root), label, line, flags, merged
+ * count, then per metric its raw width (the field summed) and, compared
+ * with a base, the base's self value scaled (flame_compare). */
 static void json_tree(FILE *f, const struct flame_tree *t, int compared,
                       const double *factor, double band,
                       enum flame_basis basis) {
+  size_t n = t->count;
   uint32_t *order = page_order(t);
-  long long *pos = mip_xcalloc(t->count, sizeof *pos);
-  for (size_t j = 0; j < t->count; j++)
-    pos[order[j]] = (long long)j;
+  int64_t *pos = mip_xcalloc(n, sizeof *pos);
+  int64_t *v = mip_xcalloc(n, sizeof *v);
+  double *d = mip_xcalloc(n, sizeof *d);
+  for (size_t j = 0; j < n; j++)
+    pos[order[j]] = (int64_t)j;
   const struct flame_node *nodes = t->nodes;
+#define COLUMN(KEY, EXPR)                                                      \
+  do {                                                                         \
+    for (size_t j = 0; j < n; j++) {                                           \
+      const struct flame_node *x = &nodes[order[j]];                           \
+      v[j] = (int64_t)(EXPR);                                                  \
+    }                                                                          \
+    json_integers(f, KEY, v, n);                                               \
+  } while (0)
   fputc('{', f);
-  NODE_ARRAY(f, "parent", t->count, "%lld",
-             nodes[i].parent == FLAME_NONE ? -1 : pos[nodes[i].parent]);
+  COLUMN("up", x->parent == FLAME_NONE ? 0 : (int64_t)j - pos[x->parent]);
   fputc(',', f);
-  NODE_ARRAY(f, "label", t->count, "%lld", label_of(&nodes[i]));
+  COLUMN("label", x->label == FLAME_NONE ? -1 : (int64_t)x->label);
   fputc(',', f);
-  NODE_ARRAY(f, "line", t->count, "%" PRIu32, nodes[i].line);
+  COLUMN("line", x->line);
   fputc(',', f);
-  NODE_ARRAY(f, "flags", t->count, "%u", nodes[i].flags);
+  COLUMN("flags", x->flags);
   fputc(',', f);
-  NODE_ARRAY(f, "merged", t->count, "%" PRIu32, nodes[i].merged);
+  COLUMN("merged", x->merged);
   fputs(",\"width\":[", f);
   for (int m = 0; m < REPORT_METRICS; m++) {
     fputs(m ? ",{" : "{", f);
-    NODE_ARRAY(f, "v", t->count, "%" PRIu64, nodes[i].total[m].sum);
+    COLUMN("v", x->total[m].sum);
     fputc('}', f);
   }
+#undef COLUMN
   fputc(']', f);
-  if (compared) {
-    fputs(",\"base\":[", f);
-    for (int m = 0; m < REPORT_METRICS; m++) {
-      fputs(m ? ",{" : "{", f);
-      NODE_ARRAY(f, "v", t->count, "%.9g",
-                 flame_compare(&nodes[i], (enum report_metric)m, factor[m],
-                               band, basis)
-                     .base);
-      fputc('}', f);
-    }
-    fputc(']', f);
+  for (int m = 0; compared && m < REPORT_METRICS; m++) {
+    fputs(m ? ",{" : ",\"base\":[{", f);
+    for (size_t j = 0; j < n; j++)
+      d[j] = flame_compare(&nodes[order[j]], (enum report_metric)m,
+                           factor[m], band, basis)
+                 .base;
+    json_doubles(f, "v", d, n);
+    fputs(m == REPORT_METRICS - 1 ? "}]" : "}", f);
   }
   fputc('}', f);
+  free(d);
+  free(v);
   free(pos);
   free(order);
 }

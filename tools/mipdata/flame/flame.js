@@ -1,7 +1,8 @@
 /*
  * The flame graph page of mipdata flamegraph (docs/mipdata.md). The data
  * (flame_page.c) hold, per view, a tree in depth-first order: each node's
- * parent, label, line, flags and merged count, its width per metric (the
+ * distance up to its parent, label, line, flags and merged count (a
+ * column of zeros as []), its width per metric (the
  * metric's MemInfoBlock field summed, to be multiplied by the metric's
  * scale) and, compared with a base, the base's self value per metric,
  * already scaled. Self values are a node's width less its children's.
@@ -23,33 +24,38 @@
   /* ---- trees ------------------------------------------------------- */
 
   function Tree(t, compared, byTotal) {
-    var n = t.parent.length;
+    var n = t.label.length, zeros = new Float64Array(n);
+    /* A column of all zeros comes as [] */
+    function dense(a) { return a.length ? a : zeros; }
     this.byTotal = byTotal;
     this.n = n;
-    this.parent = t.parent;
+    this.parent = new Int32Array(n);
+    this.parent[0] = -1;
+    var up = dense(t.up);
+    for (var i = 1; i < n; i++) this.parent[i] = i - up[i];
     this.label = t.label;
-    this.line = t.line;
-    this.flags = t.flags;
-    this.merged = t.merged;
+    this.line = dense(t.line);
+    this.flags = dense(t.flags);
+    this.merged = dense(t.merged);
     this.children = [];
     this.depth = new Int32Array(n);
-    for (var i = 0; i < n; i++) this.children.push([]);
+    for (i = 0; i < n; i++) this.children.push([]);
     for (i = 1; i < n; i++) {
-      this.children[t.parent[i]].push(i);
-      this.depth[i] = this.depth[t.parent[i]] + 1;
+      this.children[this.parent[i]].push(i);
+      this.depth[i] = this.depth[this.parent[i]] + 1;
     }
     this.width = [];
     this.self = [];
     for (var m = 0; m < metrics.length; m++) {
-      var w = new Float64Array(n), s = new Float64Array(n), v = t.width[m].v;
+      var w = new Float64Array(n), s = new Float64Array(n), v = dense(t.width[m].v);
       for (i = 0; i < n; i++) w[i] = v[i] * metrics[m].scale;
       for (i = 0; i < n; i++) s[i] = w[i];
-      for (i = 1; i < n; i++) s[t.parent[i]] -= w[i];
+      for (i = 1; i < n; i++) s[this.parent[i]] -= w[i];
       for (i = 0; i < n; i++) if (s[i] < 0) s[i] = 0; /* rounding only */
       this.width.push(w);
       this.self.push(s);
     }
-    this.base = compared ? t.base.map(function (b) { return b.v; }) : null;
+    this.base = compared ? t.base.map(function (b) { return dense(b.v); }) : null;
   }
 
   /* The value of metric m: the sum, or a mean over the allocations. */
