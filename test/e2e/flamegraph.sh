@@ -21,9 +21,14 @@ for v in 1 2; do
   MIP_PROFILE_FILE=v$v.mipraw ./v$v
 done
 MIP_PROFILE_FILE=v1b.mipraw ./v1
+# A program that allocates nothing: an empty side.
+printf 'int main(void) { return 0; }\n' >none.c
+"$MIPCC" -fmip-generate=heap $FLAGS none.c -o none
+MIP_PROFILE_FILE=none.mipraw ./none
 mip_profile --debug v1 v1.mip v1.mipraw
 mip_profile --debug v2 v2.mip v2.mipraw
 mip_profile --debug v1 v1x2.mip v1.mipraw v1b.mipraw
+mip_profile --debug none none.mip none.mipraw
 mip_show v2.mip --heap >v2.json
 
 # Each metric's total as show's contexts add up (means over every
@@ -47,9 +52,11 @@ flame -p v2.mip --debug v2 -o single.html
 flame -p v2.mip --base v2.mip -o same.html
 flame -p v1.mip --base v2.mip -o reverse.html
 flame -p v2.mip --base v1x2.mip --normalize runs -o runs.html
+flame -p none.mip --base v2.mip -o empty.html
+flame -p v2.mip --base none.mip -o onto-empty.html
 
 # ---- the pages are self-contained: nothing fetched from anywhere
-for page in diff single same reverse runs; do
+for page in diff single same reverse runs empty onto-empty; do
   if grep -Eiq '(src|href)="(https?:)?//|@import|url\(' $page.html; then
     fail "$page.html refers to something outside itself"
   else

@@ -5,7 +5,8 @@
  * DIR holds truth.json (each metric's total, from mipdata show --heap)
  * and the pages: diff.html (v2 against v1), single.html (v2 alone),
  * same.html (v2 against itself), reverse.html (v1 against v2), runs.html
- * (v2 against v1 merged twice); shot.png is written there.
+ * (v2 against v1 merged twice), empty.html (a profile with no context
+ * against v2), onto-empty.html (v2 against it); shot.png is written there.
  * The page is read as it is drawn: boxes through window.mipFlame, their
  * colours from the canvas's pixels, input through real mouse and key
  * events.
@@ -234,6 +235,25 @@ async function main() {
     await colourIs(page, "grow_index", "worse", "red");
     await colourIs(page, "fill_cache", "better", "blue");
     await colourIs(page, "parse_config", "same", "grey");
+  });
+  /* Empty sides: nothing drawn but the root, no NaN, every stack of the
+   * base vanished; or everything new. */
+  await onPage("empty.html", async (page) => {
+    const all = await boxes(page);
+    const v = await page.evaluate(`[mipFlame.rootValue("bytes"), mipFlame.rootValue("lifetime")]`);
+    check(all.length === 1 && v[0] === 0 && v[1] === 0, `empty.html: the root alone, 0 (${all.length} frames, ${v})`);
+    const text = await page.evaluate("document.body.textContent");
+    check(!/NaN|Infinity/.test(text), "empty.html: no NaN or Infinity on the page");
+    const el = await element(page, "elided");
+    check(!el.hidden, "empty.html: the elided toggle is there");
+    await page.click(el.x, el.y);
+    check((await names(page)).includes("grow_index"), "empty.html: elided shows every stack of the base");
+  });
+  await onPage("onto-empty.html", async (page) => {
+    const kinds = new Set((await boxes(page)).filter((b) => b.name !== "all").map((b) => b.kind));
+    check(kinds.size === 1 && kinds.has("added"), `onto-empty.html: every frame new (${[...kinds]})`);
+    check((await element(page, "elided")).hidden, "onto-empty.html: no elided toggle");
+    await totals(page, "onto-empty.html");
   });
 }
 
