@@ -166,6 +166,8 @@ void flame_tree_init(struct flame_tree *t, struct flame_labels *l) {
 void flame_tree_free(struct flame_tree *t) {
   free(t->nodes);
   free(t->slot);
+  free(t->last_label);
+  free(t->last_node);
   memset(t, 0, sizeof *t);
 }
 
@@ -199,9 +201,18 @@ static uint32_t add_path(struct flame_tree *t, const uint32_t *labels,
                          const struct report_amount *self, uint64_t stacks) {
   uint32_t at = 0;
   add_amounts(t->nodes[0].total, self);
+  if (depth > t->last_cap) {
+    t->last_cap = depth;
+    t->last_label = mip_xrealloc(t->last_label, depth, sizeof *t->last_label);
+    t->last_node = mip_xrealloc(t->last_node, depth, sizeof *t->last_node);
+  }
+  int shared = 1; /* still on the last path's prefix */
   for (size_t k = 0; k < depth; k++) {
     size_t before = t->count;
-    at = child(t, at, labels[k]);
+    shared = shared && k < t->last_depth && t->last_label[k] == labels[k];
+    at = shared ? t->last_node[k] : child(t, at, labels[k]);
+    t->last_label[k] = labels[k];
+    t->last_node[k] = at;
     struct flame_node *n = &t->nodes[at];
     uint32_t line = lines ? lines[k] : 0;
     if (t->count > before)
@@ -210,6 +221,7 @@ static uint32_t add_path(struct flame_tree *t, const uint32_t *labels,
       n->flags |= FLAME_LINES;
     add_amounts(n->total, self);
   }
+  t->last_depth = depth;
   add_amounts(t->nodes[at].self, self);
   t->nodes[at].stacks += stacks;
   t->stacks += stacks;

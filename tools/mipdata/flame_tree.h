@@ -69,6 +69,11 @@ struct flame_tree {
   uint32_t *slot; /* hash table of nodes by (parent, label) */
   size_t slots;
   size_t stacks; /* contexts folded */
+  /* The last path added: its labels and nodes. Contexts come grouped by
+   * site and frames, so the next one mostly shares a prefix with it,
+   * found without the table. */
+  uint32_t *last_label, *last_node;
+  size_t last_depth, last_cap;
 };
 
 void flame_labels_init(struct flame_labels *l);
