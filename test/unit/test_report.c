@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tools/mipdata/flame_tree.h"
+#include "../../tools/mipdata/folded.h"
 #include "../../tools/mipdata/report.h"
 #include "../../tools/mipdata/report_metric.h"
 #include "builder.h"
@@ -411,6 +413,128 @@ START_TEST(normalization_scales_by_runs_or_totals) {
 }
 END_TEST
 
+/* ---- flame graphs and folded stacks of a report ------------------------ */
+
+/* The child of node n whose frame is named name, or FLAME_NONE. */
+static uint32_t child_named(const struct flame_tree *t, uint32_t n,
+                            const char *name) {
+  for (uint32_t c = t->nodes[n].first_child; c != FLAME_NONE;
+       c = t->nodes[c].next_sibling)
+    if (t->nodes[c].label != FLAME_NONE &&
+        !strcmp(t->labels->v[t->nodes[c].label].name, name))
+      return c;
+  return FLAME_NONE;
+}
+
+/* A's two malloc contexts differ only in main's line (30, 31): by coarse
+ * key they are one path, inner's self their sum once (150 bytes, not
+ * each line's); by fine key two. */
+START_TEST(flame_folds_contexts_that_differ_in_lines_once) {
+  struct report r;
+  open_build(&BUILD_A, 0, "a.mip", &r);
+  struct flame_labels l;
+  flame_labels_init(&l);
+  struct flame_tree coarse, fine;
+  flame_tree_init(&coarse, &l);
+  flame_tree_fold(&coarse, &r, REPORT_COARSE, REPORT_ROOT_FIRST);
+  ck_assert(flame_total(&coarse.nodes[0], REPORT_BYTES) == 250);
+  ck_assert(flame_total(&coarse.nodes[0], REPORT_ALLOCS) == 8);
+  uint32_t libc = child_named(&coarse, 0, "/lib/libc.so.6");
+  uint32_t main_ = child_named(&coarse, libc, "main");
+  uint32_t helper = child_named(&coarse, main_, "helper");
+  uint32_t inner = child_named(&coarse, helper, "inner()");
+  ck_assert_uint_ne(inner, FLAME_NONE);
+  ck_assert_uint_eq(coarse.count, 5);
+  ck_assert(flame_self(&coarse.nodes[inner], REPORT_BYTES) == 150);
+  ck_assert(flame_total(&coarse.nodes[main_], REPORT_BYTES) == 250);
+  ck_assert(flame_self(&coarse.nodes[main_], REPORT_BYTES) == 100); /* new */
+  ck_assert(coarse.nodes[main_].flags & FLAME_LINES);
+  ck_assert(!(coarse.nodes[helper].flags & FLAME_LINES));
+  flame_tree_init(&fine, &l);
+  flame_tree_fold(&fine, &r, REPORT_FINE, REPORT_ROOT_FIRST);
+  ck_assert_uint_eq(fine.count, 9); /* main at 10, 30 and 31 */
+  ck_assert(flame_total(&fine.nodes[0], REPORT_BYTES) == 250);
+  /* Inverted: the allocating functions under the root. */
+  struct flame_tree inverted;
+  flame_tree_init(&inverted, &l);
+  flame_tree_fold(&inverted, &r, REPORT_COARSE, REPORT_LEAF_FIRST);
+  inner = child_named(&inverted, 0, "inner()");
+  ck_assert(flame_total(&inverted.nodes[inner], REPORT_BYTES) == 150);
+  ck_assert(flame_total(&inverted.nodes[child_named(&inverted, 0, "main")],
+                        REPORT_BYTES) == 100);
+  flame_tree_free(&inverted);
+  flame_tree_free(&fine);
+  flame_tree_free(&coarse);
+  flame_labels_free(&l);
+  report_free(&r);
+}
+END_TEST
+
+/* B is A with every line moved: by coarse key nothing is new and nothing
+ * vanished; by fine key every frame under the root is new. */
+START_TEST(flame_matches_builds_whose_lines_moved) {
+  struct report a, b;
+  open_build(&BUILD_A, 0, "a.mip", &a);
+  open_build(&BUILD_B, 0, "b.mip", &b);
+  for (int kind = 0; kind < REPORT_KEYS; kind++) {
+    struct flame_labels l;
+    flame_labels_init(&l);
+    struct flame_tree ta, tb, elided;
+    flame_tree_init(&ta, &l);
+    flame_tree_init(&tb, &l);
+    flame_tree_init(&elided, &l);
+    flame_tree_fold(&ta, &a, (enum report_key)kind, REPORT_ROOT_FIRST);
+    flame_tree_fold(&tb, &b, (enum report_key)kind, REPORT_ROOT_FIRST);
+    flame_diff(&tb, &ta, FLAME_BY_SELF);
+    size_t added = 0;
+    for (size_t i = 0; i < tb.count; i++)
+      added += (tb.nodes[i].flags & FLAME_NEW) != 0;
+    size_t vanished = flame_elided(&elided, &ta);
+    if (kind == REPORT_COARSE) {
+      ck_assert_uint_eq(added, 0);
+      ck_assert_uint_eq(vanished, 0);
+      for (size_t i = 0; i < tb.count; i++)
+        ck_assert_int_eq(flame_compare(&tb.nodes[i], REPORT_BYTES, 1, 0,
+                                       FLAME_BY_SELF)
+                             .kind,
+                         FLAME_SAME);
+    } else {
+      ck_assert_uint_eq(added, tb.count - 2); /* all but the root and libc */
+      ck_assert_uint_eq(vanished, 3);
+    }
+    flame_tree_free(&elided);
+    flame_tree_free(&ta);
+    flame_tree_free(&tb);
+    flame_labels_free(&l);
+  }
+  report_free(&a);
+  report_free(&b);
+}
+END_TEST
+
+START_TEST(folded_stacks_are_one_line_per_context_root_first) {
+  struct report r;
+  open_build(&BUILD_A, 0, "a.mip", &r);
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  ck_assert_int_eq(folded_write(&r, REPORT_BYTES, f), 0);
+  fclose(f);
+  ck_assert_str_eq(text, "/lib/libc.so.6;main;helper;inner() 100\n"
+                         "/lib/libc.so.6;main;helper;inner() 50\n"
+                         "/lib/libc.so.6;main 100\n");
+  free(text);
+  f = open_memstream(&text, &size);
+  ck_assert_int_eq(folded_write(&r, REPORT_ALLOCS, f), 0);
+  fclose(f);
+  ck_assert_str_eq(text, "/lib/libc.so.6;main;helper;inner() 2\n"
+                         "/lib/libc.so.6;main;helper;inner() 5\n"
+                         "/lib/libc.so.6;main 1\n");
+  free(text);
+  report_free(&r);
+}
+END_TEST
+
 Suite *report_suite(void) {
   Suite *s = suite_create("report");
   TCase *t = tcase_create("report");
@@ -422,6 +546,9 @@ Suite *report_suite(void) {
   tcase_add_test(t, contexts_go_in_each_order);
   tcase_add_test(t, metrics_sum_and_average_contexts);
   tcase_add_test(t, normalization_scales_by_runs_or_totals);
+  tcase_add_test(t, flame_folds_contexts_that_differ_in_lines_once);
+  tcase_add_test(t, flame_matches_builds_whose_lines_moved);
+  tcase_add_test(t, folded_stacks_are_one_line_per_context_root_first);
   suite_add_tcase(s, t);
   return s;
 }
