@@ -17,7 +17,8 @@ const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 function launch() {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "mip-chromium-"));
   const proc = spawn(CHROMIUM, [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+    /* --no-sandbox: tests run as root; /dev/shm is small in containers */
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
     "--no-default-browser-check", "--disable-extensions",
     "--remote-debugging-pipe", "--window-size=1200,900",
     "--user-data-dir=" + profile, "about:blank",

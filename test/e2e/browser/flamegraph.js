@@ -257,6 +257,12 @@ async function main() {
   });
 }
 
+/* A browser that hangs fails the suite rather than stopping it. */
+setTimeout(() => {
+  console.log("not ok the browser run finished within 300 s");
+  process.exit(1);
+}, 300000).unref();
+
 main().then(() => process.exit(failed ? 1 : 0), (e) => {
   console.log("not ok the browser run: " + e.stack.replace(/\s*\n\s*/g, " | "));
   process.exit(1);
