@@ -46,9 +46,9 @@ static int check_combinations(struct cli *cli, const struct flame_options *o) {
 }
 
 static int parse_options(int argc, char **argv, struct flame_options *o) {
-  const char *metric = "bytes", *report_path = NULL;
+  const char *report_path = NULL;
   int format = FLAME_HTML, key = REPORT_COARSE,
-      normalize = REPORT_NORMALIZE_RUNS;
+      normalize = REPORT_NORMALIZE_RUNS, metric = REPORT_BYTES;
   double band = 100 * FLAME_PAGE_BAND, merge = FLAME_PAGE_MERGE_BELOW;
   memset(o, 0, sizeof *o);
   struct opt options[] = {
@@ -57,9 +57,8 @@ static int parse_options(int argc, char **argv, struct flame_options *o) {
                  "compare with this profile: a differential flame graph"),
       OPT_DEBUG(&o->debug, "the profiled binary (unstripped) or its debug "
                            "file, checked to be PROFILE's build"),
-      OPT_STRING("metric", 0, &metric, "METRIC",
-                 "the metric shown first, or folded: allocs, bytes, peak, "
-                 "live-count, live-bytes, accesses, lifetime, density"),
+      OPT_CHOICE("metric", &metric, report_metric_keys,
+                 "the metric shown first, or folded"),
       OPT_CHOICE("normalize", &normalize, report_normalize_names,
                  "how the base's values are scaled"),
       OPT_NUMBER("band", &band, 0, 1000, "PERCENT",
@@ -79,13 +78,7 @@ static int parse_options(int argc, char **argv, struct flame_options *o) {
   int rc = cli_parse(&cli, argc, argv);
   if (rc != CLI_GO_ON)
     return rc;
-  if (report_metric_parse(metric, &o->page.metric))
-    return cli_error(&cli, "unknown metric '%s' (one of %s, %s, %s, %s, %s, "
-                           "%s, %s, %s)",
-                     metric, report_metric_keys[0], report_metric_keys[1],
-                     report_metric_keys[2], report_metric_keys[3],
-                     report_metric_keys[4], report_metric_keys[5],
-                     report_metric_keys[6], report_metric_keys[7]);
+  o->page.metric = (enum report_metric)metric;
   o->format = (enum flame_format)format;
   o->page.key = (enum report_key)key;
   o->page.normalize = (enum report_normalize)normalize;
