@@ -25,6 +25,7 @@ static const struct command commands[] = {
     {"order", cmd_order, "write a function ordering file for the linker"},
     {"annotate", cmd_annotate, "show what a rebuild with the profile decides"},
     {"symbolize", cmd_symbolize, "print the source frames of addresses"},
+    {"export", cmd_export, "write a profile in pprof, DHAT, lcov, ... format"},
     {"dump", cmd_dump, "print every field, section and record of any MIP file"},
 };
 
