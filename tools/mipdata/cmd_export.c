@@ -26,6 +26,8 @@ static const struct export_format formats[] = {
     {"dhat", export_dhat},
     {"lcov", export_lcov},
     {"cobertura", export_cobertura},
+    {"speedscope", export_speedscope},
+    {"callgrind", export_callgrind},
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 
