@@ -17,17 +17,18 @@
 struct export_format {
   const char *name;
   export_writer write;
+  int decided; /* it shows the class a rebuild gives each context */
 };
 
 /* Every format, in the order of --help. The folded stacks of flame
  * graphs ("folded") join here when their writer comes. */
 static const struct export_format formats[] = {
-    {"pprof", export_pprof},
-    {"dhat", export_dhat},
-    {"lcov", export_lcov},
-    {"cobertura", export_cobertura},
-    {"speedscope", export_speedscope},
-    {"callgrind", export_callgrind},
+    {"pprof", export_pprof, 1},
+    {"dhat", export_dhat, 0},
+    {"lcov", export_lcov, 0},
+    {"cobertura", export_cobertura, 0},
+    {"speedscope", export_speedscope, 0},
+    {"callgrind", export_callgrind, 0},
 };
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])
 
@@ -58,8 +59,9 @@ static int parse_options(int argc, char **argv, struct export_options *o) {
 
 /* The class of each context (pprof's labels) where a rebuild would
  * decide one: a profile with runs and heap data. */
-static int decide(struct report *r, struct mip_error *err) {
-  if (!r->runs || !r->has_heap)
+static int decide(const struct export_format *f, struct report *r,
+                  struct mip_error *err) {
+  if (!f->decided || !r->runs || !r->has_heap)
     return 0;
   struct mip_decide_options d;
   mip_decide_defaults(&d);
@@ -76,7 +78,8 @@ int cmd_export(int argc, char **argv) {
   if (report_open_debug(o.profile, o.debug, 1, &r, &err))
     return report(&err);
   struct export_input in = {&r, o.debug};
-  rc = decide(&r, &err) || formats[o.format].write(&in, stdout, &err)
+  const struct export_format *f = &formats[o.format];
+  rc = decide(f, &r, &err) || f->write(&in, stdout, &err)
            ? report(&err)
            : 0;
   report_free(&r);

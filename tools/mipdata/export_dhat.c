@@ -47,17 +47,19 @@ static uint64_t sum(const struct report_context *c, enum report_metric m) {
   return a.sum;
 }
 
+/* fs has room for depth frame ids. */
 static void emit_pp(struct emitter *e, struct export_names *ftbl,
-                    const struct report *r, const struct report_context *c) {
+                    const struct report *r, const struct report_context *c,
+                    uint64_t *fs) {
   emit_object_begin(e, NULL);
   emit_u64(e, "tb", sum(c, REPORT_BYTES));
   emit_u64(e, "tbk", sum(c, REPORT_ALLOCS));
-  emit_array_begin(e, "fs");
   struct report_frame_iter it;
   report_frames_begin(&it, r, c, REPORT_LEAF_FIRST);
+  size_t n = 0;
   for (const struct report_frame *f; (f = report_frames_next(&it));)
-    emit_u64(e, NULL, frame_id(ftbl, f));
-  emit_array_end(e);
+    fs[n++] = frame_id(ftbl, f);
+  emit_u64_list(e, "fs", fs, n);
   emit_object_end(e);
 }
 
@@ -102,10 +104,16 @@ int export_dhat(const struct export_input *in, FILE *out,
   struct emitter e;
   emit_begin(&e, out, EMIT_JSON);
   emit_heading(&e, in);
+  uint32_t depth = 1;
+  for (size_t i = 0; i < r->context_count; i++)
+    if (r->contexts[i].depth > depth)
+      depth = r->contexts[i].depth;
+  uint64_t *fs = mip_xcalloc(depth, sizeof *fs);
   emit_array_begin(&e, "pps");
   for (size_t i = 0; i < r->context_count; i++)
-    emit_pp(&e, &ftbl, r, &r->contexts[i]);
+    emit_pp(&e, &ftbl, r, &r->contexts[i], fs);
   emit_array_end(&e);
+  free(fs);
   emit_array_begin(&e, "ftbl");
   emit_string(&e, NULL, "[root]");
   for (size_t i = 1; i < ftbl.count; i++)

@@ -11,6 +11,7 @@
  * profiles), then one per counted function.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -56,49 +57,60 @@ static void profile_begin(struct emitter *e, const char *name,
   emit_u64(e, "endValue", total);
 }
 
+/* Scratch for lists of numbers: a stack, the weights. */
+struct numbers {
+  uint64_t *v;
+  size_t n, cap;
+};
+
+static void numbers_add(struct numbers *l, uint64_t x) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 1024;
+    l->v = mip_xrealloc(l->v, l->cap, sizeof *l->v);
+  }
+  l->v[l->n++] = x;
+}
+
 static void emit_metric(struct emitter *e, const struct report *r,
-                        enum report_metric m) {
+                        enum report_metric m, struct numbers *stack,
+                        struct numbers *weights) {
   const struct report_metric_def *d = &report_metrics[m];
   struct report_amount total = report_total(r, m);
   profile_begin(e, d->label, strcmp(d->unit, "bytes") ? "none" : "bytes",
                 total.sum);
+  weights->n = 0;
   emit_array_begin(e, "samples");
   for (size_t i = 0; i < r->context_count; i++) {
     const struct report_context *c = &r->contexts[i];
     if (!c->mib.v[d->field])
       continue;
-    emit_array_begin(e, NULL);
+    stack->n = 0;
     for (uint32_t k = c->depth; k-- > 0;)
-      emit_u64(e, NULL, c->stack[k]);
-    emit_array_end(e);
+      numbers_add(stack, c->stack[k]);
+    emit_u64_list(e, NULL, stack->v, stack->n);
+    numbers_add(weights, c->mib.v[d->field]);
   }
   emit_array_end(e);
-  emit_array_begin(e, "weights");
-  for (size_t i = 0; i < r->context_count; i++)
-    if (r->contexts[i].mib.v[d->field])
-      emit_u64(e, NULL, r->contexts[i].mib.v[d->field]);
-  emit_array_end(e);
+  emit_u64_list(e, "weights", weights->v, weights->n);
   emit_object_end(e);
 }
 
-static void emit_calls(struct emitter *e, const struct report *r) {
+static void emit_calls(struct emitter *e, const struct report *r,
+                       struct numbers *weights) {
   uint64_t total = 0;
   for (size_t i = 0; i < r->function_count; i++)
     total += r->functions[i].calls;
   profile_begin(e, "calls", "none", total);
+  weights->n = 0;
   emit_array_begin(e, "samples");
   for (size_t i = 0; i < r->function_count; i++)
     if (r->functions[i].calls) {
-      emit_array_begin(e, NULL);
-      emit_u64(e, NULL, r->frame_count + i);
-      emit_array_end(e);
+      uint64_t frame = r->frame_count + i;
+      emit_u64_list(e, NULL, &frame, 1);
+      numbers_add(weights, r->functions[i].calls);
     }
   emit_array_end(e);
-  emit_array_begin(e, "weights");
-  for (size_t i = 0; i < r->function_count; i++)
-    if (r->functions[i].calls)
-      emit_u64(e, NULL, r->functions[i].calls);
-  emit_array_end(e);
+  emit_u64_list(e, "weights", weights->v, weights->n);
   emit_object_end(e);
 }
 
@@ -121,13 +133,16 @@ int export_speedscope(const struct export_input *in, FILE *out,
   emit_string(&e, "exporter", "mipdata export");
   emit_u64(&e, "activeProfileIndex", 0);
   emit_frames(&e, r);
+  struct numbers stack = {0}, weights = {0};
   emit_array_begin(&e, "profiles");
   for (int m = 0; heap && m < REPORT_METRICS; m++)
     if (!report_metrics[m].mean)
-      emit_metric(&e, r, (enum report_metric)m);
+      emit_metric(&e, r, (enum report_metric)m, &stack, &weights);
   if (r->counted)
-    emit_calls(&e, r);
+    emit_calls(&e, r, &weights);
   emit_array_end(&e);
   emit_end(&e);
+  free(stack.v);
+  free(weights.v);
   return 0;
 }
