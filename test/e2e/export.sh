@@ -4,11 +4,14 @@
 # valgrind's own viewer (dh_view.html in headless Chromium), lcov by
 # `lcov --summary` and genhtml, Cobertura by xmllint, speedscope by the
 # schema the speedscope package ships, callgrind by callgrind_annotate.
-#   test/e2e/export.sh BUILD_DIR
+#   test/e2e/export.sh BUILD_DIR [MIPDATA]
+# MIPDATA defaults to BUILD_DIR/bin/mipdata; the sanitizer pass gives a
+# mipdata built with ASan and UBSan.
 # The npm packages (puppeteer-core, with Debian's Chromium; ajv;
 # speedscope) go into BUILD_DIR/npm, installed once.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
+if [ -n "${2:-}" ]; then MIPDATA=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); fi
 make_tmp
 cd "$TMP"
 SRC=$HERE/progs/export
