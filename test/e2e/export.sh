@@ -133,6 +133,15 @@ if grep -qF "points_new $SRC/shapes.c:10 " raw.txt &&
 else
   fail "pprof: files, lines or build-id missing from -raw"
 fi
+# A profile with call counts and no heap data: a profile of calls alone.
+"$MIPCC" -fmip-generate=counts -O2 -g -c "$SRC/shapes.c" -o counts-shapes.o
+"$MIPCXX" -fmip-generate=counts -O2 -g "$SRC/main.cpp" counts-shapes.o -o counts
+mip_runs counts ./counts 4
+mip_profile counts counts.mip counts.1.mipraw
+"$MIPDATA" export -p counts.mip --format pprof -o counts.pb.gz
+got=$(pprof_totals counts.pb.gz | tr '\n' ' ')
+want="calls $(mip_show counts.mip | jq '[.functions[].calls] | add') "
+expect_eq "pprof: a counts-only profile is a profile of calls alone" "$got" "$want"
 # A broken file is refused: pprof reads what it is given.
 head -c 200 prog.pb.gz >cut.pb.gz
 if go tool pprof -raw -symbolize=none cut.pb.gz >/dev/null 2>&1; then
