@@ -85,12 +85,28 @@ START_TEST(names) {
 }
 END_TEST
 
+/* Names as long as C++ makes them are never cut. */
+START_TEST(format_uncut) {
+  struct mip_buf b = {0};
+  char *name = malloc(20001);
+  memset(name, 'x', 20000);
+  name[20000] = 0;
+  const char *s = export_format(&b, "%s (%s:%d)", name, "a.cpp", 7);
+  ck_assert_uint_eq(strlen(s), 20000 + strlen(" (a.cpp:7)"));
+  ck_assert_str_eq(s + 20000, " (a.cpp:7)");
+  ck_assert_str_eq(export_format(&b, "%d", 42), "42"); /* emptied first */
+  free(name);
+  mip_buf_free(&b);
+}
+END_TEST
+
 Suite *export_suite(void) {
   Suite *s = suite_create("export");
   TCase *tc = tcase_create("export");
   tcase_add_test(tc, varints);
   tcase_add_test(tc, fields);
   tcase_add_test(tc, names);
+  tcase_add_test(tc, format_uncut);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -57,6 +57,11 @@ void export_names_free(struct export_names *n);
 uint32_t export_name_id(struct export_names *n, const char *s, int *added);
 const char *export_name(const struct export_names *n, uint32_t id);
 
+/* printf into b (emptied first), as long as it takes; b's text. For keys
+ * and names that must not be cut, whatever the length of C++ names. */
+const char *export_format(struct mip_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* A frame's function for people: demangled, the object of an outside
  * frame, "??" unknown. */
 const char *export_frame_function(const struct report_frame *f);

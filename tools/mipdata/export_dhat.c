@@ -24,20 +24,20 @@
 
 /* DHAT's form of a frame: "FUNCTION (FILE:LINE:COLUMN)", "FUNCTION (in
  * OBJECT)" outside the program's code. */
-static uint32_t frame_id(struct export_names *ftbl,
+static uint32_t frame_id(struct export_names *ftbl, struct mip_buf *text,
                          const struct report_frame *f) {
-  char s[8192];
   const char *object = report_frame_object(f);
+  const char *s;
   if (f->file)
-    snprintf(s, sizeof s, "%s (%s:%" PRIu32 ":%" PRIu32 ")%s",
-             export_frame_function(f), f->file, f->line, f->column,
-             f->inlined ? " [inlined]" : "");
+    s = export_format(text, "%s (%s:%" PRIu32 ":%" PRIu32 ")%s",
+                      export_frame_function(f), f->file, f->line, f->column,
+                      f->inlined ? " [inlined]" : "");
   else if (f->outside)
-    snprintf(s, sizeof s, "??? (in %s)", object);
+    s = export_format(text, "??? (in %s)", object);
   else if (object)
-    snprintf(s, sizeof s, "%s (in %s)", export_frame_function(f), object);
+    s = export_format(text, "%s (in %s)", export_frame_function(f), object);
   else
-    snprintf(s, sizeof s, "%s", export_frame_function(f));
+    s = export_format(text, "%s", export_frame_function(f));
   return export_name_id(ftbl, s, NULL);
 }
 
@@ -47,10 +47,10 @@ static uint64_t sum(const struct report_context *c, enum report_metric m) {
   return a.sum;
 }
 
-/* fs has room for depth frame ids. */
+/* fs has room for depth frame ids; text is scratch. */
 static void emit_pp(struct emitter *e, struct export_names *ftbl,
                     const struct report *r, const struct report_context *c,
-                    uint64_t *fs) {
+                    uint64_t *fs, struct mip_buf *text) {
   emit_object_begin(e, NULL);
   emit_u64(e, "tb", sum(c, REPORT_BYTES));
   emit_u64(e, "tbk", sum(c, REPORT_ALLOCS));
@@ -58,7 +58,7 @@ static void emit_pp(struct emitter *e, struct export_names *ftbl,
   report_frames_begin(&it, r, c, REPORT_LEAF_FIRST);
   size_t n = 0;
   for (const struct report_frame *f; (f = report_frames_next(&it));)
-    fs[n++] = frame_id(ftbl, f);
+    fs[n++] = frame_id(ftbl, text, f);
   emit_u64_list(e, "fs", fs, n);
   emit_object_end(e);
 }
@@ -77,11 +77,12 @@ static uint64_t end_time(const struct report *r) {
   return ms ? ms * 1000 : 1;
 }
 
-static void emit_heading(struct emitter *e, const struct export_input *in) {
-  char cmd[4096];
-  snprintf(cmd, sizeof cmd, "%s (MIP profile %s, build-id %s, %" PRIu64
-           " run%s)", in->debug ? in->debug : "?", in->r->path,
-           in->r->build_id, in->r->runs, in->r->runs == 1 ? "" : "s");
+static void emit_heading(struct emitter *e, const struct export_input *in,
+                         struct mip_buf *text) {
+  const char *cmd = export_format(
+      text, "%s (MIP profile %s, build-id %s, %" PRIu64 " run%s)",
+      in->debug ? in->debug : "?", in->r->path, in->r->build_id, in->r->runs,
+      in->r->runs == 1 ? "" : "s");
   emit_u64(e, "dhatFileVersion", 2);
   emit_string(e, "mode", "heap");
   emit_string(e, "verb", "Allocated");
@@ -101,9 +102,10 @@ int export_dhat(const struct export_input *in, FILE *out,
     return -1;
   struct export_names ftbl;
   export_names_init(&ftbl); /* id 0, "", stands for "[root]" */
+  struct mip_buf text = {0};
   struct emitter e;
   emit_begin(&e, out, EMIT_JSON);
-  emit_heading(&e, in);
+  emit_heading(&e, in, &text);
   uint32_t depth = 1;
   for (size_t i = 0; i < r->context_count; i++)
     if (r->contexts[i].depth > depth)
@@ -111,7 +113,7 @@ int export_dhat(const struct export_input *in, FILE *out,
   uint64_t *fs = mip_xcalloc(depth, sizeof *fs);
   emit_array_begin(&e, "pps");
   for (size_t i = 0; i < r->context_count; i++)
-    emit_pp(&e, &ftbl, r, &r->contexts[i], fs);
+    emit_pp(&e, &ftbl, r, &r->contexts[i], fs, &text);
   emit_array_end(&e);
   free(fs);
   emit_array_begin(&e, "ftbl");
@@ -120,6 +122,7 @@ int export_dhat(const struct export_input *in, FILE *out,
     emit_string(&e, NULL, export_name(&ftbl, (uint32_t)i));
   emit_array_end(&e);
   emit_end(&e);
+  mip_buf_free(&text);
   export_names_free(&ftbl);
   return 0;
 }

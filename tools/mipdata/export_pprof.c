@@ -85,6 +85,7 @@ struct pprof {
   /* Scratch, one per message kind, as they nest: a sample's locations
    * are written (with their lines and functions) while it is built. */
   struct mip_buf sample, label, location, line, function, other, packed;
+  struct mip_buf key; /* of a Function or a Location */
   struct export_names strings;     /* the string table */
   struct export_names function_ids, location_ids; /* by key */
   size_t value_count;          /* values per sample */
@@ -99,9 +100,8 @@ static uint64_t str(struct pprof *p, const char *s) {
 static uint64_t function_id(struct pprof *p, const char *name,
                             const char *system_name, const char *file,
                             uint32_t start_line) {
-  char key[8192];
-  snprintf(key, sizeof key, "%s\n%s\n%s\n%" PRIu32, name, system_name,
-           file ? file : "", start_line);
+  const char *key = export_format(&p->key, "%s\n%s\n%s\n%" PRIu32, name,
+                                  system_name, file ? file : "", start_line);
   int added;
   uint64_t id = export_name_id(&p->function_ids, key, &added);
   if (!added)
@@ -137,13 +137,16 @@ static void add_location(struct pprof *p) {
  * it, innermost first. */
 static uint64_t frames_location(struct pprof *p, const struct report_context *c,
                                 uint32_t k, uint32_t end) {
-  char key[64 * 16];
-  size_t n = 0;
-  for (uint32_t i = k; i < end && n + 16 < sizeof key; i++)
-    n += (size_t)snprintf(key + n, sizeof key - n, "%" PRIu32 ",",
-                          c->stack[i]);
+  p->key.size = 0;
+  for (uint32_t i = k; i < end; i++) {
+    char frame[16];
+    int n = snprintf(frame, sizeof frame, "%" PRIu32 ",", c->stack[i]);
+    mip_buf_append(&p->key, frame, (size_t)n);
+  }
+  mip_buf_append(&p->key, "", 1);
   int added;
-  uint64_t id = export_name_id(&p->location_ids, key, &added);
+  uint64_t id =
+      export_name_id(&p->location_ids, (const char *)p->key.data, &added);
   if (!added)
     return id;
   begin_location(p, id);
@@ -252,10 +255,10 @@ static void add_heading(struct pprof *p, const struct export_input *in,
   pb_uint(&p->other, MAPPING_HAS_LINE_NUMBERS, 1);
   pb_uint(&p->other, MAPPING_HAS_INLINE_FRAMES, 1);
   pb_message(&p->profile, PROFILE_MAPPING, &p->other);
-  char comment[4096];
-  snprintf(comment, sizeof comment, "mipdata export of %s: %" PRIu64 " run%s",
-           r->path, r->runs, r->runs == 1 ? "" : "s");
-  pb_uint(&p->profile, PROFILE_COMMENT, str(p, comment));
+  pb_uint(&p->profile, PROFILE_COMMENT,
+          str(p, export_format(&p->key, "mipdata export of %s: %" PRIu64
+                               " run%s", r->path, r->runs,
+                               r->runs == 1 ? "" : "s")));
 }
 
 static void add_tables(struct pprof *p) {
@@ -295,7 +298,7 @@ static void pprof_free(struct pprof *p) {
   mip_buf_free(&p->functions);
   struct mip_buf *scratch[] = {&p->sample, &p->label,    &p->location,
                                &p->line,   &p->function, &p->other,
-                               &p->packed};
+                               &p->packed, &p->key};
   for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++)
     mip_buf_free(scratch[i]);
   export_names_free(&p->strings);

@@ -122,14 +122,15 @@ int export_speedscope(const struct export_input *in, FILE *out,
     return mip_fail(err, r->path,
                     "no heap data and no call counts to export as speedscope "
                     "(build with -fmip-generate=heap or =counts)");
-  char name[4096];
-  snprintf(name, sizeof name, "%s (%" PRIu64 " run%s)", r->path, r->runs,
-           r->runs == 1 ? "" : "s");
+  struct mip_buf name = {0};
   struct emitter e;
   emit_begin(&e, out, EMIT_JSON);
   emit_string(&e, "$schema",
               "https://www.speedscope.app/file-format-schema.json");
-  emit_string(&e, "name", name);
+  emit_string(&e, "name",
+              export_format(&name, "%s (%" PRIu64 " run%s)", r->path,
+                            r->runs, r->runs == 1 ? "" : "s"));
+  mip_buf_free(&name);
   emit_string(&e, "exporter", "mipdata export");
   emit_u64(&e, "activeProfileIndex", 0);
   emit_frames(&e, r);

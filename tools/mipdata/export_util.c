@@ -1,6 +1,7 @@
 /* What the export writers share (export.h): tables of distinct strings
  * with dense ids, frame and function names, the checks of what a format
  * needs. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,19 @@ uint32_t export_name_id(struct export_names *n, const char *s, int *added) {
 
 const char *export_name(const struct export_names *n, uint32_t id) {
   return (const char *)n->strings.data + n->offset_of[id];
+}
+
+const char *export_format(struct mip_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  b->size = 0;
+  char *s = mip_buf_extend(b, (size_t)(n > 0 ? n : 0) + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+  va_end(ap);
+  return s;
 }
 
 const char *export_frame_function(const struct report_frame *f) {
