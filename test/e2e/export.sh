@@ -2,13 +2,14 @@
 # mipdata export, each format read by its real consumer, whose numbers
 # must equal `mipdata show`'s: pprof by `go tool pprof`, DHAT's JSON by
 # valgrind's own viewer (dh_view.html in headless Chromium), lcov by
-# `lcov --summary` and genhtml, Cobertura by xmllint, speedscope by the
-# schema the speedscope package ships, callgrind by callgrind_annotate.
+# `lcov --summary` and genhtml, Cobertura by xmllint and the
+# cobertura-parse package, speedscope by the schema the speedscope package
+# ships, callgrind by callgrind_annotate.
 #   test/e2e/export.sh BUILD_DIR [MIPDATA]
 # MIPDATA defaults to BUILD_DIR/bin/mipdata; the sanitizer pass gives a
 # mipdata built with ASan and UBSan.
 # The npm packages (puppeteer-core, with Debian's Chromium; ajv;
-# speedscope) go into BUILD_DIR/npm, installed once.
+# speedscope; cobertura-parse) go into BUILD_DIR/npm, installed once.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 if [ -n "${2:-}" ]; then MIPDATA=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); fi
@@ -21,13 +22,16 @@ DH_VIEW=/usr/libexec/valgrind/dh_view.html
 export HOME="$TMP" PPROF_TMPDIR="$TMP" GOFLAGS=-mod=mod GOTOOLCHAIN=local
 CHECK_LOG=$TMP/check.log
 
-if [ ! -d "$NODE_MODULES/puppeteer-core" ] || [ ! -d "$NODE_MODULES/ajv" ] ||
-  [ ! -d "$NODE_MODULES/speedscope" ]; then
-  mkdir -p "$BUILD/npm"
-  PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-audit --no-fund --silent \
-    --prefix "$BUILD/npm" puppeteer-core@24 ajv@8 speedscope@1 >npm.log 2>&1 ||
-    { cat npm.log; exit 1; }
-fi
+NPM_PACKAGES="puppeteer-core@24 ajv@8 speedscope@1 cobertura-parse@1"
+for p in $NPM_PACKAGES; do
+  if [ ! -d "$NODE_MODULES/${p%@*}" ]; then
+    mkdir -p "$BUILD/npm"
+    # shellcheck disable=SC2086 # one word a package
+    PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-audit --no-fund --silent \
+      --prefix "$BUILD/npm" $NPM_PACKAGES >npm.log 2>&1 || { cat npm.log; exit 1; }
+    break
+  fi
+done
 
 # ---- the program: C and C++ in two files, two runs, every mode export
 # reads (heap, call counts, blocks, edges), with inlined frames.
@@ -142,6 +146,17 @@ mip_profile counts counts.mip counts.1.mipraw
 got=$(pprof_totals counts.pb.gz | tr '\n' ' ')
 want="calls $(mip_show counts.mip | jq '[.functions[].calls] | add') "
 expect_eq "pprof: a counts-only profile is a profile of calls alone" "$got" "$want"
+# Without blocks, a function's line is its declaration, hit in the runs
+# that entered it: lcov's and Cobertura's readers count functions as
+# lines.
+"$MIPDATA" export -p counts.mip --debug counts --format lcov -o counts.info
+"$MIPDATA" export -p counts.mip --debug counts --format cobertura -o counts.xml
+want=$(mip_show counts.mip | jq -r '"\(.summary.covered) \(.summary.functions)"')
+got=$(lcov --summary counts.info 2>&1 |
+  sed -nE 's/^ *lines\.+: .*\(([0-9]+) of ([0-9]+) lines\)/\1 \2/p')
+got="$got, $(node "$HERE/export/cobertura.mjs" "$NODE_MODULES" counts.xml 2>>"$CHECK_LOG" || true)"
+expect_eq "lcov, cobertura: without blocks, one line a function (lcov; cobertura-parse)" \
+  "$got" "$want, $want $want"
 # A broken file is refused: pprof reads what it is given.
 head -c 200 prog.pb.gz >cut.pb.gz
 if go tool pprof -raw -symbolize=none cut.pb.gz >/dev/null 2>&1; then
@@ -211,6 +226,9 @@ got="$got $(xpath 'count(//class/lines/line[@hits > 0])') $(xpath 'count(//class
 got="$got $(xpath 'count(//method)')"
 expect_eq "cobertura: lines covered and valid (attributes, class lines) and methods equal show's" \
   "$got" "$lines_hit $lines_found $lines_hit $lines_found $functions"
+got=$(node "$HERE/export/cobertura.mjs" "$NODE_MODULES" prog.xml 2>>"$CHECK_LOG" || true)
+expect_eq "cobertura: cobertura-parse's functions and lines (hit, found) equal show's" \
+  "$got" "$functions_hit $functions $lines_hit $lines_found"
 rate=$(xpath 'string(/coverage/@line-rate)')
 expect_eq "cobertura: line-rate" "$(awk -v r="$rate" 'BEGIN { printf "%.4f", r }')" \
   "$(awk -v h="$lines_hit" -v f="$lines_found" 'BEGIN { printf "%.4f", h / f }')"

@@ -54,6 +54,8 @@ static void add_function(struct cov_file *file,
     if (f->blocks[b].line)
       cf->lines[cf->line_count++] =
           (struct cov_line){f->blocks[b].line, f->blocks[b].covered_runs};
+  if (!cf->line_count && f->line) /* no blocks: the function's own line */
+    cf->lines[cf->line_count++] = (struct cov_line){f->line, f->runs};
   cf->line_count = merge_lines(cf->lines, cf->line_count);
 }
 

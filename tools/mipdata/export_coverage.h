@@ -7,8 +7,10 @@
  *                      that ran one block of the line ran the line; which
  *                      runs ran which block is not kept, so the runs of
  *                      two blocks do not add up).
- * Lines are those of the blocks (-fmip-generate=blocks); a profile without
- * blocks has functions only.
+ * Lines are those of the blocks (-fmip-generate=blocks). A function without
+ * block lines (built without blocks) has its declaration line instead,
+ * hit in the runs that entered it: function-entry coverage as lines, which
+ * is all that Cobertura's readers show.
  */
 #ifndef MIPDATA_EXPORT_COVERAGE_H
 #define MIPDATA_EXPORT_COVERAGE_H

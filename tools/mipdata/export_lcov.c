@@ -4,8 +4,8 @@
  * file: each function's declaration line and name (FN, its linkage name:
  * genhtml --demangle-cpp shows it demangled), its hits (FNDA), the
  * functions found and hit (FNF, FNH), the lines of its blocks with their
- * hits (DA), the lines found and hit (LF, LH). What a hit is:
- * export_coverage.h.
+ * hits (DA), the lines found and hit (LF, LH). What a hit is, and the
+ * lines of a function without blocks: export_coverage.h.
  */
 #include <inttypes.h>
 
