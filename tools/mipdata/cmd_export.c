@@ -42,8 +42,7 @@ static int parse_options(int argc, char **argv, struct export_options *o) {
   for (size_t i = 0; i < FORMAT_COUNT; i++)
     format_names[i] = formats[i].name;
   const char *report_path = NULL;
-  memset(o, 0, sizeof *o);
-  o->format = -1;
+  memset(o, 0, sizeof *o); /* format: given, as it is required */
   struct opt options[] = {
       OPT_PROFILE(&o->profile, "the profile to export"),
       OPT_DEBUG(&o->debug, "the profiled binary (unstripped) or its debug "
