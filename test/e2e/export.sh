@@ -229,6 +229,14 @@ expect_eq "cobertura: lines covered and valid (attributes, class lines) and meth
 got=$(node "$HERE/export/cobertura.mjs" "$NODE_MODULES" prog.xml 2>>"$CHECK_LOG" || true)
 expect_eq "cobertura: cobertura-parse's functions and lines (hit, found) equal show's" \
   "$got" "$functions_hit $functions $lines_hit $lines_found"
+# Each class's file, joined to the source "/", is the source file.
+missing=0
+for f in $(xpath '//class/@filename' | sed -E 's/^ *filename="([^"]*)"/\1/'); do
+  [ -f "/$f" ] || missing=$((missing + 1))
+done
+expect_eq "cobertura: classes' files resolve under the source /" \
+  "$missing missing of $(xpath 'count(//class)')" \
+  "0 missing of $(jq '[.functions[].file] | unique | length' show.json)"
 rate=$(xpath 'string(/coverage/@line-rate)')
 expect_eq "cobertura: line-rate" "$(awk -v r="$rate" 'BEGIN { printf "%.4f", r }')" \
   "$(awk -v h="$lines_hit" -v f="$lines_found" 'BEGIN { printf "%.4f", h / f }')"

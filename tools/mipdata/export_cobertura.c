@@ -2,8 +2,10 @@
  * mipdata export --format cobertura: Cobertura's XML (coverage-04.dtd),
  * which GitLab, Jenkins and Azure DevOps read. Written directly rather
  * than through gcovr's JSON: the CI services take the XML file as it is,
- * with no gcovr on the machine. One package (the profile), one class per
- * source file, one method per function, each with its block lines and
+ * with no gcovr on the machine. Files are named as the services resolve
+ * them, relative to a source: an absolute path relative to "/", any other
+ * to ".". One package (the profile), one class per source file, one
+ * method per function, each with its block lines and
  * their hits (export_coverage.h); rates are lines hit over lines, 0.0
  * without lines, as gcovr writes them. MIP has no branches: branch rates
  * are 0.0 over no branches.
@@ -61,7 +63,7 @@ static void write_class(FILE *out, const struct cov_file *file) {
   fputs("        <class name=\"", out);
   xml_attr(out, base ? base + 1 : file->path);
   fputs("\" filename=\"", out);
-  xml_attr(out, file->path);
+  xml_attr(out, file->path[0] == '/' ? file->path + 1 : file->path);
   fprintf(out, "\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
           "complexity=\"0.0\">\n          <methods>\n",
           rate(file->lines_hit, file->line_count));
@@ -84,7 +86,8 @@ int export_cobertura(const struct export_input *in, FILE *out,
           "<coverage line-rate=\"%.6g\" branch-rate=\"0.0\" lines-covered=\"%zu\" "
           "lines-valid=\"%zu\" branches-covered=\"0\" branches-valid=\"0\" "
           "complexity=\"0.0\" version=\"mipdata %s\" timestamp=\"%lld\">\n"
-          "  <packages>\n    <package name=\"",
+          "  <sources>\n    <source>/</source>\n    <source>.</source>\n"
+          "  </sources>\n  <packages>\n    <package name=\"",
           line_rate, c.lines_hit, c.lines, mip_version(),
           (long long)time(NULL));
   xml_attr(out, in->r->path);
