@@ -217,6 +217,13 @@ fi
 awk -F'[:,]' '/^FNDA:/ { print $2 }' prog.info | sort -n >got.fnda
 jq -r '.functions[] | .calls' show.json | sort -n >want.fnda
 check "lcov: each function's FNDA is its calls" cmp -s got.fnda want.fnda
+export_as lcov one.info one.mip
+awk -F'[:,]' '/^FNDA:/ { print $2 }' one.info | sort -n >one.fnda
+if cmp -s one.fnda want.fnda; then
+  fail "lcov: one run's FNDA equal two runs' calls"
+else
+  pass "lcov: one run's FNDA differ from two runs' calls (the check can fail)"
+fi
 
 check "cobertura: exports" export_as cobertura prog.xml
 check "cobertura: well-formed XML (xmllint)" xmllint --noout prog.xml
@@ -269,6 +276,14 @@ check "callgrind: exports" export_as callgrind callgrind.out.prog
 callgrind_annotate --threshold=100 callgrind.out.prog >annotate.txt 2>&1 || true
 got=$(sed -nE 's/^ *([0-9,]+) .*PROGRAM TOTALS/\1/p' annotate.txt | tr -d ,)
 expect_eq "callgrind: callgrind_annotate's total equals show's calls" "$got" "$(calls_total)"
+export_as callgrind callgrind.out.one one.mip
+got_one=$(callgrind_annotate callgrind.out.one 2>&1 |
+  sed -nE 's/^ *([0-9,]+) .*PROGRAM TOTALS/\1/p' | tr -d ,)
+if [ -n "$got_one" ] && [ "$got_one" != "$(calls_total)" ]; then
+  pass "callgrind: one run's total, $got_one, is not two runs' (the check can fail)"
+else
+  fail "callgrind: one run's total '$got_one' equals two runs'"
+fi
 jq -r '.functions[] | select(.calls > 0) | "\(.calls) \(.file):\(.demangled)"' show.json |
   sort >want.callgrind
 # "101 (24.22%)  FILE:FUNCTION" under "Calls  file:function"
