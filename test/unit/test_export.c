@@ -23,8 +23,10 @@ START_TEST(varints) {
   assert_bytes(&b, (const uint8_t[]){0x00}, 1);
   b.size = 0;
   pb_varint(&b, UINT64_MAX); /* ten bytes, the last holding one bit */
-  assert_bytes(&b, (const uint8_t[]){0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                                     0xff, 0xff, 0x01}, 10);
+  assert_bytes(&b,
+               (const uint8_t[]){0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                 0xff, 0x01},
+               10);
   mip_buf_free(&b);
 }
 END_TEST
@@ -37,8 +39,8 @@ START_TEST(fields) {
   pb_uint(&b, 1, 0); /* a default value is not written */
   ck_assert_uint_eq(b.size, 0);
   pb_string(&b, 2, "testing"); /* Test2 { b: "testing" } */
-  assert_bytes(&b, (const uint8_t[]){0x12, 0x07, 't', 'e', 's', 't', 'i', 'n',
-                                     'g'}, 9);
+  assert_bytes(
+      &b, (const uint8_t[]){0x12, 0x07, 't', 'e', 's', 't', 'i', 'n', 'g'}, 9);
   b.size = 0;
   pb_uint(&msg, 1, 150); /* Test3 { c: Test1 { a: 150 } } */
   pb_message(&b, 3, &msg);
@@ -49,8 +51,8 @@ START_TEST(fields) {
   pb_varint(&packed, 270);
   pb_varint(&packed, 86942);
   pb_packed(&b, 6, &packed);
-  assert_bytes(&b, (const uint8_t[]){0x32, 0x06, 0x03, 0x8e, 0x02, 0x9e, 0xa7,
-                                     0x05}, 8);
+  assert_bytes(
+      &b, (const uint8_t[]){0x32, 0x06, 0x03, 0x8e, 0x02, 0x9e, 0xa7, 0x05}, 8);
   b.size = 0;
   pb_packed(&b, 6, &packed); /* an empty packed field is left out */
   ck_assert_uint_eq(b.size, 0);

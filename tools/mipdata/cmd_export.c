@@ -78,9 +78,7 @@ int cmd_export(int argc, char **argv) {
     return report(&err);
   struct export_input in = {&r, o.debug};
   const struct export_format *f = &formats[o.format];
-  rc = decide(f, &r, &err) || f->write(&in, stdout, &err)
-           ? report(&err)
-           : 0;
+  rc = decide(f, &r, &err) || f->write(&in, stdout, &err) ? report(&err) : 0;
   report_free(&r);
   return rc;
 }

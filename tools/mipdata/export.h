@@ -45,7 +45,7 @@ int export_callgrind(const struct export_input *in, FILE *out,
 struct export_names {
   struct mip_buf strings;
   struct mip_interner in; /* over strings: keep the struct in place */
-  uint32_t *id_of;     /* by offset in strings: id + 1, 0 none */
+  uint32_t *id_of;        /* by offset in strings: id + 1, 0 none */
   size_t id_of_cap;
   uint32_t *offset_of; /* by id */
   size_t count, cap;

@@ -20,7 +20,8 @@ static const char *file_of(const struct report_function *f) {
   return file ? file : "???";
 }
 
-static uint64_t edge_calls(const struct report *r, const struct report_edge *e) {
+static uint64_t edge_calls(const struct report *r,
+                           const struct report_edge *e) {
   uint64_t calls = e->samples;
   if (r->edge_period && calls <= UINT64_MAX / r->edge_period)
     calls *= r->edge_period;
@@ -31,8 +32,9 @@ static void write_edge(FILE *out, const struct report *r,
                        const struct report_edge *e) {
   const struct report_function *callee = e->callee;
   uint64_t calls = edge_calls(r, e);
-  fprintf(out, "cfl=%s\ncfn=%s\ncalls=%" PRIu64 " %" PRIu32 "\n%" PRIu32
-          " %" PRIu64 "\n",
+  fprintf(out,
+          "cfl=%s\ncfn=%s\ncalls=%" PRIu64 " %" PRIu32 "\n%" PRIu32 " %" PRIu64
+          "\n",
           file_of(callee), callee->demangled, calls, callee->line,
           e->caller->line, calls);
 }
@@ -47,7 +49,8 @@ int export_callgrind(const struct export_input *in, FILE *out,
   uint64_t total = 0;
   for (size_t i = 0; i < r->function_count; i++)
     total += r->functions[i].calls;
-  fprintf(out, "# callgrind format\nversion: 1\ncreator: mipdata export\n"
+  fprintf(out,
+          "# callgrind format\nversion: 1\ncreator: mipdata export\n"
           "cmd: %s (MIP profile %s, build-id %s)\npositions: line\n"
           "events: Calls\nsummary: %" PRIu64 "\n",
           in->debug ? in->debug : "?", r->path, r->build_id, total);

@@ -20,10 +20,18 @@
 static void xml_attr(FILE *out, const char *s) {
   for (; *s; s++) {
     switch (*s) {
-    case '&': fputs("&amp;", out); break;
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '"': fputs("&quot;", out); break;
+    case '&':
+      fputs("&amp;", out);
+      break;
+    case '<':
+      fputs("&lt;", out);
+      break;
+    case '>':
+      fputs("&gt;", out);
+      break;
+    case '"':
+      fputs("&quot;", out);
+      break;
     default:
       if ((unsigned char)*s < 0x20)
         fprintf(out, "&#%d;", *s);
@@ -41,8 +49,10 @@ static void write_lines(FILE *out, const char *indent,
                         const struct cov_line *lines, size_t n) {
   fprintf(out, "%s<lines>\n", indent);
   for (size_t i = 0; i < n; i++)
-    fprintf(out, "%s  <line number=\"%" PRIu32 "\" hits=\"%" PRIu64
-            "\" branch=\"false\"/>\n", indent, lines[i].line, lines[i].hits);
+    fprintf(out,
+            "%s  <line number=\"%" PRIu32 "\" hits=\"%" PRIu64
+            "\" branch=\"false\"/>\n",
+            indent, lines[i].line, lines[i].hits);
   fprintf(out, "%s</lines>\n", indent);
 }
 
@@ -52,8 +62,10 @@ static void write_method(FILE *out, const struct cov_function *m) {
     hit += m->lines[i].hits > 0;
   fputs("            <method name=\"", out);
   xml_attr(out, m->f->demangled);
-  fprintf(out, "\" signature=\"\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
-          "complexity=\"0.0\">\n", rate(hit, m->line_count));
+  fprintf(out,
+          "\" signature=\"\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
+          "complexity=\"0.0\">\n",
+          rate(hit, m->line_count));
   write_lines(out, "              ", m->lines, m->line_count);
   fputs("            </method>\n", out);
 }
@@ -64,7 +76,8 @@ static void write_class(FILE *out, const struct cov_file *file) {
   xml_attr(out, base ? base + 1 : file->path);
   fputs("\" filename=\"", out);
   xml_attr(out, file->path[0] == '/' ? file->path + 1 : file->path);
-  fprintf(out, "\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
+  fprintf(out,
+          "\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
           "complexity=\"0.0\">\n          <methods>\n",
           rate(file->lines_hit, file->line_count));
   for (size_t i = 0; i < file->function_count; i++)
@@ -80,19 +93,22 @@ int export_cobertura(const struct export_input *in, FILE *out,
   if (coverage_build(in, "Cobertura", &c, err))
     return -1;
   double line_rate = rate(c.lines_hit, c.lines);
-  fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          "<!DOCTYPE coverage SYSTEM "
-          "\"http://cobertura.sourceforge.net/xml/coverage-04.dtd\">\n"
-          "<coverage line-rate=\"%.6g\" branch-rate=\"0.0\" lines-covered=\"%zu\" "
-          "lines-valid=\"%zu\" branches-covered=\"0\" branches-valid=\"0\" "
-          "complexity=\"0.0\" version=\"mipdata %s\" timestamp=\"%lld\">\n"
-          "  <sources>\n    <source>/</source>\n    <source>.</source>\n"
-          "  </sources>\n  <packages>\n    <package name=\"",
-          line_rate, c.lines_hit, c.lines, mip_version(),
-          (long long)time(NULL));
+  fprintf(
+      out,
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<!DOCTYPE coverage SYSTEM "
+      "\"http://cobertura.sourceforge.net/xml/coverage-04.dtd\">\n"
+      "<coverage line-rate=\"%.6g\" branch-rate=\"0.0\" lines-covered=\"%zu\" "
+      "lines-valid=\"%zu\" branches-covered=\"0\" branches-valid=\"0\" "
+      "complexity=\"0.0\" version=\"mipdata %s\" timestamp=\"%lld\">\n"
+      "  <sources>\n    <source>/</source>\n    <source>.</source>\n"
+      "  </sources>\n  <packages>\n    <package name=\"",
+      line_rate, c.lines_hit, c.lines, mip_version(), (long long)time(NULL));
   xml_attr(out, in->r->path);
-  fprintf(out, "\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
-          "complexity=\"0.0\">\n      <classes>\n", line_rate);
+  fprintf(out,
+          "\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
+          "complexity=\"0.0\">\n      <classes>\n",
+          line_rate);
   for (size_t i = 0; i < c.file_count; i++)
     write_class(out, &c.files[i]);
   fputs("      </classes>\n    </package>\n  </packages>\n</coverage>\n", out);

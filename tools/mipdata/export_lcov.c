@@ -19,8 +19,7 @@ static void write_file(FILE *out, const struct cov_file *file) {
   for (size_t i = 0; i < file->function_count; i++)
     fprintf(out, "FNDA:%" PRIu64 ",%s\n", file->functions[i].hits,
             file->functions[i].f->name);
-  fprintf(out, "FNF:%zu\nFNH:%zu\n", file->function_count,
-          file->functions_hit);
+  fprintf(out, "FNF:%zu\nFNH:%zu\n", file->function_count, file->functions_hit);
   for (size_t i = 0; i < file->line_count; i++)
     fprintf(out, "DA:%" PRIu32 ",%" PRIu64 "\n", file->lines[i].line,
             file->lines[i].hits);

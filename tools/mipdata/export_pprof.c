@@ -85,11 +85,11 @@ struct pprof {
   /* Scratch, one per message kind, as they nest: a sample's locations
    * are written (with their lines and functions) while it is built. */
   struct mip_buf sample, label, location, line, function, other, packed;
-  struct mip_buf key; /* of a Function or a Location */
-  struct export_names strings;     /* the string table */
+  struct mip_buf key;          /* of a Function or a Location */
+  struct export_names strings; /* the string table */
   struct export_names function_ids, location_ids; /* by key */
-  size_t value_count;          /* values per sample */
-  size_t heap_at, calls_at;    /* where each kind's values start */
+  size_t value_count;                             /* values per sample */
+  size_t heap_at, calls_at; /* where each kind's values start */
 };
 
 static uint64_t str(struct pprof *p, const char *s) {
@@ -196,8 +196,7 @@ static void add_context(struct pprof *p, const struct report_context *c) {
   add_values(p, values);
   uint64_t allocs = c->mib.v[MIP_MIBI_AllocCount];
   if (allocs)
-    add_label(p, "bytes", NULL, c->mib.v[MIP_MIBI_TotalSize] / allocs,
-              "bytes");
+    add_label(p, "bytes", NULL, c->mib.v[MIP_MIBI_TotalSize] / allocs, "bytes");
   if (c->site)
     add_label(p, "allocator", c->site->allocator_name, 0, NULL);
   if (p->r->decided)
@@ -212,8 +211,8 @@ static void add_calls(struct pprof *p, const struct report_function *f) {
   uint64_t id = export_name_id(&p->location_ids, key, &added);
   if (added) {
     begin_location(p, id);
-    uint64_t fn = function_id(p, f->demangled, f->name,
-                              export_function_file(f), f->line);
+    uint64_t fn =
+        function_id(p, f->demangled, f->name, export_function_file(f), f->line);
     add_line(p, fn, f->line, 0);
     add_location(p);
   }
@@ -255,10 +254,10 @@ static void add_heading(struct pprof *p, const struct export_input *in,
   pb_uint(&p->other, MAPPING_HAS_LINE_NUMBERS, 1);
   pb_uint(&p->other, MAPPING_HAS_INLINE_FRAMES, 1);
   pb_message(&p->profile, PROFILE_MAPPING, &p->other);
-  pb_uint(&p->profile, PROFILE_COMMENT,
-          str(p, export_format(&p->key, "mipdata export of %s: %" PRIu64
-                               " run%s", r->path, r->runs,
-                               r->runs == 1 ? "" : "s")));
+  pb_uint(
+      &p->profile, PROFILE_COMMENT,
+      str(p, export_format(&p->key, "mipdata export of %s: %" PRIu64 " run%s",
+                           r->path, r->runs, r->runs == 1 ? "" : "s")));
 }
 
 static void add_tables(struct pprof *p) {
@@ -296,9 +295,8 @@ static void pprof_free(struct pprof *p) {
   mip_buf_free(&p->profile);
   mip_buf_free(&p->locations);
   mip_buf_free(&p->functions);
-  struct mip_buf *scratch[] = {&p->sample, &p->label,    &p->location,
-                               &p->line,   &p->function, &p->other,
-                               &p->packed, &p->key};
+  struct mip_buf *scratch[] = {&p->sample,   &p->label, &p->location, &p->line,
+                               &p->function, &p->other, &p->packed,   &p->key};
   for (size_t i = 0; i < sizeof scratch / sizeof *scratch; i++)
     mip_buf_free(scratch[i]);
   export_names_free(&p->strings);

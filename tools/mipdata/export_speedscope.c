@@ -47,8 +47,8 @@ static void emit_frames(struct emitter *e, const struct report *r) {
   emit_object_end(e);
 }
 
-static void profile_begin(struct emitter *e, const char *name,
-                          const char *unit, uint64_t total) {
+static void profile_begin(struct emitter *e, const char *name, const char *unit,
+                          uint64_t total) {
   emit_object_begin(e, NULL);
   emit_string(e, "type", "sampled");
   emit_string(e, "name", name);
@@ -128,8 +128,8 @@ int export_speedscope(const struct export_input *in, FILE *out,
   emit_string(&e, "$schema",
               "https://www.speedscope.app/file-format-schema.json");
   emit_string(&e, "name",
-              export_format(&name, "%s (%" PRIu64 " run%s)", r->path,
-                            r->runs, r->runs == 1 ? "" : "s"));
+              export_format(&name, "%s (%" PRIu64 " run%s)", r->path, r->runs,
+                            r->runs == 1 ? "" : "s"));
   mip_buf_free(&name);
   emit_string(&e, "exporter", "mipdata export");
   emit_u64(&e, "activeProfileIndex", 0);

@@ -31,8 +31,7 @@ uint32_t export_name_id(struct export_names *n, const char *s, int *added) {
     while (cap < n->strings.size)
       cap *= 2;
     n->id_of = mip_xrealloc(n->id_of, cap, sizeof *n->id_of);
-    memset(n->id_of + n->id_of_cap, 0,
-           (cap - n->id_of_cap) * sizeof *n->id_of);
+    memset(n->id_of + n->id_of_cap, 0, (cap - n->id_of_cap) * sizeof *n->id_of);
     n->id_of_cap = cap;
   }
   if (added)
