@@ -12,8 +12,10 @@
  * So each PP has tb (bytes allocated) and tbk (blocks allocated), the
  * metrics bytes and allocs, and its frames, innermost first (fs; ftbl[0]
  * is "[root]", as the viewer wants). Times are in microseconds (tu "µs",
- * Mtu "s": rates per second); te, the program's duration, is the latest
- * time the runtime recorded an allocation or a free.
+ * Mtu "s": rates per second); te, the program's duration, is the end of
+ * the millisecond of the latest allocation or free the runtime timed (its
+ * timestamps are whole milliseconds): the viewer's rates are per second of
+ * that, and never divide by 0.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -63,8 +65,8 @@ static void emit_pp(struct emitter *e, struct export_names *ftbl,
   emit_object_end(e);
 }
 
-/* The latest allocation or free the runtime timed, in microseconds; at
- * least 1, the viewer divides by it. */
+/* The end of the millisecond of the latest allocation or free the
+ * runtime timed, in microseconds. */
 static uint64_t end_time(const struct report *r) {
   uint64_t ms = 0;
   for (size_t i = 0; i < r->context_count; i++) {
@@ -74,7 +76,7 @@ static uint64_t end_time(const struct report *r) {
     if (m->v[MIP_MIBI_DeallocTimestamp] > ms)
       ms = m->v[MIP_MIBI_DeallocTimestamp];
   }
-  return ms ? ms * 1000 : 1;
+  return (ms + 1) * 1000;
 }
 
 static void emit_heading(struct emitter *e, const struct export_input *in,
