@@ -137,6 +137,15 @@ if grep -qF "points_new $SRC/shapes.c:10 " raw.txt &&
 else
   fail "pprof: files, lines or build-id missing from -raw"
 fi
+# Frames of other objects (libc's, that called main) in a Mapping of
+# their own, named by the object.
+object=$(jq -r '[.heap[].frames[] | select(.object != null) | .object] | unique | .[0] // ""' heap.json)
+if [ -n "$object" ] && grep -qF "M=2 $object " raw.txt &&
+  grep -qF "2: 0x0/0x0/0x0 $object " raw.txt; then
+  pass "pprof: $object's frames in a Mapping of their own"
+else
+  fail "pprof: no Mapping of its own for '$object'"
+fi
 # A profile with call counts and no heap data: a profile of calls alone.
 "$MIPCC" -fmip-generate=counts -O2 -g -c "$SRC/shapes.c" -o counts-shapes.o
 "$MIPCXX" -fmip-generate=counts -O2 -g "$SRC/main.cpp" counts-shapes.o -o counts

@@ -11,8 +11,9 @@
  * last, as pprof wants. Labels give each context's mean block size
  * ("bytes", as Go's heap profiles) and, when the profile has runs, the
  * class a rebuild gives it ("class": hot, cold, notcold). Call counts
- * give one sample per called function, of the sample type "calls". One
- * Mapping carries the build-id.
+ * give one sample per called function, of the sample type "calls". The
+ * first Mapping is the program's, with its build-id; the code of other
+ * objects (libc, ...) has a Mapping per object.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -88,7 +89,10 @@ struct pprof {
   struct mip_buf key;          /* of a Function or a Location */
   struct export_names strings; /* the string table */
   struct export_names function_ids, location_ids; /* by key */
-  size_t value_count;                             /* values per sample */
+  /* The objects of other images' frames, each a Mapping after the
+   * program's (id 1): by path, id - 1 + 2. */
+  struct export_names objects;
+  size_t value_count;       /* values per sample */
   size_t heap_at, calls_at; /* where each kind's values start */
 };
 
@@ -115,10 +119,36 @@ static uint64_t function_id(struct pprof *p, const char *name,
   return id;
 }
 
+/* A Mapping, with the build-id for the program's own. */
+static void add_mapping(struct pprof *p, uint64_t id, const char *file,
+                        const char *build_id) {
+  pb_uint(&p->other, MAPPING_ID, id);
+  pb_uint(&p->other, MAPPING_FILENAME, str(p, file));
+  pb_uint(&p->other, MAPPING_BUILD_ID, str(p, build_id));
+  pb_uint(&p->other, MAPPING_HAS_FUNCTIONS, 1);
+  pb_uint(&p->other, MAPPING_HAS_FILENAMES, 1);
+  pb_uint(&p->other, MAPPING_HAS_LINE_NUMBERS, 1);
+  pb_uint(&p->other, MAPPING_HAS_INLINE_FRAMES, 1);
+  pb_message(&p->profile, PROFILE_MAPPING, &p->other);
+}
+
+/* The Mapping of a frame's code: 1 for the program's, another per object
+ * (written when first met). */
+static uint64_t mapping_id(struct pprof *p, const struct report_frame *f) {
+  const char *object = report_frame_object(f);
+  if (!object)
+    return 1;
+  int added;
+  uint64_t id = export_name_id(&p->objects, object, &added) + 1;
+  if (added)
+    add_mapping(p, id, object, NULL);
+  return id;
+}
+
 /* Opens Location id: its Lines follow (add_line), then add_location. */
-static void begin_location(struct pprof *p, uint64_t id) {
+static void begin_location(struct pprof *p, uint64_t id, uint64_t mapping) {
   pb_uint(&p->location, LOCATION_ID, id);
-  pb_uint(&p->location, LOCATION_MAPPING_ID, 1);
+  pb_uint(&p->location, LOCATION_MAPPING_ID, mapping);
 }
 
 static void add_line(struct pprof *p, uint64_t function, uint32_t line,
@@ -149,7 +179,7 @@ static uint64_t frames_location(struct pprof *p, const struct report_context *c,
       export_name_id(&p->location_ids, (const char *)p->key.data, &added);
   if (!added)
     return id;
-  begin_location(p, id);
+  begin_location(p, id, mapping_id(p, &p->r->frames[c->stack[k]]));
   for (uint32_t i = k; i < end; i++) {
     const struct report_frame *f = &p->r->frames[c->stack[i]];
     uint64_t fn = function_id(p, export_frame_function(f), f->function,
@@ -210,7 +240,7 @@ static void add_calls(struct pprof *p, const struct report_function *f) {
   int added;
   uint64_t id = export_name_id(&p->location_ids, key, &added);
   if (added) {
-    begin_location(p, id);
+    begin_location(p, id, 1);
     uint64_t fn =
         function_id(p, f->demangled, f->name, export_function_file(f), f->line);
     add_line(p, fn, f->line, 0);
@@ -246,14 +276,7 @@ static void add_heading(struct pprof *p, const struct export_input *in,
   pb_uint(&p->profile, PROFILE_PERIOD, 1);
   pb_uint(&p->profile, PROFILE_DEFAULT_SAMPLE_TYPE,
           str(p, heap ? "alloc_space" : "calls"));
-  pb_uint(&p->other, MAPPING_ID, 1);
-  pb_uint(&p->other, MAPPING_FILENAME, str(p, in->debug ? in->debug : r->path));
-  pb_uint(&p->other, MAPPING_BUILD_ID, str(p, r->build_id));
-  pb_uint(&p->other, MAPPING_HAS_FUNCTIONS, 1);
-  pb_uint(&p->other, MAPPING_HAS_FILENAMES, 1);
-  pb_uint(&p->other, MAPPING_HAS_LINE_NUMBERS, 1);
-  pb_uint(&p->other, MAPPING_HAS_INLINE_FRAMES, 1);
-  pb_message(&p->profile, PROFILE_MAPPING, &p->other);
+  add_mapping(p, 1, in->debug ? in->debug : r->path, r->build_id);
   pb_uint(
       &p->profile, PROFILE_COMMENT,
       str(p, export_format(&p->key, "mipdata export of %s: %" PRIu64 " run%s",
@@ -302,6 +325,7 @@ static void pprof_free(struct pprof *p) {
   export_names_free(&p->strings);
   export_names_free(&p->function_ids);
   export_names_free(&p->location_ids);
+  export_names_free(&p->objects);
 }
 
 int export_pprof(const struct export_input *in, FILE *out,
@@ -318,6 +342,7 @@ int export_pprof(const struct export_input *in, FILE *out,
   export_names_init(&p->strings);
   export_names_init(&p->function_ids);
   export_names_init(&p->location_ids);
+  export_names_init(&p->objects);
   p->heap_at = 0;
   p->calls_at = heap ? HEAP_TYPES : 0;
   p->value_count = (heap ? HEAP_TYPES : 0) + (calls ? 1 : 0);
