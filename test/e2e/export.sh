@@ -166,6 +166,21 @@ got=$(lcov --summary counts.info 2>&1 |
 got="$got, $(node "$HERE/export/cobertura.mjs" "$NODE_MODULES" counts.xml 2>>"$CHECK_LOG" || true)"
 expect_eq "lcov, cobertura: without blocks, one line a function (lcov; cobertura-parse)" \
   "$got" "$want, $want $want"
+# Functions whose file no debug information names are left out, with a
+# note: shapes.c built without -g.
+"$MIPCC" -fmip-generate=counts -O2 -c "$SRC/shapes.c" -o nog-shapes.o
+"$MIPCXX" -fmip-generate=counts -O2 -g "$SRC/main.cpp" nog-shapes.o -o nog
+mip_runs nog ./nog 2
+mip_profile nog nog.mip nog.1.mipraw
+"$MIPDATA" export -p nog.mip --debug nog --format lcov -o nog.info 2>nog.err
+nog_files=$(mip_show nog.mip --debug nog | jq '[.functions[] | select(.file == null)] | length')
+if [ "$nog_files" -ge 4 ] && ! grep -q shape_ nog.info &&
+  grep -qF "mipdata: nog.mip: note: $nog_files functions without a source file" nog.err &&
+  lcov --summary nog.info >/dev/null 2>&1; then
+  pass "lcov: the $nog_files functions without a file left out, with a note"
+else
+  fail "lcov: functions without a file ($nog_files): $(cat nog.err)"
+fi
 # A broken file is refused: pprof reads what it is given.
 head -c 200 prog.pb.gz >cut.pb.gz
 if go tool pprof -raw -symbolize=none cut.pb.gz >/dev/null 2>&1; then

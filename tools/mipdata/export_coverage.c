@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "export_coverage.h"
+#include "message.h"
 
 static const char *file_of(const struct report_function *f) {
-  const char *file = export_function_file(f);
-  return file ? file : "??";
+  return export_function_file(f);
 }
 
 static int compare_u32(uint32_t x, uint32_t y) { return (x > y) - (x < y); }
@@ -82,10 +82,13 @@ int coverage_build(const struct export_input *in, const char *format,
   if (export_need_files(in, format, err))
     return -1;
   const struct report *r = in->r;
-  size_t n = r->function_count;
-  const struct report_function **order = mip_xcalloc(n + 1, sizeof *order);
-  for (size_t i = 0; i < n; i++)
-    order[i] = &r->functions[i];
+  const struct report_function **order =
+      mip_xcalloc(r->function_count + 1, sizeof *order);
+  size_t n = 0;
+  for (size_t i = 0; i < r->function_count; i++)
+    if (file_of(&r->functions[i]))
+      order[n++] = &r->functions[i];
+  c->no_file = r->function_count - n;
   qsort(order, n, sizeof *order, by_file_and_line);
   c->files = mip_xcalloc(n + 1, sizeof *c->files);
   for (size_t i = 0; i < n;) {
@@ -105,6 +108,11 @@ int coverage_build(const struct export_input *in, const char *format,
     i = end;
   }
   free(order);
+  if (c->no_file)
+    note(r->path,
+         "%zu function%s without a source file (built without -g) left "
+         "out of the %s file",
+         c->no_file, c->no_file == 1 ? "" : "s", format);
   return 0;
 }
 

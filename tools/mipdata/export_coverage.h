@@ -41,9 +41,13 @@ struct coverage {
   struct cov_file *files; /* by path */
   size_t file_count;
   size_t functions, functions_hit, lines, lines_hit;
+  /* Functions left out: no debug information names their file (the
+   * readers of both formats open every file they name). */
+  size_t no_file;
 };
 
-/* Fails (one line) without a --debug binary: the formats name files. */
+/* Fails (one line) without a --debug binary: the formats name files.
+ * Notes on stderr how many functions had no file. */
 int coverage_build(const struct export_input *in, const char *format,
                    struct coverage *c, struct mip_error *err);
 void coverage_free(struct coverage *c);
