@@ -89,8 +89,9 @@ struct pprof {
   struct mip_buf key;          /* of a Function or a Location */
   struct export_names strings; /* the string table */
   struct export_names function_ids, location_ids; /* by key */
-  /* The objects of other images' frames, each a Mapping after the
-   * program's (id 1): by path, id - 1 + 2. */
+  /* The objects of other images' frames by path, each a Mapping after
+   * the program's (1): the Mapping's id is the object's id here (from 1)
+   * plus 1. */
   struct export_names objects;
   size_t value_count;       /* values per sample */
   size_t heap_at, calls_at; /* where each kind's values start */
