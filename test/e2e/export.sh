@@ -71,15 +71,16 @@ heap_totals() { # SHOW-HEAP-JSON NAMES
 calls_total() { jq '[.functions[].calls // 0] | add' show.json; }
 
 # ---- pprof ------------------------------------------------------------
-# `go tool pprof -raw`: every sample's values, summed per sample type.
+# `go tool pprof -raw [ARGS...] FILE`: every sample's values, summed per
+# sample type (-diff_base's base samples count negative).
 pprof_totals() {
-  go tool pprof -raw -symbolize=none "$1" 2>>"$CHECK_LOG" | awk '
+  go tool pprof -raw -symbolize=none "$@" 2>>"$CHECK_LOG" | awk '
     /^Samples:/ { state = 1; next }
     state == 1 { n = split($0, names, " ")
                  for (i = 1; i <= n; i++) sub(/\/.*/, "", names[i])
                  state = 2; next }
     state == 2 && /^Locations/ { exit }
-    state == 2 && /^ *[0-9]+( +[0-9]+)*: / {
+    state == 2 && /^ *-?[0-9]+( +-?[0-9]+)*: / {
       line = $0; sub(/:.*/, "", line)
       m = split(line, v, " ")
       for (i = 1; i <= m; i++) total[names[i]] += v[i] }
@@ -101,6 +102,19 @@ if cmp -s got-one.pprof want.pprof; then
   fail "pprof: one run's totals equal two runs'"
 else
   pass "pprof: one run's export does not match two runs' totals"
+fi
+# -diff_base: two runs' export against one run's gives, per sample type,
+# the difference of show's totals.
+{ heap_totals heap.json pprof; echo "calls $(calls_total)"; } | sort >two.totals
+{ heap_totals one-heap.json pprof
+  echo "calls $(mip_show one.mip | jq '[.functions[].calls] | add')"; } | sort >one.totals
+join two.totals one.totals | awk '{ print $1, $2 - $3 }' >want.diff
+pprof_totals -diff_base one.pb.gz prog.pb.gz >got.diff
+if [ -s got.diff ] && cmp -s got.diff want.diff; then
+  pass "pprof: -diff_base totals are the differences of show's: $(tr '\n' ' ' <got.diff)"
+else
+  fail "pprof: -diff_base totals differ (< show, > pprof):"
+  diff want.diff got.diff | sed 's/^/     /'
 fi
 # -top names the functions show names, with their calls.
 go tool pprof -top -symbolize=none -sample_index=calls prog.pb.gz \
