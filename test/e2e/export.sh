@@ -4,7 +4,10 @@
 # valgrind's own viewer (dh_view.html in headless Chromium), lcov by
 # `lcov --summary` and genhtml, Cobertura by xmllint and the
 # cobertura-parse package, speedscope by the schema the speedscope package
-# ships, callgrind by callgrind_annotate.
+# ships, callgrind by callgrind_annotate. (No Debian package ships
+# Cobertura's coverage-04.dtd, libcobertura-java's jars included, and
+# gcovr reads no Cobertura: xmllint checks the XML is well-formed and
+# its counts, cobertura-parse reads it as the CI services do.)
 #   test/e2e/export.sh BUILD_DIR [MIPDATA]
 # MIPDATA defaults to BUILD_DIR/bin/mipdata; the sanitizer pass gives a
 # mipdata built with ASan and UBSan.
