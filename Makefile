@@ -12,6 +12,7 @@
 #   make bench-pool     pool mode (%Nm): the exit-time merge against the write
 #   make bench-flame    the flame graph page of 100,000 heap contexts: its
 #                       generation, size and first paint in Chromium
+#   make bench-export   mipdata export of 100,000 heap contexts, per format
 #   make fuzz       every reader under libFuzzer, ASan and UBSan: an hour
 #                   in all (FUZZ_SECONDS, default 3600), two targets at a
 #                   time (FUZZ_JOBS), then a table of what each did
@@ -70,6 +71,7 @@ include bench/use.mk
 include bench/heap.mk
 include bench/pool.mk
 include bench/flame.mk
+include bench/export.mk
 include examples/build.mk
 include dist/install.mk
 
@@ -98,6 +100,7 @@ test-san: all
 	test/e2e/annotate.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/cli.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/flamegraph.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/export.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 clean:
 	rm -rf $(BUILD)

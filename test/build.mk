@@ -33,7 +33,8 @@ E2E_SCRIPTS := $(E2E_FIRST) $(filter-out $(E2E_FIRST) lib,\
 timed = start=$$(date +%s); $(2); rc=$$?; \
   echo "$(1): $$(($$(date +%s) - start)) s"; exit $$rc
 
-$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(REPORT_OBJ) $(FLAME_OBJ) $(LIBMIPFMT)
+$(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(REPORT_OBJ) $(FLAME_OBJ) \
+  $(EXPORT_UNIT_OBJ) $(LIBMIPFMT)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -liberty $$(pkg-config --libs check)
 

@@ -12,6 +12,9 @@ MIPDATA_LIBS := -lelf -ldwarf -lz -liberty
 # tests link.
 REPORT_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(filter-out tools/mipdata/report_debug.c,\
   $(wildcard tools/mipdata/report*.c)) tools/mipdata/emit.c tools/mipdata/demangle.c)
+# What mipdata export's writers share that the unit tests check: the
+# protocol-buffer encoder and the tables of distinct strings.
+EXPORT_UNIT_OBJ := $(OBJ)/tools/mipdata/protobuf.o $(OBJ)/tools/mipdata/export_util.o
 
 # The flame graph's tree and arithmetic, which the unit tests link too.
 FLAME_OBJ := $(OBJ)/tools/mipdata/flame_tree.o $(OBJ)/tools/mipdata/folded.o

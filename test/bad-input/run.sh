@@ -448,6 +448,38 @@ for file in good.mipraw good.mip good.mipmap good.section prog heap.mipraw heap.
     fail "$file does not dump"
   fi
 done
+# ---- export: broken profiles, and profiles without what the format
+# carries (a coverage-only profile: no heap data, no call counts; no
+# --debug for the formats that name source files). Nothing written.
+for format in pprof dhat lcov cobertura speedscope callgrind; do
+  for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
+    "trunc.mip:truncated" "trunc-heap.mip:truncated" "magic.mip:bad magic" \
+    "newer.mip:newer" "good.mipraw:raw profile"; do
+    file=${case%%:*} needle=${case#*:}
+    expect_failure "export --format $format $file" "$needle" "$file" -- \
+      export -p "$file" --debug heap --format "$format" -o out.export
+    no_output out.export
+  done
+  expect_failure "export --format $format --debug other build" "does not match" \
+    "other" -- export -p heap.mip --debug other --format "$format" -o out.export
+  no_output out.export
+done
+for case in "pprof:no heap data and no call counts" "dhat:no heap data" \
+  "speedscope:no heap data and no call counts" "callgrind:no call counts" \
+  "lcov:give the profiled binary with --debug" \
+  "cobertura:give the profiled binary with --debug"; do
+  format=${case%%:*} needle=${case#*:}
+  expect_failure "export --format $format of a coverage-only profile" "$needle" \
+    good.mip -- export -p good.mip --format "$format" -o out.export
+  no_output out.export
+done
+expect_failure "export --format dhat without heap data" "no heap data" "fresh.mip" -- \
+  export -p fresh.mip --debug prog --format dhat -o out.export
+no_output out.export
+expect_usage "export without --format" "--format pprof|dhat|lcov|cobertura|speedscope|callgrind is required" -- export -p heap.mip
+expect_usage "export --format xml" "unknown format 'xml'" -- export -p heap.mip --format xml
+expect_usage "export without -p" "-p PROFILE is required" -- export --format pprof
+
 if "$MIPDATA" annotate -p heap.mip --debug heap --format json | jq -e \
   '.runs == 1 and (.allocations | length) == 2 and .summary.sites.total == 2' >/dev/null; then
   pass "the heap profile annotates"

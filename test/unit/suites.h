@@ -18,5 +18,6 @@ Suite *pool_suite(void);
 Suite *report_suite(void);
 Suite *parse_suite(void);
 Suite *flame_suite(void);
+Suite *export_suite(void);
 
 #endif

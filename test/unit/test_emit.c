@@ -117,6 +117,44 @@ START_TEST(format_names) {
 }
 END_TEST
 
+/* A list of numbers stays on one line, in both formats. */
+static char *render_list(enum emit_format format) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  static const uint64_t fs[] = {3, 0, 18446744073709551615u};
+  struct emitter e;
+  emit_begin(&e, out, format);
+  emit_array_begin(&e, "pps");
+  emit_u64_list(&e, NULL, fs, 3);
+  emit_u64_list(&e, NULL, fs, 0);
+  emit_array_end(&e);
+  emit_u64_list(&e, "w", fs, 1);
+  emit_end(&e);
+  fclose(out);
+  return text;
+}
+
+START_TEST(number_lists) {
+  char *json = render_list(EMIT_JSON), *yaml = render_list(EMIT_YAML);
+  ck_assert_str_eq(json, "{\n"
+                         "  \"pps\": [\n"
+                         "    [3, 0, 18446744073709551615],\n"
+                         "    []\n"
+                         "  ],\n"
+                         "  \"w\": [3]\n"
+                         "}\n");
+  ck_assert_str_eq(yaml, "---\n"
+                         "pps:\n"
+                         "  - [3, 0, 18446744073709551615]\n"
+                         "  - []\n"
+                         "w: [3]\n"
+                         "...\n");
+  free(json);
+  free(yaml);
+}
+END_TEST
+
 Suite *emit_suite(void) {
   Suite *s = suite_create("emit");
   TCase *tc = tcase_create("emit");
@@ -126,6 +164,7 @@ Suite *emit_suite(void) {
   tcase_add_test(tc, utf8_kept);
   tcase_add_test(tc, invalid_utf8_replaced);
   tcase_add_test(tc, controls_escaped);
+  tcase_add_test(tc, number_lists);
   suite_add_tcase(s, tc);
   return s;
 }

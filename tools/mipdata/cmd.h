@@ -16,5 +16,6 @@ int cmd_annotate(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

@@ -203,6 +203,16 @@ void emit_u64(struct emitter *e, const char *key, uint64_t value) {
   scalar_end(e);
 }
 
+void emit_u64_list(struct emitter *e, const char *key, const uint64_t *values,
+                   size_t n) {
+  member_prefix(e, key, 0);
+  fputc('[', e->out);
+  for (size_t i = 0; i < n; i++)
+    fprintf(e->out, i ? ", %llu" : "%llu", (unsigned long long)values[i]);
+  fputc(']', e->out);
+  scalar_end(e);
+}
+
 void emit_double(struct emitter *e, const char *key, double value) {
   member_prefix(e, key, 0);
   fprintf(e->out, "%.6g", value);

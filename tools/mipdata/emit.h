@@ -7,6 +7,7 @@
 #ifndef MIPDATA_EMIT_H
 #define MIPDATA_EMIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -41,6 +42,10 @@ void emit_array_begin(struct emitter *e, const char *key);
 void emit_array_end(struct emitter *e);
 void emit_string(struct emitter *e, const char *key, const char *value);
 void emit_u64(struct emitter *e, const char *key, uint64_t value);
+/* An array of numbers on one line, "[1, 2, 3]" (JSON, and YAML's flow
+ * style): for long lists of small numbers, such as stacks of frame ids. */
+void emit_u64_list(struct emitter *e, const char *key, const uint64_t *values,
+                   size_t n);
 void emit_double(struct emitter *e, const char *key, double value);
 void emit_bool(struct emitter *e, const char *key, int value);
 void emit_null(struct emitter *e, const char *key);

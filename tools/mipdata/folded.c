@@ -1,6 +1,8 @@
 /* Folded stacks of a report (folded.h). */
 #include "folded.h"
 
+#include "export.h"
+
 #include <inttypes.h>
 
 /* A frame's name, with the bytes that would split the line or the stack
@@ -36,4 +38,13 @@ int folded_write(const struct report *r, enum report_metric m, FILE *out) {
   for (size_t i = 0; i < r->context_count; i++)
     context_line(out, r, &r->contexts[i], m);
   return ferror(out) ? -1 : 0;
+}
+
+int export_folded(const struct export_input *in, FILE *out,
+                  struct mip_error *err) {
+  if (export_need_heap(in->r, "folded stacks", err))
+    return -1;
+  if (folded_write(in->r, in->metric, out))
+    return mip_fail(err, "stdout", "cannot write the folded stacks");
+  return 0;
 }

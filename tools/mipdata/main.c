@@ -27,6 +27,7 @@ static const struct command commands[] = {
     {"flamegraph", cmd_flamegraph,
      "draw the heap as a flame graph (HTML), or two profiles' difference"},
     {"symbolize", cmd_symbolize, "print the source frames of addresses"},
+    {"export", cmd_export, "write a profile in pprof, DHAT, lcov, ... format"},
     {"dump", cmd_dump, "print every field, section and record of any MIP file"},
 };
 

@@ -319,7 +319,7 @@ static void help_tail(const struct opt *o, char *buf, size_t size) {
              bound(*(double *)o->value, def, sizeof def));
   else if (o->kind == OPT_UINT)
     uint_tail(o, buf, size);
-  else if (o->kind == OPT_CHOICE)
+  else if (o->kind == OPT_CHOICE && !(o->flags & OPT_REQUIRED))
     snprintf(buf, size, "(default %s)", o->choices[*(int *)o->value]);
   else if (o->kind == OPT_STRING && *(const char **)o->value)
     snprintf(buf, size, "(default %s)", *(const char **)o->value);
