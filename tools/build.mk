@@ -2,12 +2,14 @@
 MIPDATA_SRC := $(wildcard tools/mipdata/*.c tools/mipdata/debuginfo/*.c)
 MIPDATA_OBJ := $(MIPDATA_SRC:%.c=$(OBJ)/%.o)
 MIPDATA     := $(BIN)/mipdata
-MIPDATA_LIBS := -lelf -ldwarf -lz -liberty
+MIPDATA_LIBS := -lelf -ldwarf -lz -liberty -lm
 # The report model (tools/mipdata/report*.c, docs/report.md) and what it
 # needs, without its debug-binary adapter (report_debug.c): what the unit
 # tests link.
 REPORT_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(filter-out tools/mipdata/report_debug.c,\
   $(wildcard tools/mipdata/report*.c)) tools/mipdata/emit.c tools/mipdata/demangle.c)
+# diff's arithmetic of changes, which the unit tests check too.
+DIFF_RATIO_OBJ := $(OBJ)/tools/mipdata/diff_ratio.o
 
 MIPCC_SRC := $(wildcard tools/mipcc/*.c)
 MIPCC_OBJ := $(MIPCC_SRC:%.c=$(OBJ)/%.o)

@@ -15,5 +15,6 @@ int cmd_order(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_symbolize(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

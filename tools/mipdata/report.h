@@ -28,6 +28,7 @@ struct report_function {
   const char *unit; /* a local (static) function's source; NULL else */
   char *file;       /* declaration, from a debug binary; NULL unknown */
   uint32_t line;
+  uint64_t cfg_hash; /* of its control-flow graph: changes with its code */
   uint64_t runs;   /* merged runs that entered it */
   int counted;     /* built with call counts */
   uint64_t calls;  /* 0 when not counted */

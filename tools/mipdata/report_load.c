@@ -29,6 +29,7 @@ static void load_function(struct report *r, uint32_t i,
   f->name = str(r, pf->name);
   f->demangled = demangle(f->name);
   f->unit = (pf->flags & MIP_FN_LOCAL) ? str(r, pf->unit) : NULL;
+  f->cfg_hash = pf->cfg_hash;
   f->runs = pf->covered_runs;
   f->counted = pf->cnt_offset != MIP_NO_OFFSET;
   f->calls = f->counted ? pf->calls : 0;

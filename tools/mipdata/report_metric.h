@@ -87,5 +87,11 @@ extern const char *const report_normalize_names[];
  * positive. */
 double report_scale(const struct report *base, const struct report *cur,
                     enum report_normalize n, enum report_metric m);
+/* The same factor for any count two profiles have (call counts: diff's
+ * functions): the runs of each side, and each side's total of the
+ * count. */
+double report_scale_counts(enum report_normalize n, uint64_t base_runs,
+                           uint64_t cur_runs, uint64_t base_total,
+                           uint64_t cur_total);
 
 #endif
