@@ -175,7 +175,7 @@ void diff_normalization_text(const struct diff *d, char *out, size_t size) {
 void diff_coverage_text(const struct diff *d, char *out, size_t size) {
   const struct diff_functions *f = &d->functions;
   snprintf(out, size,
-           "functions: base %zu, %zu covered (%.1f%%); new %zu, %zu covered "
+           "base %zu functions, %zu covered (%.1f%%); new %zu, %zu covered "
            "(%.1f%%): %+.2f pt; %zu added, %zu removed",
            f->count[REPORT_BASE], f->covered[REPORT_BASE],
            f->coverage[REPORT_BASE], f->count[REPORT_NEW],
