@@ -52,8 +52,8 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
   struct opt options[] = {
       OPT_CHOICE("format", &format, format_names, "how to print the report"),
       OPT_STRINGS("fail-on", 0, &exprs, "EXPR",
-                  "exit 3 when EXPR holds (repeatable; docs/mipdata.md#diff "
-                  "gives the grammar)"),
+                  "exit 3 when EXPR holds (docs/mipdata.md#diff: the "
+                  "grammar)"),
       OPT_CHOICE("match", &match, report_match_names,
                  "match by source with lines left out, or by source lines"),
       OPT_CHOICE("normalize", &normalize, report_normalize_names,

@@ -56,9 +56,9 @@ static void heap(const struct diff *d) {
   if (!h->compared)
     return;
   diff_matching_text(d, line, sizeof line);
-  printf("\nHeap %s\n", line);
+  printf("\nHeap: %s\n", line);
   diff_normalization_text(d, line, sizeof line);
-  printf("Heap %s\n", line);
+  printf("Heap: %s\n", line);
   struct table t;
   diff_table_totals(d, &t);
   print_table(&t, NULL);
@@ -89,7 +89,7 @@ static void functions(const struct diff *d) {
   if (!f->compared)
     return;
   diff_coverage_text(d, line, sizeof line);
-  printf("\nFunctions %s\n", line);
+  printf("\nFunctions: %s\n", line);
   named(d, "Newly uncovered", &f->newly_uncovered);
   named(d, "Newly covered", &f->newly_covered);
   named(d, "Code changed (CFG hash)", &f->code_changed);
