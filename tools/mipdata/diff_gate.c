@@ -168,6 +168,10 @@ int diff_condition_parse(const char *text, struct diff_condition **out,
     } else {
       rc = parse_test(s, len, c, msg, size);
     }
+    if (rc == 0 && s[len] == '&' && !s[len + 1]) {
+      snprintf(msg, size, "nothing after '&'");
+      rc = -1;
+    }
     s += len + (s[len] == '&');
   }
   if (rc == 0 && !c->test_count) {
