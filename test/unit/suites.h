@@ -17,5 +17,6 @@ Suite *decide_suite(void);
 Suite *pool_suite(void);
 Suite *report_suite(void);
 Suite *parse_suite(void);
+Suite *diff_suite(void);
 
 #endif

@@ -1,5 +1,6 @@
 /* The arithmetic of a diff's changes (diff.h): ratios, their spread, and
  * changes in %, never NaN or infinite: a side at 0 has no ratio. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -22,8 +23,12 @@ void diff_ratios_add(struct diff_ratios *r, double *ratios, double base,
     r->regressed++;
   else
     r->improved++;
-  if (base > 0 && cur > 0)
-    ratios[r->ratioed++] = cur / base;
+  if (base > 0 && cur > 0) {
+    /* Clamped, so that no quotient of two finite values overflows to
+     * infinity or underflows to 0 (whose log is -infinity). */
+    double ratio = fmin(fmax(cur / base, DBL_MIN), DBL_MAX);
+    ratios[r->ratioed++] = ratio;
+  }
 }
 
 static int ascending(const void *a, const void *b) {
