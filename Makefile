@@ -10,6 +10,7 @@
 #   make bench-heap     heap profiling: cost, and truth against DHAT and MemProf
 #   make bench-use      rebuilding with the profile: sections, time, faults
 #   make bench-pool     pool mode (%Nm): the exit-time merge against the write
+#   make bench-diff     mipdata diff on two profiles of 100,000 heap contexts
 #   make fuzz       every reader under libFuzzer, ASan and UBSan: an hour
 #                   in all (FUZZ_SECONDS, default 3600), two targets at a
 #                   time (FUZZ_JOBS), then a table of what each did
@@ -67,6 +68,7 @@ include bench/startup.mk
 include bench/use.mk
 include bench/heap.mk
 include bench/pool.mk
+include bench/diff.mk
 include examples/build.mk
 include dist/install.mk
 

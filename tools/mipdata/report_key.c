@@ -24,29 +24,45 @@ static void text(struct mip_buf *b, const char *s) {
   mip_buf_append(b, s, strlen(s));
 }
 
-/* One field, its delimiters escaped; NULL is an empty field. */
+/* Whether byte c is written %XX in a field. */
+static int escaped(unsigned char c) {
+  return c < 0x20 || c == 0x7f || c == '%' || c == '|' || c == '@' ||
+         c == ':' || c == '#';
+}
+
+/* One field, its delimiters escaped; NULL is an empty field. The bytes
+ * between two escapes go in at once: keys are made for every frame of
+ * every context. */
 static void field(struct mip_buf *b, const char *s) {
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (*p < 0x20 || *p == 0x7f || strchr("%|@:#", *p)) {
-      char hex[4];
-      snprintf(hex, sizeof hex, "%%%02X", *p);
-      text(b, hex);
-    } else {
-      mip_buf_append(b, p, 1);
+  static const char hex[] = "0123456789ABCDEF";
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  while (*p) {
+    const unsigned char *plain = p;
+    while (*p && !escaped(*p))
+      p++;
+    mip_buf_append(b, plain, (size_t)(p - plain));
+    if (*p) {
+      char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+      mip_buf_append(b, e, 3);
+      p++;
     }
   }
 }
 
 static void number(struct mip_buf *b, const char *before, uint32_t n) {
-  char digits[16];
-  snprintf(digits, sizeof digits, "%s%u", before, (unsigned)n);
-  text(b, digits);
+  char digits[16], *at = digits + sizeof digits;
+  do
+    *--at = (char)('0' + n % 10);
+  while (n /= 10);
+  text(b, before);
+  mip_buf_append(b, at, (size_t)(digits + sizeof digits - at));
 }
 
 /* The buffer's bytes as a string, which the caller owns. */
 static char *finish(struct mip_buf *b) {
   mip_buf_append(b, "", 1);
-  return (char *)b->data;
+  /* No room to spare: a profile has keys by the hundred thousand. */
+  return mip_xrealloc(b->data, b->size, 1);
 }
 
 static void set(char **key, struct mip_buf *b) {
