@@ -206,4 +206,23 @@ void report_contexts_end(struct report_context_iter *it);
 /* Computes every key of r; report_open and report_locate do. */
 void report_key_all(struct report *r);
 
+/* Keys to numbers, by hash: how equal keys are found among hundreds of
+ * thousands without sorting them (long keys that share long prefixes
+ * make sorting slow). The keys stay the caller's. */
+struct report_key_index {
+  struct report_key_slot {
+    const char *key; /* NULL: empty */
+    uint64_t hash;
+    size_t value;
+  } *slots;
+  size_t cap, count;
+};
+
+void report_key_index_init(struct report_key_index *x);
+void report_key_index_free(struct report_key_index *x);
+/* The value stored for key, after storing value for it when it had
+ * none (*found says which). */
+size_t *report_key_index_get(struct report_key_index *x, const char *key,
+                             size_t value, int *found);
+
 #endif

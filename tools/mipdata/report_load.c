@@ -150,6 +150,11 @@ static void load(struct report *r) {
   r->contexts = mip_xcalloc(r->context_count + 1, sizeof *r->contexts);
   for (size_t i = 0; i < r->context_count; i++)
     load_context(r, (uint32_t)i, &r->contexts[i]);
+  /* Each context's MemInfoBlock is the model's now: the profile's copy
+   * goes (profiles have contexts by the hundred thousand, and diff holds
+   * two). The contexts are read, after this, from the model only. */
+  free(r->profile.heap_contexts);
+  r->profile.heap_contexts = NULL;
   load_stats(r);
   r->hot_threshold = UINT64_MAX;
   report_key_all(r);

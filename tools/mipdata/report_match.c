@@ -1,6 +1,7 @@
 /* Matching two profiles' entities by key (report_match.h). */
 #include "report_match.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,101 +20,120 @@ const char *report_entity_key(const struct report *r, enum report_entity what,
                                   : r->contexts[i].key[kind];
 }
 
-/* One entity of either side, under one of its keys. */
-struct keyed {
-  const char *key;
-  size_t index;
-  enum report_side side;
-};
-
-static int by_key_side_index(const void *a, const void *b) {
-  const struct keyed *x = a, *y = b;
-  int c = strcmp(x->key, y->key);
-  if (c)
-    return c;
-  if (x->side != y->side)
-    return (int)x->side - (int)y->side;
-  return (x->index > y->index) - (x->index < y->index);
-}
-
-/* The groups as they are made: a run of sorted entries. */
+/* Where each entity goes, as matching finds it: its group. */
 struct building {
   struct report_match *m;
-  struct keyed *members; /* every group's, group after group */
-  size_t member_count;
+  size_t *group_of[REPORT_SIDES]; /* SIZE_MAX: none yet */
   size_t cap;
 };
 
-static void add_group(struct building *b, const struct keyed *run, size_t n,
-                      enum report_key by) {
+static size_t new_group(struct building *b, const char *key,
+                        enum report_key by) {
   struct report_match *m = b->m;
   if (m->group_count == b->cap) {
     b->cap = b->cap ? 2 * b->cap : 64;
     m->groups = mip_xrealloc(m->groups, b->cap, sizeof *m->groups);
   }
-  struct report_match_group *g = &m->groups[m->group_count++];
-  *g = (struct report_match_group){run[0].key, by, {0, 0}, {0, 0}};
-  /* Base members come first in a sorted run. */
-  g->first[REPORT_BASE] = b->member_count;
-  for (size_t i = 0; i < n; i++) {
-    if (run[i].side == REPORT_NEW && !g->count[REPORT_NEW])
-      g->first[REPORT_NEW] = b->member_count;
-    g->count[run[i].side]++;
-    b->members[b->member_count++] = run[i];
+  m->groups[m->group_count] =
+      (struct report_match_group){key, by, {0, 0}, {0, 0}};
+  return m->group_count++;
+}
+
+static void join(struct building *b, size_t group, enum report_side s,
+                 size_t i) {
+  b->group_of[s][i] = group;
+  b->m->groups[group].count[s]++;
+}
+
+/* Pass 1: an entity of new and the entity of base with its fine key
+ * (fine keys are unique in a profile) make a group of two. */
+static void pair_fine(struct building *b,
+                      const struct report *const r[REPORT_SIDES],
+                      enum report_entity what) {
+  struct report_key_index base;
+  report_key_index_init(&base);
+  for (size_t i = 0; i < b->m->total[REPORT_BASE]; i++) {
+    int found;
+    report_key_index_get(
+        &base, report_entity_key(r[REPORT_BASE], what, i, REPORT_FINE), i,
+        &found);
   }
-  if (!g->count[REPORT_NEW])
-    g->first[REPORT_NEW] = b->member_count;
-}
-
-static size_t run_length(const struct keyed *k, size_t n, size_t at) {
-  size_t end = at + 1;
-  while (end < n && !strcmp(k[end].key, k[at].key))
-    end++;
-  return end - at;
-}
-
-/* Pass 1: pairs of equal fine keys become groups; the others are moved
- * to the front of k, and their count returned. */
-static size_t pair_fine(struct building *b, struct keyed *k, size_t n) {
-  size_t left = 0;
-  for (size_t at = 0; at < n;) {
-    size_t len = run_length(k, n, at);
-    /* Fine keys are unique in a profile: a run is one of each side. */
-    if (len == 2 && k[at].side != k[at + 1].side)
-      add_group(b, &k[at], 2, REPORT_FINE);
-    else
-      for (size_t i = 0; i < len; i++)
-        k[left++] = k[at + i];
-    at += len;
+  for (size_t i = 0; i < b->m->total[REPORT_NEW]; i++) {
+    const char *key = report_entity_key(r[REPORT_NEW], what, i, REPORT_FINE);
+    int found;
+    size_t *other = report_key_index_get(&base, key, SIZE_MAX, &found);
+    if (!found)
+      continue;
+    size_t g = new_group(b, key, REPORT_FINE);
+    join(b, g, REPORT_BASE, *other);
+    join(b, g, REPORT_NEW, i);
   }
-  return left;
+  report_key_index_free(&base);
 }
 
-/* Pass 2: what is left, one group per coarse key (or, matching lines
- * only, one group each). */
-static void group_rest(struct building *b, struct keyed *k, size_t n,
+/* Pass 2: what is left, one group per coarse key of either side (or,
+ * matching lines only, one group each, under its fine key). */
+static void group_rest(struct building *b,
                        const struct report *const r[REPORT_SIDES],
                        enum report_entity what, enum report_match_mode mode) {
-  if (mode == REPORT_MATCH_LINES) {
-    for (size_t i = 0; i < n; i++)
-      add_group(b, &k[i], 1, REPORT_FINE);
-    return;
-  }
-  for (size_t i = 0; i < n; i++)
-    k[i].key = report_entity_key(r[k[i].side], what, k[i].index,
-                                 REPORT_COARSE);
-  qsort(k, n, sizeof *k, by_key_side_index);
-  for (size_t at = 0; at < n;) {
-    size_t len = run_length(k, n, at);
-    add_group(b, &k[at], len, REPORT_COARSE);
-    at += len;
-  }
+  enum report_key kind =
+      mode == REPORT_MATCH_LINES ? REPORT_FINE : REPORT_COARSE;
+  struct report_key_index groups;
+  report_key_index_init(&groups);
+  for (int s = 0; s < REPORT_SIDES; s++)
+    for (size_t i = 0; i < b->m->total[s]; i++) {
+      if (b->group_of[s][i] != SIZE_MAX)
+        continue;
+      const char *key = report_entity_key(r[s], what, i, kind);
+      int found = 0;
+      size_t g = mode == REPORT_MATCH_LINES
+                     ? SIZE_MAX
+                     : *report_key_index_get(&groups, key, b->m->group_count,
+                                             &found);
+      if (!found)
+        g = new_group(b, key, kind);
+      join(b, g, (enum report_side)s, i);
+    }
+  report_key_index_free(&groups);
 }
 
-static int by_group_key(const void *a, const void *b) {
-  const struct report_match_group *x = a, *y = b;
-  int c = strcmp(x->key, y->key);
-  return c ? c : (int)x->by - (int)y->by;
+/* Each group's members, side by side, in profile order; groups in the
+ * order of their first base member, then of their first new member. */
+static void lay_out(struct building *b) {
+  struct report_match *m = b->m;
+  size_t n = m->total[REPORT_BASE] + m->total[REPORT_NEW];
+  size_t *order = mip_xcalloc(m->group_count + 1, sizeof *order);
+  size_t *renumber = mip_xcalloc(m->group_count + 1, sizeof *renumber);
+  size_t placed = 0;
+  for (int s = 0; s < REPORT_SIDES; s++)
+    for (size_t i = 0; i < m->total[s]; i++) {
+      size_t g = b->group_of[s][i];
+      if (!renumber[g]) {
+        renumber[g] = ++placed;
+        order[placed - 1] = g;
+      }
+    }
+  struct report_match_group *groups =
+      mip_xcalloc(m->group_count + 1, sizeof *groups);
+  size_t at = 0;
+  for (size_t k = 0; k < m->group_count; k++) {
+    groups[k] = m->groups[order[k]];
+    for (int s = 0; s < REPORT_SIDES; s++) {
+      groups[k].first[s] = at;
+      at += groups[k].count[s];
+      groups[k].count[s] = 0;
+    }
+  }
+  m->members = mip_xcalloc(n + 1, sizeof *m->members);
+  for (int s = 0; s < REPORT_SIDES; s++)
+    for (size_t i = 0; i < m->total[s]; i++) {
+      struct report_match_group *g = &groups[renumber[b->group_of[s][i]] - 1];
+      m->members[g->first[s] + g->count[s]++] = i;
+    }
+  free(m->groups);
+  m->groups = groups;
+  free(order);
+  free(renumber);
 }
 
 static void count_members(struct report_match *m) {
@@ -131,29 +151,22 @@ static void count_members(struct report_match *m) {
 void report_match(struct report_match *m, const struct report *base,
                   const struct report *cur, enum report_entity what,
                   enum report_match_mode mode) {
-  const struct report *r[REPORT_SIDES] = {base, cur};
+  const struct report *const r[REPORT_SIDES] = {base, cur};
   memset(m, 0, sizeof *m);
   m->entity = what;
-  size_t n = 0;
-  for (int s = 0; s < REPORT_SIDES; s++)
-    n += m->total[s] = report_entity_count(r[s], what);
-  struct keyed *k = mip_xcalloc(n + 1, sizeof *k);
-  size_t at = 0;
-  for (int s = 0; s < REPORT_SIDES; s++)
+  struct building b = {m, {NULL, NULL}, 0};
+  for (int s = 0; s < REPORT_SIDES; s++) {
+    m->total[s] = report_entity_count(r[s], what);
+    b.group_of[s] = mip_xcalloc(m->total[s] + 1, sizeof *b.group_of[s]);
     for (size_t i = 0; i < m->total[s]; i++)
-      k[at++] = (struct keyed){report_entity_key(r[s], what, i, REPORT_FINE),
-                               i, (enum report_side)s};
-  qsort(k, n, sizeof *k, by_key_side_index);
-  struct building b = {m, mip_xcalloc(n + 1, sizeof *b.members), 0, 0};
-  size_t left = pair_fine(&b, k, n);
-  group_rest(&b, k, left, r, what, mode);
-  qsort(m->groups, m->group_count, sizeof *m->groups, by_group_key);
-  m->members = mip_xcalloc(n + 1, sizeof *m->members);
-  for (size_t i = 0; i < n; i++)
-    m->members[i] = b.members[i].index;
+      b.group_of[s][i] = SIZE_MAX;
+  }
+  pair_fine(&b, r, what);
+  group_rest(&b, r, what, mode);
+  lay_out(&b);
   count_members(m);
-  free(b.members);
-  free(k);
+  for (int s = 0; s < REPORT_SIDES; s++)
+    free(b.group_of[s]);
 }
 
 void report_match_free(struct report_match *m) {

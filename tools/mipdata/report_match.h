@@ -40,9 +40,11 @@ struct report_match_group {
 
 struct report_match {
   enum report_entity entity;
-  struct report_match_group *groups; /* by key, bytewise */
+  /* In the order of their first member of base, then (groups of new
+   * only) of new: the profiles' orders. */
+  struct report_match_group *groups;
   size_t group_count;
-  size_t *members; /* entity indices in their profile */
+  size_t *members; /* entity indices in their profile, in its order */
   /* Entities (of each side) in a group with the other side. */
   size_t matched[REPORT_SIDES];
   /* Entities (of each side) summed with others of their side under one
