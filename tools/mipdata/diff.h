@@ -72,10 +72,11 @@ struct diff_total {
   double change; /* in %; 0 when base is 0 */
 };
 
-/* One group of matched contexts (report_match), summed on each side. */
+/* One group of matched contexts (report_match). Its values are summed
+ * when asked for (diff_value), not kept: two profiles of 100,000
+ * contexts would need 25 MB more. */
 struct diff_context {
   const struct report_match_group *group;
-  double value[REPORT_SIDES][REPORT_METRICS]; /* base normalized */
 };
 
 /* Group indices, ranked, the first `shown` of `count`. */
@@ -87,6 +88,7 @@ struct diff_list {
 
 struct diff_heap {
   int compared; /* both sides have heap data */
+  const struct report *r[REPORT_SIDES];
   struct report_match match;
   double factor[REPORT_METRICS];
   struct diff_total total[REPORT_METRICS];
@@ -105,6 +107,10 @@ struct diff_heap {
 
 void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
                const struct diff_options *o);
+/* What the contexts of group c of side s add up to in metric m; base's
+ * normalized. */
+double diff_value(const struct diff_heap *h, const struct diff_context *c,
+                  enum report_side s, enum report_metric m);
 void diff_heap_free(struct diff_heap *h);
 
 /* ---- functions (diff_functions.c) ----------------------------------- */

@@ -239,8 +239,8 @@ static void evaluate_context(const struct diff *d, struct diff_condition *c) {
   size_t hits = 0, worst = 0;
   double worst_delta = 0;
   for (size_t i = 0; i < h->context_count; i++) {
-    double b = h->contexts[i].value[REPORT_BASE][c->metric];
-    double n = h->contexts[i].value[REPORT_NEW][c->metric];
+    double b = diff_value(h, &h->contexts[i], REPORT_BASE, c->metric);
+    double n = diff_value(h, &h->contexts[i], REPORT_NEW, c->metric);
     if (!all_hold(c, b, n))
       continue;
     if (!hits++ || fabs(n - b) > worst_delta) {

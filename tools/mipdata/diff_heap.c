@@ -6,26 +6,23 @@
 
 #include "diff.h"
 
-/* Sums each side's members of every group, base values normalized. */
-static void sum_groups(struct diff_heap *h,
-                       const struct report *const r[REPORT_SIDES]) {
+double diff_value(const struct diff_heap *h, const struct diff_context *c,
+                  enum report_side s, enum report_metric m) {
+  const struct report_match_group *g = c->group;
+  struct report_amount a = {0, 0};
+  for (size_t k = 0; k < g->count[s]; k++) {
+    size_t at = report_match_member(&h->match, g, s, k);
+    report_amount_add(&a, m, &h->r[s]->contexts[at].mib);
+  }
+  double v = report_amount_value(m, &a);
+  return s == REPORT_BASE ? v * h->factor[m] : v;
+}
+
+static void list_groups(struct diff_heap *h) {
   h->context_count = h->match.group_count;
   h->contexts = mip_xcalloc(h->context_count + 1, sizeof *h->contexts);
-  for (size_t i = 0; i < h->context_count; i++) {
-    const struct report_match_group *g = &h->match.groups[i];
-    struct diff_context *c = &h->contexts[i];
-    c->group = g;
-    for (int s = 0; s < REPORT_SIDES; s++)
-      for (int m = 0; m < REPORT_METRICS; m++) {
-        struct report_amount a = {0, 0};
-        for (size_t k = 0; k < g->count[s]; k++) {
-          size_t at = report_match_member(&h->match, g, (enum report_side)s, k);
-          report_amount_add(&a, (enum report_metric)m, &r[s]->contexts[at].mib);
-        }
-        double v = report_amount_value((enum report_metric)m, &a);
-        c->value[s][m] = s == REPORT_BASE ? v * h->factor[m] : v;
-      }
-  }
+  for (size_t i = 0; i < h->context_count; i++)
+    h->contexts[i].group = &h->match.groups[i];
 }
 
 static void totals(struct diff_heap *h,
@@ -52,12 +49,12 @@ static void distributions(struct diff_heap *h, uint64_t min_bytes) {
     for (size_t i = 0; i < h->context_count; i++) {
       const struct diff_context *c = &h->contexts[i];
       if (!report_match_paired(c->group) ||
-          fmax(c->value[REPORT_BASE][REPORT_BYTES],
-               c->value[REPORT_NEW][REPORT_BYTES]) < (double)min_bytes)
+          fmax(diff_value(h, c, REPORT_BASE, REPORT_BYTES),
+               diff_value(h, c, REPORT_NEW, REPORT_BYTES)) < (double)min_bytes)
         continue;
       h->above_floor++;
-      diff_ratios_add(r, ratios, c->value[REPORT_BASE][m],
-                      c->value[REPORT_NEW][m]);
+      diff_ratios_add(r, ratios, diff_value(h, c, REPORT_BASE, (enum report_metric)m),
+                      diff_value(h, c, REPORT_NEW, (enum report_metric)m));
     }
     diff_ratios_finish(r, ratios);
   }
@@ -81,10 +78,10 @@ static int largest_first(const void *a, const void *b) {
 enum list_kind { REGRESSIONS, IMPROVEMENTS, ADDED, VANISHED };
 
 /* Whether group c belongs in list kind, and its ranking key. */
-static int in_list(const struct diff_context *c, enum list_kind kind,
-                   enum report_metric m, double *key) {
+static int in_list(const struct diff_heap *h, const struct diff_context *c,
+                   enum list_kind kind, enum report_metric m, double *key) {
   const struct report_match_group *g = c->group;
-  double b = c->value[REPORT_BASE][m], n = c->value[REPORT_NEW][m];
+  double b = diff_value(h, c, REPORT_BASE, m), n = diff_value(h, c, REPORT_NEW, m);
   switch (kind) {
   case REGRESSIONS:
     *key = n - b;
@@ -109,7 +106,7 @@ static void make_list(struct diff_heap *h, struct diff_list *l,
   l->sum = 0;
   for (size_t i = 0; i < h->context_count; i++) {
     double key;
-    if (in_list(&h->contexts[i], kind, m, &key)) {
+    if (in_list(h, &h->contexts[i], kind, m, &key)) {
       rank[n++] = (struct ranked){key, i};
       l->sum += key;
     }
@@ -150,6 +147,8 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
                const struct diff_options *o) {
   memset(h, 0, sizeof *h);
   h->compared = r[REPORT_BASE]->has_heap && r[REPORT_NEW]->has_heap;
+  h->r[REPORT_BASE] = r[REPORT_BASE];
+  h->r[REPORT_NEW] = r[REPORT_NEW];
   if (!h->compared)
     return;
   for (int m = 0; m < REPORT_METRICS; m++)
@@ -157,7 +156,7 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
                                 (enum report_metric)m);
   report_match(&h->match, r[REPORT_BASE], r[REPORT_NEW], REPORT_CONTEXTS,
                o->match);
-  sum_groups(h, r);
+  list_groups(h);
   totals(h, r);
   distributions(h, o->min_bytes);
   make_list(h, &h->regressions, REGRESSIONS, o->metric, o->top);

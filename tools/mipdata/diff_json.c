@@ -25,6 +25,17 @@ static void emit_values(struct emitter *e, const char *key, const double *v) {
   emit_object_end(e);
 }
 
+/* Every metric's value of one side of a group. */
+static void emit_side_values(struct emitter *e, const char *key,
+                             const struct diff_heap *h,
+                             const struct diff_context *c,
+                             enum report_side s) {
+  double v[REPORT_METRICS];
+  for (int m = 0; m < REPORT_METRICS; m++)
+    v[m] = diff_value(h, c, s, (enum report_metric)m);
+  emit_values(e, key, v);
+}
+
 /* new / base, or null when either is 0. */
 static void emit_ratio(struct emitter *e, const char *key, double base,
                        double cur) {
@@ -42,7 +53,8 @@ static void emit_context(struct emitter *e, const struct diff *d, size_t at) {
   enum report_side side;
   const struct report_context *ctx = diff_context_of(d, c, &side);
   enum report_metric m = d->o->metric;
-  double b = c->value[REPORT_BASE][m], n = c->value[REPORT_NEW][m];
+  double b = diff_value(&d->heap, c, REPORT_BASE, m);
+  double n = diff_value(&d->heap, c, REPORT_NEW, m);
   double total = d->heap.total[m].base;
   emit_object_begin(e, NULL);
   emit_string(e, "key", g->key);
@@ -53,8 +65,8 @@ static void emit_context(struct emitter *e, const struct diff *d, size_t at) {
   emit_ratio(e, "ratio", b, n);
   /* Against the whole base total, never the part that changed. */
   emit_number(e, "share", total > 0 ? 100.0 * (n - b) / total : 0);
-  emit_values(e, "base", c->value[REPORT_BASE]);
-  emit_values(e, "new", c->value[REPORT_NEW]);
+  emit_side_values(e, "base", &d->heap, c, REPORT_BASE);
+  emit_side_values(e, "new", &d->heap, c, REPORT_NEW);
   report_emit_site(e, "site", d->r[side], ctx->site, &report_site_show);
   emit_array_begin(e, "frames");
   struct report_frame_iter it;

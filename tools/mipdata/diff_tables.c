@@ -75,7 +75,8 @@ void diff_table_contexts(const struct diff *d, const struct diff_list *l,
   double total = d->heap.total[m].base;
   for (size_t i = 0; i < l->shown; i++) {
     const struct diff_context *c = &d->heap.contexts[l->at[i]];
-    double b = c->value[REPORT_BASE][m], n = c->value[REPORT_NEW][m];
+    double b = diff_value(&d->heap, c, REPORT_BASE, m);
+    double n = diff_value(&d->heap, c, REPORT_NEW, m);
     char change[32], delta[64], bs[64], ns[64], share[32], site[4096];
     diff_change_text(b, n, change, sizeof change);
     delta_text(m, b, n, delta, sizeof delta);
