@@ -96,6 +96,7 @@ test-san: all
 	test/e2e/heap_merge.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/annotate.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/cli.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/diff.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 clean:
 	rm -rf $(BUILD)
