@@ -4,8 +4,8 @@
  * payloads, a symbolizer, the library's profile writer), through the unit
  * tests' builder (test/unit/builder.c), so nothing binary is committed.
  *
- * CONTEXTS contexts over CONTEXTS / 10 allocation sites in 2,000
- * functions of 100 files; each context a site and a stack of four
+ * CONTEXTS contexts over CONTEXTS / 10 allocation sites (columns of one
+ * line) in 2,000 functions of 100 files; each context a site and a stack of four
  * callers. The new profile is the base one after a change: the contexts
  * of one site in ten allocate twice as much, one in a hundred is gone,
  * as many are new, and the files of even number have every line two
@@ -72,16 +72,21 @@ static void build_map(struct mip_buf *m, const struct gen *g) {
   for (uint32_t s = 0; s < g->sites; s++) {
     uint32_t fn = s % FUNCTIONS, file = fn % FILES;
     snprintf(name, sizeof name, "fn%u", fn);
+    /* The sites of one function on lines of their own. */
     build_heap_site(m, SITE + s, COV + fn,
-                    10 + fn / FILES * 20 + shift(g, file) + 3, 5,
+                    10 + fn / FILES * 20 + shift(g, file) + 3, 5 + s / FUNCTIONS,
                     MIP_ALLOC_MALLOC, file_name(file), name);
   }
 }
 
 /* Context i's callers: distinct for the contexts of one site. */
 static uint64_t caller(uint32_t i, uint32_t level, const struct gen *g) {
+  /* Level 1 tells the contexts of a site apart; the others are spread
+   * (a multiplicative hash), so that the contexts of two sites of one
+   * function have other callers. */
   uint32_t f = level == 1 ? (i / g->sites) % FUNCTIONS
-                          : (i * (2 * level + 1) + level * 97) % FUNCTIONS;
+                          : ((i * 2654435761u + level * 40503u) >> 7) %
+                                FUNCTIONS;
   return BIAS + 1 + CODE + 16ull * f + 4;
 }
 
