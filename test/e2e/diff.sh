@@ -14,7 +14,8 @@
 #      format;
 #   5. the markdown rendered by cmark-gfm: its tables and <details>;
 #   6. a profile against itself: no change, exit 0; a side without heap
-#      data or without runs: one line, the rest compared; never NaN.
+#      data or without runs: one line, the rest compared; never NaN;
+#      colour on a terminal only.
 #   test/e2e/diff.sh BUILD_DIR [MIPDATA]
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -276,5 +277,12 @@ check "no run on one side: a note, exit 0" sh -c "[ $RC = 0 ] && grep -q 'empty.
 expect_eq "... no NaN or infinity in any document" \
   "$(cat ./*.json | grep -ciE 'nan|inf' || true)" 0
 check "text to a file: no colour" sh -c "! grep -q \"$(printf '\033')\" self.text"
+# On a terminal (script(1) gives one), the headline in colour; red when a
+# condition failed; none with NO_COLOR.
+ESC=$(printf '\033')
+script -qec "'$MIPDATA' diff v1.mip v2.mip --fail-on live-bytes\>0" /dev/null >tty.out || true
+check "text on a terminal: the failed headline in red" grep -q "^${ESC}\[31m${ESC}\[1mbytes allocated" tty.out
+NO_COLOR=1 script -qec "'$MIPDATA' diff v1.mip v2.mip" /dev/null >tty.out || true
+check "text on a terminal, NO_COLOR set: no colour" sh -c "[ -s tty.out ] && ! grep -q '$ESC' tty.out"
 
 finish
