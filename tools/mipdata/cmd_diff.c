@@ -141,12 +141,16 @@ static void print(const struct diff *d) {
 static int run(struct diff_options *o) {
   struct mip_error err;
   struct report r[REPORT_SIDES];
+  /* Each profile's bytes go once its model is built: diff decides
+   * nothing, and holds two. */
   if (report_open(o->path[REPORT_BASE], &r[REPORT_BASE], &err))
     return report(&err);
+  report_drop_view(&r[REPORT_BASE]);
   if (report_open(o->path[REPORT_NEW], &r[REPORT_NEW], &err)) {
     report_free(&r[REPORT_BASE]);
     return report(&err);
   }
+  report_drop_view(&r[REPORT_NEW]);
   o->colour = o->format == DIFF_TEXT && output_to_terminal();
   struct diff d = {.r = {&r[REPORT_BASE], &r[REPORT_NEW]}, .o = o};
   check_sides(&d);

@@ -151,6 +151,12 @@ struct report_locator {
  * report_debug.h does it from a debug binary. */
 void report_locate(struct report *r, const struct report_locator *l);
 
+/* Lets go of the profile's bytes, which the model no longer needs once
+ * built (every name is copied), but report_decide reads: a command that
+ * holds two models and decides nothing (diff) holds the bytes of
+ * neither. report_decide fails after it. */
+void report_drop_view(struct report *r);
+
 /* What a rebuild with the profile decides, with the compiler's calls
  * (lib/decide.c) on the compiler's view: each function's temperature,
  * each site's decision and each context's class. */

@@ -234,8 +234,12 @@ void report_locate(struct report *r, const struct report_locator *l) {
   report_key_all(r);
 }
 
+void report_drop_view(struct report *r) { mip_view_close(&r->view); }
+
 int report_decide(struct report *r, const struct mip_decide_options *o,
                   struct mip_error *err) {
+  if (!r->view.data)
+    return mip_fail(err, r->path, "cannot decide: the profile was let go");
   r->decide = *o;
   memset(r->temperatures, 0, sizeof r->temperatures);
   if (mip_view_hot_threshold(&r->view, o->hot_share, &r->hot_threshold, err))
