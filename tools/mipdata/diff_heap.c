@@ -38,26 +38,32 @@ static void totals(struct diff_heap *h,
   }
 }
 
-/* Paired groups above the noise floor: the distribution of each metric's
- * ratios. */
+/* Paired groups above the noise floor (either side allocated at least
+ * min_bytes): the distribution of each metric's ratios. */
 static void distributions(struct diff_heap *h, uint64_t min_bytes) {
   double *ratios = mip_xcalloc(h->context_count + 1, sizeof *ratios);
+  unsigned char *above = mip_xcalloc(h->context_count + 1, 1);
+  h->above_floor = 0;
+  for (size_t i = 0; i < h->context_count; i++) {
+    const struct diff_context *c = &h->contexts[i];
+    above[i] = report_match_paired(c->group) &&
+               fmax(diff_value(h, c, REPORT_BASE, REPORT_BYTES),
+                    diff_value(h, c, REPORT_NEW, REPORT_BYTES)) >=
+                   (double)min_bytes;
+    h->above_floor += above[i];
+  }
   for (int m = 0; m < REPORT_METRICS; m++) {
     struct diff_ratios *r = &h->ratios[m];
     memset(r, 0, sizeof *r);
-    h->above_floor = 0;
-    for (size_t i = 0; i < h->context_count; i++) {
-      const struct diff_context *c = &h->contexts[i];
-      if (!report_match_paired(c->group) ||
-          fmax(diff_value(h, c, REPORT_BASE, REPORT_BYTES),
-               diff_value(h, c, REPORT_NEW, REPORT_BYTES)) < (double)min_bytes)
-        continue;
-      h->above_floor++;
-      diff_ratios_add(r, ratios, diff_value(h, c, REPORT_BASE, (enum report_metric)m),
-                      diff_value(h, c, REPORT_NEW, (enum report_metric)m));
-    }
+    for (size_t i = 0; i < h->context_count; i++)
+      if (above[i])
+        diff_ratios_add(
+            r, ratios,
+            diff_value(h, &h->contexts[i], REPORT_BASE, (enum report_metric)m),
+            diff_value(h, &h->contexts[i], REPORT_NEW, (enum report_metric)m));
     diff_ratios_finish(r, ratios);
   }
+  free(above);
   free(ratios);
 }
 
