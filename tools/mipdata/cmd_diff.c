@@ -45,6 +45,7 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
   int format = DIFF_TEXT, match = REPORT_MATCH_SOURCE;
   int normalize = REPORT_NORMALIZE_RUNS, metric = REPORT_BYTES;
   struct opt_list exprs = {0};
+  const char *report_path = NULL; /* the sink takes it (OPT_REPORT) */
   memset(o, 0, sizeof *o);
   o->min_bytes = DIFF_DEFAULT_MIN_BYTES;
   o->top = 10;
@@ -66,11 +67,9 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
       OPT_UINT("first", &o->first_called, 1, UINT32_MAX, "N",
                "the first N functions called, whose entries and exits "
                "are listed"),
-      OPT_REPORT(NULL),
+      OPT_REPORT(&report_path),
       OPT_END,
   };
-  const char *report_path = NULL;
-  options[8].value = &report_path;
   struct cli cli = {.command = "diff", .operands = "BASE NEW",
                     .noun = "profile", .min = 0, .max = -1,
                     .options = options};
@@ -91,33 +90,37 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
   return rc;
 }
 
-static void missing(struct diff *d, const char *path, const char *what) {
-  note(path, "%s", what);
+/* What a side can lack, said of base and of new: one note each. */
+enum lack { NO_RUN, NO_HEAP, NO_FUNCTIONS, NO_CALLS, LACKS };
+static const char *const lack_text[LACKS][REPORT_SIDES] = {
+    [NO_RUN] = {"base has no run: its counts are 0",
+                "new has no run: its counts are 0"},
+    [NO_HEAP] = {"base has no heap data: the heap is not compared",
+                 "new has no heap data: the heap is not compared"},
+    [NO_FUNCTIONS] = {"base has no functions: functions are not compared",
+                      "new has no functions: functions are not compared"},
+    [NO_CALLS] = {"base has no call counts: calls are not compared",
+                  "new has no call counts: calls are not compared"},
+};
+
+static void missing(struct diff *d, int s, enum lack what) {
+  note(d->r[s]->path, "%s", lack_text[what][s]);
   if (d->missing_count < sizeof d->missing / sizeof *d->missing)
-    d->missing[d->missing_count++] = what;
+    d->missing[d->missing_count++] = lack_text[what][s];
 }
 
 /* What one side lacks: one line each, and the rest is compared. */
 static void check_sides(struct diff *d) {
-  const struct report *const *r = d->r;
   for (int s = 0; s < REPORT_SIDES; s++) {
-    const struct report *x = r[s], *other = r[!s];
+    const struct report *x = d->r[s], *other = d->r[!s];
     if (!x->runs)
-      missing(d, x->path, s == REPORT_BASE ? "base has no run: its counts are 0"
-                                           : "new has no run: its counts are 0");
+      missing(d, s, NO_RUN);
     if (!x->has_heap && other->has_heap)
-      missing(d, x->path, s == REPORT_BASE
-                              ? "base has no heap data: the heap is not compared"
-                              : "new has no heap data: the heap is not compared");
+      missing(d, s, NO_HEAP);
     if (!x->function_count && other->function_count)
-      missing(d, x->path,
-              s == REPORT_BASE
-                  ? "base has no functions: functions are not compared"
-                  : "new has no functions: functions are not compared");
+      missing(d, s, NO_FUNCTIONS);
     if (!x->counted && other->counted)
-      missing(d, x->path, s == REPORT_BASE
-                              ? "base has no call counts: calls are not compared"
-                              : "new has no call counts: calls are not compared");
+      missing(d, s, NO_CALLS);
   }
 }
 
