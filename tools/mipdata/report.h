@@ -230,5 +230,8 @@ void report_key_index_free(struct report_key_index *x);
  * none (*found says which). */
 size_t *report_key_index_get(struct report_key_index *x, const char *key,
                              size_t value, int *found);
+/* The value stored for key, NULL when none is. */
+size_t *report_key_index_find(const struct report_key_index *x,
+                              const char *key);
 
 #endif

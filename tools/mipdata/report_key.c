@@ -123,6 +123,14 @@ size_t *report_key_index_get(struct report_key_index *x, const char *key,
   return &at->value;
 }
 
+size_t *report_key_index_find(const struct report_key_index *x,
+                              const char *key) {
+  if (!x->count)
+    return NULL;
+  struct report_key_slot *at = slot(x, key, hash(key));
+  return at->key ? &at->value : NULL;
+}
+
 /* ---- unique fine keys --------------------------------------------------- */
 
 /* Suffixes the second and later of equal keys, in profile order, with

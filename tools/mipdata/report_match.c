@@ -60,9 +60,8 @@ static void pair_fine(struct building *b,
   }
   for (size_t i = 0; i < b->m->total[REPORT_NEW]; i++) {
     const char *key = report_entity_key(r[REPORT_NEW], what, i, REPORT_FINE);
-    int found;
-    size_t *other = report_key_index_get(&base, key, SIZE_MAX, &found);
-    if (!found)
+    const size_t *other = report_key_index_find(&base, key);
+    if (!other)
       continue;
     size_t g = new_group(b, key, REPORT_FINE);
     join(b, g, REPORT_BASE, *other);
