@@ -81,7 +81,7 @@ struct diff_context {
 
 /* Group indices, ranked, the first `shown` of `count`. */
 struct diff_list {
-  size_t *at; /* into diff_heap.contexts */
+  size_t *at; /* into diff_heap.contexts, or diff_functions.match.groups */
   size_t count, shown;
   double sum; /* of the list's metric, over all count */
 };
