@@ -13,6 +13,7 @@
 #   make bench-flame    the flame graph page of 100,000 heap contexts: its
 #                       generation, size and first paint in Chromium
 #   make bench-export   mipdata export of 100,000 heap contexts, per format
+#   make bench-diff     mipdata diff on two profiles of 100,000 heap contexts
 #   make fuzz       every reader under libFuzzer, ASan and UBSan: an hour
 #                   in all (FUZZ_SECONDS, default 3600), two targets at a
 #                   time (FUZZ_JOBS), then a table of what each did
@@ -72,6 +73,7 @@ include bench/heap.mk
 include bench/pool.mk
 include bench/flame.mk
 include bench/export.mk
+include bench/diff.mk
 include examples/build.mk
 include dist/install.mk
 
@@ -101,6 +103,7 @@ test-san: all
 	test/e2e/cli.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/flamegraph.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/export.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/diff.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 clean:
 	rm -rf $(BUILD)

@@ -34,9 +34,9 @@ timed = start=$$(date +%s); $(2); rc=$$?; \
   echo "$(1): $$(($$(date +%s) - start)) s"; exit $$rc
 
 $(UNIT_BIN): $(UNIT_OBJ) $(UNIT_RT_OBJ) $(REPORT_OBJ) $(FLAME_OBJ) \
-  $(EXPORT_UNIT_OBJ) $(LIBMIPFMT)
+  $(EXPORT_UNIT_OBJ) $(DIFF_RATIO_OBJ) $(LIBMIPFMT)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -liberty $$(pkg-config --libs check)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -liberty -lm $$(pkg-config --libs check)
 
 test-unit: $(UNIT_BIN)
 	@$(call timed,unit,$(UNIT_BIN))

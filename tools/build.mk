@@ -6,7 +6,7 @@ FLAME_ASSETS := $(addprefix tools/mipdata/flame/,flame.html flame.css flame.js)
 FLAME_ASSETS_C := $(BUILD)/gen/flame_assets.c
 MIPDATA_OBJ := $(MIPDATA_SRC:%.c=$(OBJ)/%.o) $(OBJ)/gen/flame_assets.o
 MIPDATA     := $(BIN)/mipdata
-MIPDATA_LIBS := -lelf -ldwarf -lz -liberty
+MIPDATA_LIBS := -lelf -ldwarf -lz -liberty -lm
 # The report model (tools/mipdata/report*.c, docs/report.md) and what it
 # needs, without its debug-binary adapter (report_debug.c): what the unit
 # tests link.
@@ -26,6 +26,8 @@ $(FLAME_ASSETS_C): $(FLAME_ASSETS) tools/mipdata/flame/embed.sh
 $(OBJ)/gen/flame_assets.o: $(FLAME_ASSETS_C)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+# diff's arithmetic of changes, which the unit tests check too.
+DIFF_RATIO_OBJ := $(OBJ)/tools/mipdata/diff_ratio.o
 
 MIPCC_SRC := $(wildcard tools/mipcc/*.c)
 MIPCC_OBJ := $(MIPCC_SRC:%.c=$(OBJ)/%.o)

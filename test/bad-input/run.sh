@@ -193,6 +193,17 @@ expect_failure "show --debug without DWARF" "debug information" "prog-nodebug" -
 expect_failure "show --debug not ELF" "not an ELF" "text" -- \
   show -p good.mip --debug text
 
+# ---- diff: a bad profile on either side; nothing written
+for case in "absent:cannot open" "empty:empty file" "trunc.mip:truncated" \
+  "magic.mip:bad magic" "newer.mip:newer" "good.mipmap:map file" \
+  "good.mipraw:raw profile" "text:bad magic"; do
+  file=${case%%:*} needle=${case#*:}
+  expect_failure "diff base $file" "$needle" "$file" -- diff "$file" good.mip -o out.txt
+  no_output out.txt
+  expect_failure "diff new $file" "$needle" "$file" -- diff good.mip "$file" --format json
+  [ -s stdout ] && fail "diff new $file printed output"
+done
+
 # ---- symbolize: the reader of --debug binaries that show, annotate and
 # merge use too
 for case in "missing:cannot open:absent" "empty:not an ELF:empty" \
@@ -372,8 +383,22 @@ expect_usage "flamegraph --base with folded stacks" "--base goes with --format h
   flamegraph -p heap.mip --base heap.mip --format folded
 expect_usage "flamegraph --merge-below 2" "--merge-below wants" -- \
   flamegraph -p heap.mip --merge-below 2
-expect_usage "flamegraph --normalize" "unknown normalize 'pages'" -- \
+expect_usage "flamegraph --normalize" "unknown normalization 'pages'" -- \
   flamegraph -p heap.mip --base heap.mip --normalize pages
+for expr in "total.byte>5%|unknown subject 'total.byte'" "bytes>5%|'>5%': unit '%' does not go" \
+  "coverage>5KiB|'>5KiB': unit 'KiB' does not go" "total.bytes>|'>' is not a comparison" \
+  "total.bytes=5|unknown subject 'total.bytes=5'" "total.bytes>5%&|nothing after '&'" \
+  ">5%|no subject" "context.bytes>5pt|'>5pt': unit 'pt' does not go" \
+  "live-bytes>x|'>x' is not a comparison" "bytes>1&&<2|'' is not a comparison"; do
+  e=${expr%%|*} needle=${expr#*|}
+  expect_usage "diff --fail-on '$e'" "--fail-on '$e': $needle" -- \
+    diff good.mip good.mip --fail-on "$e" -o out.txt
+  no_output out.txt
+done
+expect_usage "diff of one profile" "expects two profiles" -- diff good.mip
+expect_usage "diff of three profiles" "expects two profiles" -- diff good.mip good.mip good.mip
+expect_usage "diff --format yaml" "unknown format 'yaml'" -- diff good.mip good.mip --format yaml
+expect_usage "diff --normalize" "unknown normalization 'bytes'" -- diff good.mip good.mip --normalize bytes
 expect_usage "dump without a file" "expects one file" -- dump
 expect_usage "dump --format xml" "unknown format 'xml'" -- dump heap.mip --format xml
 
@@ -476,7 +501,7 @@ done
 expect_failure "export --format dhat without heap data" "no heap data" "fresh.mip" -- \
   export -p fresh.mip --debug prog --format dhat -o out.export
 no_output out.export
-expect_usage "export without --format" "--format pprof|dhat|lcov|cobertura|speedscope|callgrind is required" -- export -p heap.mip
+expect_usage "export without --format" "--format pprof|dhat|lcov|cobertura|speedscope|callgrind|folded is required" -- export -p heap.mip
 expect_usage "export --format xml" "unknown format 'xml'" -- export -p heap.mip --format xml
 expect_usage "export without -p" "-p PROFILE is required" -- export --format pprof
 

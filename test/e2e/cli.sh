@@ -16,7 +16,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 make_tmp
 cd "$TMP"
 
-COMMANDS="extract create merge show order annotate symbolize export"
+COMMANDS="extract create merge show order annotate symbolize export diff"
 
 cat >prog.c <<'C'
 #include <stdio.h>

@@ -19,5 +19,6 @@ Suite *report_suite(void);
 Suite *parse_suite(void);
 Suite *flame_suite(void);
 Suite *export_suite(void);
+Suite *diff_suite(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "../../tools/mipdata/flame_tree.h"
 #include "../../tools/mipdata/folded.h"
 #include "../../tools/mipdata/report.h"
+#include "../../tools/mipdata/report_match.h"
 #include "../../tools/mipdata/report_metric.h"
 #include "builder.h"
 #include "mip/layouts.h"
@@ -408,6 +409,11 @@ START_TEST(normalization_scales_by_runs_or_totals) {
   /* No run on one side: nothing to scale by. */
   a.runs = 0;
   ck_assert(report_scale(&a, &b, REPORT_NORMALIZE_RUNS, REPORT_BYTES) == 1.0);
+  /* Any other count (diff's calls) the same way. */
+  ck_assert(report_scale_counts(REPORT_NORMALIZE_RUNS, 2, 4, 0, 0) == 2.0);
+  ck_assert(report_scale_counts(REPORT_NORMALIZE_TOTAL, 2, 4, 10, 15) == 1.5);
+  ck_assert(report_scale_counts(REPORT_NORMALIZE_TOTAL, 2, 4, 0, 15) == 1.0);
+  ck_assert(report_scale_counts(REPORT_NORMALIZE_NONE, 2, 4, 10, 15) == 1.0);
   report_free(&a);
   report_free(&b);
 }
@@ -535,6 +541,130 @@ START_TEST(folded_stacks_are_one_line_per_context_root_first) {
 }
 END_TEST
 
+/* ---- matching two profiles (report_match.h) ------------------------------ */
+
+/* The group of m whose key is key; fails when there is none. */
+static const struct report_match_group *group(const struct report_match *m,
+                                              const char *key) {
+  for (size_t i = 0; i < m->group_count; i++)
+    if (!strcmp(m->groups[i].key, key))
+      return &m->groups[i];
+  ck_abort_msg("no group %s", key);
+  return NULL;
+}
+
+/* What a group's members of side s add up to, in bytes. */
+static uint64_t group_bytes(const struct report_match *m,
+                            const struct report_match_group *g,
+                            const struct report *r, enum report_side s) {
+  struct report_amount a = {0, 0};
+  for (size_t i = 0; i < g->count[s]; i++)
+    report_amount_add(&a, REPORT_BYTES,
+                      &r->contexts[report_match_member(m, g, s, i)].mib);
+  return a.sum;
+}
+
+START_TEST(match_pairs_fine_keys_whatever_the_order) {
+  struct report a, a2;
+  struct report_match m;
+  open_build(&BUILD_A, 0, "a.mip", &a);
+  open_build(&BUILD_A2, 0, "a2.mip", &a2);
+  for (int what = REPORT_FUNCTIONS; what <= REPORT_CONTEXTS; what++) {
+    report_match(&m, &a, &a2, (enum report_entity)what, REPORT_MATCH_SOURCE);
+    size_t n = report_entity_count(&a, (enum report_entity)what);
+    ck_assert_uint_eq(m.group_count, n);
+    ck_assert_uint_eq(m.matched[REPORT_BASE], n);
+    ck_assert_uint_eq(m.matched[REPORT_NEW], n);
+    ck_assert_uint_eq(m.collapsed[REPORT_BASE] + m.collapsed[REPORT_NEW], 0);
+    for (size_t i = 0; i < m.group_count; i++)
+      ck_assert_int_eq(m.groups[i].by, REPORT_FINE);
+    report_match_free(&m);
+  }
+  /* Sites swapped places: the malloc context of a (index 0 or 1) pairs
+   * with a2's, wherever a2 put it. */
+  report_match(&m, &a, &a2, REPORT_CONTEXTS, REPORT_MATCH_LINES);
+  const struct report_match_group *g = group(&m, a.contexts[0].key[REPORT_FINE]);
+  size_t other = report_match_member(&m, g, REPORT_NEW, 0);
+  ck_assert_str_eq(a2.contexts[other].site->function, "_Z5innerv");
+  ck_assert_uint_eq(a2.contexts[other].mib.v[MIP_MIBI_TotalSize], 100);
+  report_match_free(&m);
+  report_free(&a);
+  report_free(&a2);
+}
+END_TEST
+
+START_TEST(match_groups_moved_lines_by_coarse_key) {
+  struct report a, b;
+  struct report_match m;
+  open_build(&BUILD_A, 0, "a.mip", &a);
+  open_build(&BUILD_B, 0, "b.mip", &b);
+  report_match(&m, &a, &b, REPORT_CONTEXTS, REPORT_MATCH_SOURCE);
+  /* helper's two calls (lines 30 and 31, now 32 and 33) are one coarse
+   * group of two contexts a side, summed once each: 150 bytes; new's
+   * context pairs alone. */
+  ck_assert_uint_eq(m.group_count, 2);
+  const struct report_match_group *g = group(
+      &m, "malloc|_Z5innerv@b.h|helper@a.c|main@a.c|/lib/libc.so.6@");
+  ck_assert_int_eq(g->by, REPORT_COARSE);
+  ck_assert_uint_eq(g->count[REPORT_BASE], 2);
+  ck_assert_uint_eq(g->count[REPORT_NEW], 2);
+  ck_assert_uint_eq(group_bytes(&m, g, &a, REPORT_BASE), 150);
+  ck_assert_uint_eq(group_bytes(&m, g, &b, REPORT_NEW), 150);
+  ck_assert_uint_eq(m.matched[REPORT_BASE], 3);
+  ck_assert_uint_eq(m.matched[REPORT_NEW], 3);
+  ck_assert_uint_eq(m.collapsed[REPORT_BASE], 2);
+  ck_assert_uint_eq(m.collapsed[REPORT_NEW], 2);
+  report_match_free(&m);
+  /* By lines, nothing pairs: every context is vanished or new. */
+  report_match(&m, &a, &b, REPORT_CONTEXTS, REPORT_MATCH_LINES);
+  ck_assert_uint_eq(m.group_count, 6);
+  ck_assert_uint_eq(m.matched[REPORT_BASE] + m.matched[REPORT_NEW], 0);
+  for (size_t i = 0; i < m.group_count; i++)
+    ck_assert(!report_match_paired(&m.groups[i]));
+  report_match_free(&m);
+  /* Functions: stat pairs by its fine key (no line known), main and
+   * helper by their coarse keys. */
+  report_match(&m, &a, &b, REPORT_FUNCTIONS, REPORT_MATCH_SOURCE);
+  ck_assert_uint_eq(m.group_count, 3);
+  ck_assert_int_eq(group(&m, "a.c;stat@:0")->by, REPORT_FINE);
+  ck_assert_int_eq(group(&m, "main@a.c")->by, REPORT_COARSE);
+  report_match_free(&m);
+  report_match(&m, &a, &b, REPORT_FUNCTIONS, REPORT_MATCH_LINES);
+  ck_assert_uint_eq(m.matched[REPORT_BASE], 1);
+  report_match_free(&m);
+  report_free(&a);
+  report_free(&b);
+}
+END_TEST
+
+START_TEST(match_leaves_one_sided_entities_alone) {
+  struct report a, extra;
+  struct report_match m;
+  open_build(&BUILD_A, 0, "a.mip", &a);
+  open_build(&BUILD_A, 1, "extra.mip", &extra);
+  /* extra has three sites more; every entity is in one group. */
+  report_match(&m, &a, &extra, REPORT_SITES, REPORT_MATCH_SOURCE);
+  ck_assert_uint_eq(m.total[REPORT_BASE], 3);
+  ck_assert_uint_eq(m.total[REPORT_NEW], 6);
+  ck_assert_uint_eq(m.matched[REPORT_BASE], 3);
+  ck_assert_uint_eq(m.matched[REPORT_NEW], 3);
+  size_t members = 0, one_sided = 0;
+  for (size_t i = 0; i < m.group_count; i++) {
+    members += m.groups[i].count[REPORT_BASE] + m.groups[i].count[REPORT_NEW];
+    one_sided += !report_match_paired(&m.groups[i]);
+  }
+  ck_assert_uint_eq(members, 9);
+  /* The two sites without -g share a coarse (and, but for #2, a fine)
+   * key: one group of two new sites. */
+  ck_assert_uint_eq(one_sided, 2);
+  ck_assert_uint_eq(group(&m, "malloc:a.c;stat@")->count[REPORT_NEW], 2);
+  ck_assert_uint_eq(m.collapsed[REPORT_NEW], 2);
+  report_match_free(&m);
+  report_free(&a);
+  report_free(&extra);
+}
+END_TEST
+
 Suite *report_suite(void) {
   Suite *s = suite_create("report");
   TCase *t = tcase_create("report");
@@ -549,6 +679,9 @@ Suite *report_suite(void) {
   tcase_add_test(t, flame_folds_contexts_that_differ_in_lines_once);
   tcase_add_test(t, flame_matches_builds_whose_lines_moved);
   tcase_add_test(t, folded_stacks_are_one_line_per_context_root_first);
+  tcase_add_test(t, match_pairs_fine_keys_whatever_the_order);
+  tcase_add_test(t, match_groups_moved_lines_by_coarse_key);
+  tcase_add_test(t, match_leaves_one_sided_entities_alone);
   suite_add_tcase(s, t);
   return s;
 }

@@ -17,5 +17,6 @@ int cmd_symbolize(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

@@ -51,8 +51,7 @@ static int parse_options(int argc, char **argv, struct export_options *o) {
                            "file: the source files of functions"),
       OPT_NEEDED(OPT_CHOICE("format", &o->format, format_names,
                             "the format to write")),
-      OPT_CHOICE("metric", &o->metric, report_metric_keys,
-                 "the metric of folded stacks"),
+      OPT_METRIC(&o->metric, "the metric of folded stacks"),
       OPT_REPORT(&report_path),
       OPT_END,
   };

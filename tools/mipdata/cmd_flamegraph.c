@@ -57,10 +57,8 @@ static int parse_options(int argc, char **argv, struct flame_options *o) {
                  "compare with this profile: a differential flame graph"),
       OPT_DEBUG(&o->debug, "the profiled binary (unstripped) or its debug "
                            "file, checked to be PROFILE's build"),
-      OPT_CHOICE("metric", &metric, report_metric_keys,
-                 "the metric shown first, or folded"),
-      OPT_CHOICE("normalize", &normalize, report_normalize_names,
-                 "how the base's values are scaled"),
+      OPT_METRIC(&metric, "the metric shown first, or folded"),
+      OPT_NORMALIZE(&normalize, "how the base's values are scaled"),
       OPT_NUMBER("band", &band, 0, 1000, "PERCENT",
                  "the neutral band of a comparison, shown first"),
       OPT_CHOICE("key", &key, keys,

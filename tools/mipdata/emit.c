@@ -219,6 +219,12 @@ void emit_double(struct emitter *e, const char *key, double value) {
   scalar_end(e);
 }
 
+void emit_number(struct emitter *e, const char *key, double value) {
+  member_prefix(e, key, 0);
+  fprintf(e->out, "%.15g", value == 0 ? 0 : value); /* never -0 */
+  scalar_end(e);
+}
+
 void emit_bool(struct emitter *e, const char *key, int value) {
   member_prefix(e, key, 0);
   fputs(value ? "true" : "false", e->out);

@@ -47,6 +47,9 @@ void emit_u64(struct emitter *e, const char *key, uint64_t value);
 void emit_u64_list(struct emitter *e, const char *key, const uint64_t *values,
                    size_t n);
 void emit_double(struct emitter *e, const char *key, double value);
+/* A finite value to 15 significant digits: totals and changes that must
+ * not round (emit_double keeps 6). */
+void emit_number(struct emitter *e, const char *key, double value);
 void emit_bool(struct emitter *e, const char *key, int value);
 void emit_null(struct emitter *e, const char *key);
 /* A string, or null when value is NULL. */

@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"merge", cmd_merge, "add raw profiles (or other profiles) to profiles"},
     {"show", cmd_show, "show a profile: functions, blocks, edges, heap"},
     {"order", cmd_order, "write a function ordering file for the linker"},
+    {"diff", cmd_diff, "what changed between two builds' profiles; a CI gate"},
     {"annotate", cmd_annotate, "show what a rebuild with the profile decides"},
     {"flamegraph", cmd_flamegraph,
      "draw the heap as a flame graph (HTML), or two profiles' difference"},

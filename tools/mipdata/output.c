@@ -56,6 +56,12 @@ int output_begin(struct mip_error *err) {
 
 void output_report_to(const char *path) { out.report_path = path; }
 
+int output_to_terminal(void) {
+  const char *no = getenv("NO_COLOR");
+  return out.capturing && !out.report_path && out.real_stdout >= 0 &&
+         !(no && *no) && isatty(out.real_stdout);
+}
+
 void output_file(const char *path, struct mip_buf *data) {
   out.files = mip_xrealloc(out.files, out.count + 1, sizeof *out.files);
   out.files[out.count++] = (struct pending){path, *data, {path, NULL}};

@@ -34,6 +34,9 @@ int output_run(int (*command)(int argc, char **argv), int argc, char **argv);
 int output_begin(struct mip_error *err);
 /* The report (what the command prints) goes to path, instead of stdout. */
 void output_report_to(const char *path);
+/* The report goes to a terminal (the real stdout, no -o): whether a
+ * command may colour it. NO_COLOR in the environment says no. */
+int output_to_terminal(void);
 /* path is to hold data, which the sink takes over (*data is emptied). */
 void output_file(const char *path, struct mip_buf *data);
 /* Writes everything out, as above; after it, the command prints straight

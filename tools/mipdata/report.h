@@ -28,6 +28,7 @@ struct report_function {
   const char *unit; /* a local (static) function's source; NULL else */
   char *file;       /* declaration, from a debug binary; NULL unknown */
   uint32_t line;
+  uint64_t cfg_hash; /* of its control-flow graph: changes with its code */
   uint64_t runs;   /* merged runs that entered it */
   int counted;     /* built with call counts */
   uint64_t calls;  /* 0 when not counted */
@@ -150,6 +151,12 @@ struct report_locator {
  * report_debug.h does it from a debug binary. */
 void report_locate(struct report *r, const struct report_locator *l);
 
+/* Lets go of the profile's bytes, which the model no longer needs once
+ * built (every name is copied), but report_decide reads: a command that
+ * holds two models and decides nothing (diff) holds the bytes of
+ * neither. report_decide fails after it. */
+void report_drop_view(struct report *r);
+
 /* What a rebuild with the profile decides, with the compiler's calls
  * (lib/decide.c) on the compiler's view: each function's temperature,
  * each site's decision and each context's class. */
@@ -209,5 +216,26 @@ void report_key_all(struct report *r);
  * or FUNCTION@FILE (coarse), as in a context's key; not NUL-terminated. */
 void report_frame_key(struct mip_buf *b, const struct report_frame *f,
                       enum report_key kind);
+/* Keys to numbers, by hash: how equal keys are found among hundreds of
+ * thousands without sorting them (long keys that share long prefixes
+ * make sorting slow). The keys stay the caller's. */
+struct report_key_index {
+  struct report_key_slot {
+    const char *key; /* NULL: empty */
+    uint64_t hash;
+    size_t value;
+  } *slots;
+  size_t cap, count;
+};
+
+void report_key_index_init(struct report_key_index *x);
+void report_key_index_free(struct report_key_index *x);
+/* The value stored for key, after storing value for it when it had
+ * none (*found says which). */
+size_t *report_key_index_get(struct report_key_index *x, const char *key,
+                             size_t value, int *found);
+/* The value stored for key, NULL when none is. */
+size_t *report_key_index_find(const struct report_key_index *x,
+                              const char *key);
 
 #endif

@@ -24,29 +24,45 @@ static void text(struct mip_buf *b, const char *s) {
   mip_buf_append(b, s, strlen(s));
 }
 
-/* One field, its delimiters escaped; NULL is an empty field. */
+/* Whether byte c is written %XX in a field. */
+static int escaped(unsigned char c) {
+  return c < 0x20 || c == 0x7f || c == '%' || c == '|' || c == '@' ||
+         c == ':' || c == '#';
+}
+
+/* One field, its delimiters escaped; NULL is an empty field. The bytes
+ * between two escapes go in at once: keys are made for every frame of
+ * every context. */
 static void field(struct mip_buf *b, const char *s) {
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (*p < 0x20 || *p == 0x7f || strchr("%|@:#", *p)) {
-      char hex[4];
-      snprintf(hex, sizeof hex, "%%%02X", *p);
-      text(b, hex);
-    } else {
-      mip_buf_append(b, p, 1);
+  static const char hex[] = "0123456789ABCDEF";
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  while (*p) {
+    const unsigned char *plain = p;
+    while (*p && !escaped(*p))
+      p++;
+    mip_buf_append(b, plain, (size_t)(p - plain));
+    if (*p) {
+      char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+      mip_buf_append(b, e, 3);
+      p++;
     }
   }
 }
 
 static void number(struct mip_buf *b, const char *before, uint32_t n) {
-  char digits[16];
-  snprintf(digits, sizeof digits, "%s%u", before, (unsigned)n);
-  text(b, digits);
+  char digits[16], *at = digits + sizeof digits;
+  do
+    *--at = (char)('0' + n % 10);
+  while (n /= 10);
+  text(b, before);
+  mip_buf_append(b, at, (size_t)(digits + sizeof digits - at));
 }
 
 /* The buffer's bytes as a string, which the caller owns. */
 static char *finish(struct mip_buf *b) {
   mip_buf_append(b, "", 1);
-  return (char *)b->data;
+  /* No room to spare: a profile has keys by the hundred thousand. */
+  return mip_xrealloc(b->data, b->size, 1);
 }
 
 static void set(char **key, struct mip_buf *b) {
@@ -54,41 +70,96 @@ static void set(char **key, struct mip_buf *b) {
   *key = finish(b);
 }
 
+/* ---- an index of keys ---------------------------------------------------- */
+
+static uint64_t hash(const char *s) {
+  uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  return h;
+}
+
+void report_key_index_init(struct report_key_index *x) {
+  memset(x, 0, sizeof *x);
+}
+
+void report_key_index_free(struct report_key_index *x) {
+  free(x->slots);
+  memset(x, 0, sizeof *x);
+}
+
+/* The slot of key (of hash h): its own, or the empty one it would go
+ * to. */
+static struct report_key_slot *slot(const struct report_key_index *x,
+                                    const char *key, uint64_t h) {
+  size_t i = (size_t)h & (x->cap - 1);
+  while (x->slots[i].key &&
+         (x->slots[i].hash != h || strcmp(x->slots[i].key, key)))
+    i = (i + 1) & (x->cap - 1);
+  return &x->slots[i];
+}
+
+static void grow(struct report_key_index *x) {
+  struct report_key_index old = *x;
+  x->cap = old.cap ? 2 * old.cap : 1024;
+  x->slots = mip_xcalloc(x->cap, sizeof *x->slots);
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.slots[i].key)
+      *slot(x, old.slots[i].key, old.slots[i].hash) = old.slots[i];
+  free(old.slots);
+}
+
+size_t *report_key_index_get(struct report_key_index *x, const char *key,
+                             size_t value, int *found) {
+  if (2 * (x->count + 1) > x->cap)
+    grow(x);
+  uint64_t h = hash(key);
+  struct report_key_slot *at = slot(x, key, h);
+  *found = at->key != NULL;
+  if (!*found) {
+    *at = (struct report_key_slot){key, h, value};
+    x->count++;
+  }
+  return &at->value;
+}
+
+size_t *report_key_index_find(const struct report_key_index *x,
+                              const char *key) {
+  if (!x->count)
+    return NULL;
+  struct report_key_slot *at = slot(x, key, hash(key));
+  return at->key ? &at->value : NULL;
+}
+
 /* ---- unique fine keys --------------------------------------------------- */
 
-struct keyed {
-  char **key;
-  size_t index;
-};
-
-static int by_key(const void *a, const void *b) {
-  const struct keyed *x = a, *y = b;
-  int c = strcmp(*x->key, *y->key);
-  return c ? c : (x->index > y->index) - (x->index < y->index);
-}
-
-/* Suffixes the second and later of equal keys with "#N". */
-static void make_unique(struct keyed *k, size_t n) {
-  qsort(k, n, sizeof *k, by_key);
-  for (size_t i = 0, run = 1; i < n; i++) {
-    run = i && strcmp(*k[i].key, *k[i - 1].key) == 0 ? run + 1 : 1;
-    if (run > 1) {
-      struct mip_buf b = {0};
-      text(&b, *k[i].key);
-      number(&b, "#", (uint32_t)run);
-      set(k[i].key, &b);
-    }
-  }
-}
-
-/* k[i] is key of entity i: entities of elem bytes from base. */
+/* Suffixes the second and later of equal keys, in profile order, with
+ * "#2", "#3", ...: count of each key kept in an index as they come. */
 static void unique_keys(void *base, size_t count, size_t elem,
                         size_t key_offset) {
-  struct keyed *k = mip_xcalloc(count + 1, sizeof *k);
+  struct report_key_index seen;
+  report_key_index_init(&seen);
+  char **suffixed = mip_xcalloc(count + 1, sizeof *suffixed);
+  for (size_t i = 0; i < count; i++) {
+    char **key = (char **)((char *)base + i * elem + key_offset);
+    int found;
+    size_t *times = report_key_index_get(&seen, *key, 1, &found);
+    if (found) {
+      struct mip_buf b = {0};
+      text(&b, *key);
+      number(&b, "#", (uint32_t)++*times);
+      suffixed[i] = finish(&b);
+    }
+  }
+  /* Replaced once the index, which points to the keys, is done. */
+  report_key_index_free(&seen);
   for (size_t i = 0; i < count; i++)
-    k[i] = (struct keyed){(char **)((char *)base + i * elem + key_offset), i};
-  make_unique(k, count);
-  free(k);
+    if (suffixed[i]) {
+      char **key = (char **)((char *)base + i * elem + key_offset);
+      free(*key);
+      *key = suffixed[i];
+    }
+  free(suffixed);
 }
 
 /* ---- each entity -------------------------------------------------------- */

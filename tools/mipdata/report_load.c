@@ -29,6 +29,7 @@ static void load_function(struct report *r, uint32_t i,
   f->name = str(r, pf->name);
   f->demangled = demangle(f->name);
   f->unit = (pf->flags & MIP_FN_LOCAL) ? str(r, pf->unit) : NULL;
+  f->cfg_hash = pf->cfg_hash;
   f->runs = pf->covered_runs;
   f->counted = pf->cnt_offset != MIP_NO_OFFSET;
   f->calls = f->counted ? pf->calls : 0;
@@ -149,6 +150,11 @@ static void load(struct report *r) {
   r->contexts = mip_xcalloc(r->context_count + 1, sizeof *r->contexts);
   for (size_t i = 0; i < r->context_count; i++)
     load_context(r, (uint32_t)i, &r->contexts[i]);
+  /* Each context's MemInfoBlock is the model's now: the profile's copy
+   * goes (profiles have contexts by the hundred thousand, and diff holds
+   * two). The contexts are read, after this, from the model only. */
+  free(r->profile.heap_contexts);
+  r->profile.heap_contexts = NULL;
   load_stats(r);
   r->hot_threshold = UINT64_MAX;
   report_key_all(r);
@@ -228,8 +234,12 @@ void report_locate(struct report *r, const struct report_locator *l) {
   report_key_all(r);
 }
 
+void report_drop_view(struct report *r) { mip_view_close(&r->view); }
+
 int report_decide(struct report *r, const struct mip_decide_options *o,
                   struct mip_error *err) {
+  if (!r->view.data)
+    return mip_fail(err, r->path, "cannot decide: the profile was let go");
   r->decide = *o;
   memset(r->temperatures, 0, sizeof r->temperatures);
   if (mip_view_hot_threshold(&r->view, o->hot_share, &r->hot_threshold, err))

@@ -77,21 +77,24 @@ struct report_amount report_total(const struct report *r,
   return a;
 }
 
+double report_scale_counts(enum report_normalize n, uint64_t base_runs,
+                           uint64_t cur_runs, uint64_t base_total,
+                           uint64_t cur_total) {
+  if (n == REPORT_NORMALIZE_RUNS && base_runs && cur_runs)
+    return (double)cur_runs / (double)base_runs;
+  if (n == REPORT_NORMALIZE_TOTAL && base_total && cur_total)
+    return (double)cur_total / (double)base_total;
+  return 1;
+}
+
 double report_scale(const struct report *base, const struct report *cur,
                     enum report_normalize n, enum report_metric m) {
   if (report_metrics[m].mean)
     return 1;
-  if (n == REPORT_NORMALIZE_RUNS) {
-    if (!base->runs || !cur->runs)
-      return 1;
-    return (double)cur->runs / (double)base->runs;
-  }
+  uint64_t b = 0, c = 0;
   if (n == REPORT_NORMALIZE_TOTAL) {
-    struct report_amount b = report_total(base, m);
-    struct report_amount c = report_total(cur, m);
-    if (!b.sum || !c.sum)
-      return 1;
-    return (double)c.sum / (double)b.sum;
+    b = report_total(base, m).sum;
+    c = report_total(cur, m).sum;
   }
-  return 1;
+  return report_scale_counts(n, base->runs, cur->runs, b, c);
 }

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "options.h"
 #include "report.h"
 
 enum report_metric {
@@ -87,5 +88,23 @@ extern const char *const report_normalize_names[];
  * positive. */
 double report_scale(const struct report *base, const struct report *cur,
                     enum report_normalize n, enum report_metric m);
+/* The same factor for any count two profiles have (call counts: diff's
+ * functions): the runs of each side, and each side's total of the
+ * count. */
+double report_scale_counts(enum report_normalize n, uint64_t base_runs,
+                           uint64_t cur_runs, uint64_t base_total,
+                           uint64_t cur_total);
+
+/* ---- the options that choose them, one declaration for every command */
+
+/* --metric NAME: an enum report_metric, held in an int. */
+#define OPT_METRIC(VALUE, HELP)                                                \
+  {.name = "metric", .kind = OPT_CHOICE, .value = OPT_POINTER(int, VALUE),     \
+   .choices = report_metric_keys, .noun = "metric", .help = (HELP)}
+/* --normalize none|runs|total: an enum report_normalize, held in an int. */
+#define OPT_NORMALIZE(VALUE, HELP)                                             \
+  {.name = "normalize", .kind = OPT_CHOICE,                                    \
+   .value = OPT_POINTER(int, VALUE), .choices = report_normalize_names,        \
+   .noun = "normalization", .help = (HELP)}
 
 #endif

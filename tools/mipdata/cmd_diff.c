@@ -1,0 +1,183 @@
+/*
+ * mipdata diff BASE NEW [--format text|markdown|json] [--fail-on EXPR]...
+ *              [--match source|lines] [--normalize none|runs|total]
+ *              [--metric NAME] [--min-bytes N] [--top N] [--first N]
+ *              [-o FILE]
+ * What changed from one profile to another, of two builds of a program:
+ * heap contexts, coverage, calls, first-call order, blocks, matched by
+ * source (report_match.h), never by index or address. --fail-on makes it
+ * a CI gate: exit 3 when a condition holds (diff_gate.c), after the
+ * report is written.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "diff.h"
+
+/* The status of a diff whose --fail-on conditions failed (1 is an error,
+ * 2 a usage error). */
+#define DIFF_FAILED 3
+
+static const char *const format_names[] = {"text", "markdown", "json", NULL};
+
+static int parse_conditions(struct cli *cli, const struct opt_list *exprs,
+                            struct diff_options *o) {
+  o->conditions = mip_xcalloc(exprs->n + 1, sizeof *o->conditions);
+  for (size_t i = 0; i < exprs->n; i++) {
+    char why[256];
+    if (diff_condition_parse(exprs->v[i], &o->conditions[i], why, sizeof why))
+      return cli_error(cli, "--fail-on '%s': %s", exprs->v[i], why);
+    o->condition_count++;
+  }
+  return CLI_GO_ON;
+}
+
+static void free_options(struct diff_options *o) {
+  for (size_t i = 0; i < o->condition_count; i++)
+    diff_condition_free(o->conditions[i]);
+  free(o->conditions);
+}
+
+/* Fills o from the command line; CLI_GO_ON, or the status to exit with. */
+static int parse_options(int argc, char **argv, struct diff_options *o) {
+  int format = DIFF_TEXT, match = REPORT_MATCH_SOURCE;
+  int normalize = REPORT_NORMALIZE_RUNS, metric = REPORT_BYTES;
+  struct opt_list exprs = {0};
+  const char *report_path = NULL; /* the sink takes it (OPT_REPORT) */
+  memset(o, 0, sizeof *o);
+  o->min_bytes = DIFF_DEFAULT_MIN_BYTES;
+  o->top = 10;
+  o->first_called = 20;
+  struct opt options[] = {
+      OPT_CHOICE("format", &format, format_names, "how to print the report"),
+      OPT_STRINGS("fail-on", 0, &exprs, "EXPR",
+                  "exit 3 when EXPR holds (docs/mipdata.md#diff: the "
+                  "grammar)"),
+      OPT_CHOICE("match", &match, report_match_names,
+                 "match by source with lines left out, or by source lines"),
+      OPT_NORMALIZE(&normalize, "compare per run, as they are, or as "
+                                "shares of the total"),
+      OPT_METRIC(&metric, "the metric that ranks the lists of contexts"),
+      OPT_UINT("min-bytes", &o->min_bytes, 0, UINT64_MAX, "N",
+               "the noise floor: ratios count contexts of at least N bytes"),
+      OPT_UINT("top", &o->top, 1, 1000000, "N", "entries per list"),
+      OPT_UINT("first", &o->first_called, 1, UINT32_MAX, "N",
+               "the first N functions called, whose entries and exits "
+               "are listed"),
+      OPT_REPORT(&report_path),
+      OPT_END,
+  };
+  struct cli cli = {.command = "diff", .operands = "BASE NEW",
+                    .noun = "profile", .min = 0, .max = -1,
+                    .options = options};
+  int rc = cli_parse(&cli, argc, argv);
+  if (rc == CLI_GO_ON && cli.operand_count != 2)
+    rc = cli_error(&cli, "expects two profiles, BASE and NEW");
+  if (rc == CLI_GO_ON)
+    rc = parse_conditions(&cli, &exprs, o);
+  if (rc == CLI_GO_ON) {
+    o->path[REPORT_BASE] = cli.operand[0];
+    o->path[REPORT_NEW] = cli.operand[1];
+    o->format = (enum diff_format)format;
+    o->match = (enum report_match_mode)match;
+    o->normalize = (enum report_normalize)normalize;
+    o->metric = (enum report_metric)metric;
+  }
+  cli_free(&cli);
+  return rc;
+}
+
+/* What a side can lack, said of base and of new: one note each. */
+enum lack { NO_RUN, NO_HEAP, NO_FUNCTIONS, NO_CALLS, LACKS };
+static const char *const lack_text[LACKS][REPORT_SIDES] = {
+    [NO_RUN] = {"base has no run: its counts are 0",
+                "new has no run: its counts are 0"},
+    [NO_HEAP] = {"base has no heap data: the heap is not compared",
+                 "new has no heap data: the heap is not compared"},
+    [NO_FUNCTIONS] = {"base has no functions: functions are not compared",
+                      "new has no functions: functions are not compared"},
+    [NO_CALLS] = {"base has no call counts: calls are not compared",
+                  "new has no call counts: calls are not compared"},
+};
+
+static void missing(struct diff *d, int s, enum lack what) {
+  note(d->r[s]->path, "%s", lack_text[what][s]);
+  if (d->missing_count < sizeof d->missing / sizeof *d->missing)
+    d->missing[d->missing_count++] = lack_text[what][s];
+}
+
+/* What one side lacks: one line each, and the rest is compared. */
+static void check_sides(struct diff *d) {
+  for (int s = 0; s < REPORT_SIDES; s++) {
+    const struct report *x = d->r[s], *other = d->r[!s];
+    if (!x->runs)
+      missing(d, s, NO_RUN);
+    if (!x->has_heap && other->has_heap)
+      missing(d, s, NO_HEAP);
+    if (!x->function_count && other->function_count)
+      missing(d, s, NO_FUNCTIONS);
+    if (!x->counted && other->counted)
+      missing(d, s, NO_CALLS);
+  }
+}
+
+static void warn_low_match(const struct diff *d) {
+  const struct diff_heap *h = &d->heap;
+  if (h->compared && h->match.group_count && h->matched_count < DIFF_LOW_MATCH)
+    warning("only %.1f%% of the heap contexts matched (%.1f%% of bytes): "
+            "are these two builds of one program?",
+            100.0 * h->matched_count, 100.0 * h->matched_bytes);
+}
+
+static void print(const struct diff *d) {
+  if (d->o->format == DIFF_JSON)
+    diff_print_json(d);
+  else if (d->o->format == DIFF_MARKDOWN)
+    diff_print_markdown(d);
+  else
+    diff_print_text(d);
+}
+
+static int run(struct diff_options *o) {
+  struct mip_error err;
+  struct report r[REPORT_SIDES];
+  /* Each profile's bytes go once its model is built: diff decides
+   * nothing, and holds two. */
+  if (report_open(o->path[REPORT_BASE], &r[REPORT_BASE], &err))
+    return report(&err);
+  report_drop_view(&r[REPORT_BASE]);
+  if (report_open(o->path[REPORT_NEW], &r[REPORT_NEW], &err)) {
+    report_free(&r[REPORT_BASE]);
+    return report(&err);
+  }
+  report_drop_view(&r[REPORT_NEW]);
+  o->colour = o->format == DIFF_TEXT && output_to_terminal();
+  struct diff d = {.r = {&r[REPORT_BASE], &r[REPORT_NEW]}, .o = o};
+  check_sides(&d);
+  diff_heap(&d.heap, d.r, o);
+  diff_functions(&d.functions, d.r, o);
+  warn_low_match(&d);
+  diff_gate(&d);
+  print(&d);
+  int rc = 0;
+  /* A failed gate still delivers its report: committed here, as
+   * output_run would for a status of 0. */
+  if (d.failed)
+    rc = output_commit(&err) ? report(&err) : DIFF_FAILED;
+  diff_heap_free(&d.heap);
+  diff_functions_free(&d.functions);
+  report_free(&r[REPORT_BASE]);
+  report_free(&r[REPORT_NEW]);
+  return rc;
+}
+
+int cmd_diff(int argc, char **argv) {
+  struct diff_options o;
+  int rc = parse_options(argc, argv, &o);
+  if (rc == CLI_GO_ON)
+    rc = run(&o);
+  free_options(&o);
+  return rc;
+}
