@@ -119,6 +119,18 @@ else
   fail "pprof: -diff_base totals differ (< show, > pprof):"
   diff want.diff got.diff | sed 's/^/     /'
 fi
+# ... and mipdata diff's deltas of the same two profiles, unscaled.
+"$MIPDATA" diff one.mip prog.mip --normalize none --format json 2>>"$CHECK_LOG" |
+  jq -r '.heap.totals | "accesses \(.accesses.delta)", "alloc_objects \(.allocs.delta)",
+    "alloc_space \(.bytes.delta)", "inuse_objects \(.["live-count"].delta)",
+    "inuse_space \(.["live-bytes"].delta)"' | sort >diff.deltas
+grep -v '^calls ' got.diff >got.heap.diff
+if [ -s diff.deltas ] && cmp -s diff.deltas got.heap.diff; then
+  pass "pprof: -diff_base totals equal mipdata diff's deltas: $(tr '\n' ' ' <diff.deltas)"
+else
+  fail "pprof: -diff_base totals differ from mipdata diff's deltas (< diff, > pprof):"
+  diff diff.deltas got.heap.diff | sed 's/^/     /'
+fi
 # -top names the functions show names, with their calls.
 go tool pprof -top -symbolize=none -sample_index=calls prog.pb.gz \
   >top.txt 2>>"$CHECK_LOG"
