@@ -11,8 +11,8 @@
 #   test/e2e/export.sh BUILD_DIR [MIPDATA]
 # MIPDATA defaults to BUILD_DIR/bin/mipdata; the sanitizer pass gives a
 # mipdata built with ASan and UBSan.
-# The npm packages (puppeteer-core, with Debian's Chromium; ajv;
-# speedscope; cobertura-parse) go into BUILD_DIR/npm, installed once.
+# The npm packages (ajv; speedscope; cobertura-parse) go into
+# BUILD_DIR/npm, installed once. Chromium is driven by browser/cdp.js.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
 if [ -n "${2:-}" ]; then MIPDATA=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); fi
@@ -25,12 +25,12 @@ DH_VIEW=/usr/libexec/valgrind/dh_view.html
 export HOME="$TMP" PPROF_TMPDIR="$TMP" GOFLAGS=-mod=mod GOTOOLCHAIN=local
 CHECK_LOG=$TMP/check.log
 
-NPM_PACKAGES="puppeteer-core@24 ajv@8 speedscope@1 cobertura-parse@1"
+NPM_PACKAGES="ajv@8 speedscope@1 cobertura-parse@1"
 for p in $NPM_PACKAGES; do
   if [ ! -d "$NODE_MODULES/${p%@*}" ]; then
     mkdir -p "$BUILD/npm"
     # shellcheck disable=SC2086 # one word a package
-    PUPPETEER_SKIP_DOWNLOAD=1 npm install --no-audit --no-fund --silent \
+    npm install --no-audit --no-fund --silent \
       --prefix "$BUILD/npm" $NPM_PACKAGES >npm.log 2>&1 || { cat npm.log; exit 1; }
     break
   fi
@@ -219,7 +219,7 @@ else
 fi
 
 # ---- DHAT -------------------------------------------------------------
-dh_view() { node "$HERE/export/dh_view.mjs" "$NODE_MODULES" "$DH_VIEW" "$TMP/$1"; }
+dh_view() { node "$HERE/browser/dh_view.js" "$DH_VIEW" "$TMP/$1"; }
 # "Total:     46,168 bytes (...) in 316 blocks (...)": BYTES BLOCKS
 dh_total() { sed -E 's/,//g; s/^Total: +([0-9]+) bytes .* in ([0-9]+) blocks.*/\1 \2/'; }
 check "dhat: exports" export_as dhat prog.dhat.json
