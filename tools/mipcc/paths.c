@@ -82,6 +82,64 @@ char *mip_file(const char *name) {
   return abs;
 }
 
+#if defined(__x86_64__)
+#define HOST_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define HOST_ARCH "aarch64"
+#else
+#define HOST_ARCH ""
+#endif
+
+/* The directory of the libraries: $MIP_LIBDIR, or ../lib/mip. */
+static char *libdir(void) {
+  const char *dir = env("MIP_LIBDIR");
+  return dir ? xstrdup(dir) : default_libdir();
+}
+
+/* The absolute path of dir/sub/name, NULL if there is no such file. */
+static char *existing(const char *dir, const char *sub, const char *name) {
+  char *path = xconcat(dir, "/", sub, "/", name, NULL);
+  char *abs = realpath(path, NULL);
+  free(path);
+  if (abs && access(abs, R_OK) == 0)
+    return abs;
+  free(abs);
+  return NULL;
+}
+
+/* The architecture of a triple, as the libraries' directories name it. */
+static char *triple_arch(const char *triple) {
+  size_t n = strcspn(triple, "-");
+  char *arch = xmalloc(n + 1);
+  memcpy(arch, triple, n);
+  arch[n] = '\0';
+  if (strcmp(arch, "arm64") == 0) {
+    free(arch);
+    return xstrdup("aarch64");
+  }
+  return arch;
+}
+
+char *mip_target_file(const char *triple, const char *name) {
+  if (!triple)
+    return mip_file(name);
+  char *dir = libdir();
+  char *arch = triple_arch(triple);
+  char *linux_triple = xconcat(arch, "-linux-gnu", NULL);
+  char *found = existing(dir, triple, name);
+  if (!found)
+    found = existing(dir, linux_triple, name);
+  bool host = strcmp(arch, HOST_ARCH) == 0;
+  if (!found && !host)
+    die("no MIP runtime for target %s: %s/%s/%s is missing (MIP supports "
+        "x86_64-linux-gnu and aarch64-linux-gnu)",
+        triple, dir, linux_triple, name);
+  free(linux_triple);
+  free(arch);
+  free(dir);
+  return found ? found : mip_file(name);
+}
+
 char *mipdata_path(void) {
   const char *v = env("MIP_MIPDATA");
   if (v && !strchr(v, '/'))

@@ -1,0 +1,38 @@
+/*
+ * The architectures MIP supports, and what the plugin, the runtime and
+ * mipdata must agree on for each: one macro per architecture, which
+ * hands its facts to the macro X it is given (docs/instrumentation.md,
+ * "Architectures"):
+ *
+ *   X(ID, name, elf_machine, shadow_offset, addr_bits)
+ *
+ *   ID             the suffix of the names made from it
+ *   name           the triple's architecture, as LLVM spells it
+ *   elf_machine    e_machine of its ELF files (EM_X86_64, EM_AARCH64)
+ *   shadow_offset  heap mode's access counter of address a is the u64 at
+ *                  ((a >> 6) << 3) + shadow_offset: AddressSanitizer's
+ *                  offset on Linux for the architecture, below the
+ *                  addresses programs get (x86-64: the executable at
+ *                  0x5555..., libraries at 0x7f...; AArch64: nothing
+ *                  below 2^38 with a 39-bit or a 48-bit kernel, nor under
+ *                  qemu-user, which loads at 0x55_0000_0000)
+ *   addr_bits      user space lies below 2^addr_bits
+ *
+ * What only the code of one architecture needs (its instructions, its
+ * relocation types, its thread pointer) is in rt/arch/NAME.h for the
+ * runtime and in plugin/Target.cpp for the plugin.
+ */
+#ifndef MIP_ARCH_H
+#define MIP_ARCH_H
+
+#define MIP_ARCH_X86_64(X) X(X86_64, "x86_64", 62, 0x7fff8000ULL, 47)
+#define MIP_ARCH_AARCH64(X) X(AARCH64, "aarch64", 183, 0x1000000000ULL, 48)
+#define MIP_ARCHES(X) MIP_ARCH_X86_64(X) MIP_ARCH_AARCH64(X)
+
+/* One fact of an architecture: MIP_ARCH_AARCH64(MIP_ARCH_SHADOW_OFFSET). */
+#define MIP_ARCH_NAME(ID, name, machine, offset, bits) name
+#define MIP_ARCH_ELF_MACHINE(ID, name, machine, offset, bits) machine
+#define MIP_ARCH_SHADOW_OFFSET(ID, name, machine, offset, bits) (offset)
+#define MIP_ARCH_ADDR_BITS(ID, name, machine, offset, bits) (bits)
+
+#endif

@@ -1,0 +1,69 @@
+//===- Target.cpp - What the plugin does per architecture ----------------===//
+//
+// The architectures of include/mip/arch.h, on Linux: every other triple
+// is refused with one error before anything is instrumented, since the
+// runtime, the map's layout and heap mode's shadow exist for these only.
+// What differs in the code the plugin leaves to the back end:
+//
+//   x86-64   coverage  movb $1, disp32(%rip)                  7 bytes
+//            counts    decq disp32(%rip)                      7 bytes
+//   AArch64  coverage  adrp x8, cov; mov w9, #1;
+//                      strb w9, [x8, :lo12:cov]              12 bytes
+//            counts    adrp; ldr; sub; str                   16 bytes
+//
+// (docs/instrumentation.md, "Architectures", has every mode's.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "Target.h"
+
+#include "mip/arch.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+#define MIP_TARGET(ARCH) ARCH(MIP_ARCH_NAME), ARCH(MIP_ARCH_SHADOW_OFFSET)
+const Target Targets[] = {
+    // R_X86_64_PLT32 (gold takes it in a shared library, LinkRefs.cpp)
+    {MIP_TARGET(MIP_ARCH_X86_64), ".long ", "@PLT"},
+    // R_AARCH64_PLT32
+    {MIP_TARGET(MIP_ARCH_AARCH64), ".word ", "@PLT - ."},
+};
+#undef MIP_TARGET
+
+const Target *find(const Triple &T) {
+  if (!T.isOSLinux())
+    return nullptr;
+  for (const Target &Tg : Targets)
+    if (T.getArchName() == Tg.Name ||
+        Triple::getArchTypeName(T.getArch()) == Tg.Name)
+      return &Tg;
+  return nullptr;
+}
+
+} // namespace
+
+Expected<const Target &> targetOf(const Module &M) {
+  Triple T(M.getTargetTriple());
+  if (const Target *Tg = find(T))
+    return *Tg;
+  std::string Names;
+  for (const Target &Tg : Targets)
+    Names += (Names.empty() ? "" : ", ") + Tg.Name.str() + "-linux";
+  return createStringError(inconvertibleErrorCode(),
+                           "target " + M.getTargetTriple() +
+                               " is not supported (MIP supports " + Names +
+                               ")");
+}
+
+const Target &checkedTargetOf(const Module &M) {
+  return *find(Triple(M.getTargetTriple()));
+}
+
+} // namespace mip
