@@ -20,6 +20,7 @@
 #include "mip/arch.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
@@ -47,23 +48,29 @@ const Target *find(const Triple &T) {
   return nullptr;
 }
 
+// A module without a triple is compiled for the default target (opt, llc).
+std::string tripleOf(const Module &M) {
+  const std::string &T = M.getTargetTriple();
+  return T.empty() ? sys::getDefaultTargetTriple() : T;
+}
+
 } // namespace
 
 Expected<const Target &> targetOf(const Module &M) {
-  Triple T(M.getTargetTriple());
+  Triple T(tripleOf(M));
   if (const Target *Tg = find(T))
     return *Tg;
   std::string Names;
   for (const Target &Tg : Targets)
     Names += (Names.empty() ? "" : ", ") + Tg.Name.str() + "-linux";
   return createStringError(inconvertibleErrorCode(),
-                           "target " + M.getTargetTriple() +
+                           "target " + T.str() +
                                " is not supported (MIP supports " + Names +
                                ")");
 }
 
 const Target &checkedTargetOf(const Module &M) {
-  return *find(Triple(M.getTargetTriple()));
+  return *find(Triple(tripleOf(M)));
 }
 
 } // namespace mip
