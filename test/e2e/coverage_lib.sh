@@ -11,26 +11,27 @@ SANCOV_FLAGS="-fsanitize-coverage=func,inline-bool-flag,pc-table"
 TARGET_FLAGS=${TARGET_FLAGS:-}
 TARGET_RUN=${TARGET_RUN:-}
 
-# compile_c DIR CC FLAGS: the C program as objects plus a static archive.
+# compile_c DIR COMPILER FLAGS: the C program as objects plus a static
+# archive. (Its own variable names: build's $cc links after it.)
 compile_c() {
-  dir=$1 cc=$2 flags=$3
+  dir=$1 compiler=$2 flags=$3
   src=$HERE/progs/c
   for f in circle square triangle unused; do
-    $cc $flags -c "$src/shapes/$f.c" -o "$dir/$f.o"
+    $compiler $flags -c "$src/shapes/$f.c" -o "$dir/$f.o"
   done
   rm -f "$dir/libshapes.a"
   "$LLVM_BIN/llvm-ar" rcs "$dir/libshapes.a" "$dir/circle.o" "$dir/square.o" \
     "$dir/triangle.o" "$dir/unused.o"
-  $cc $flags -c "$src/util.c" -o "$dir/util.o"
-  $cc $flags -c "$src/main.c" -o "$dir/main.o"
+  $compiler $flags -c "$src/util.c" -o "$dir/util.o"
+  $compiler $flags -c "$src/main.c" -o "$dir/main.o"
   OBJECTS="$dir/main.o $dir/util.o $dir/libshapes.a"
 }
 
 compile_cxx() {
-  dir=$1 cc=$2 flags=$3
+  dir=$1 compiler=$2 flags=$3
   src=$HERE/progs/cxx
-  $cc $flags -c "$src/shapes.cpp" -o "$dir/shapes.o"
-  $cc $flags -c "$src/main.cpp" -o "$dir/main.o"
+  $compiler $flags -c "$src/shapes.cpp" -o "$dir/shapes.o"
+  $compiler $flags -c "$src/main.cpp" -o "$dir/main.o"
   OBJECTS="$dir/main.o $dir/shapes.o"
 }
 
@@ -56,9 +57,10 @@ build() {
   chmod +x "$dir/prog.run"
 }
 
-# target_command PROGRAM: a script that runs PROGRAM on the target.
+# target_command PROGRAM [RUNNER]: a script that runs PROGRAM with RUNNER
+# (an emulator; empty: none), by default the target's.
 target_command() {
-  printf '#!/bin/sh\nexec %s %s "$@"\n' "$TARGET_RUN" "$1"
+  printf '#!/bin/sh\nexec %s %s "$@"\n' "${2-$TARGET_RUN}" "$1"
 }
 
 # profile_mip: runs the MIP build with both inputs, prints "name covered_runs".

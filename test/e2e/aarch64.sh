@@ -1,0 +1,208 @@
+#!/bin/sh
+# AArch64 Linux under qemu-user: programs cross-built with mipcc
+# --target=aarch64-linux-gnu (the runtime of build/lib/mip/
+# aarch64-linux-gnu), run by qemu-aarch64, profiled by the host's mipdata:
+#   * coverage equal to SanitizerCoverage's, function by function, C and
+#     C++, -O0 and -O2 (coverage_lib.sh, as coverage.sh on the host);
+#   * a shared library: each function's calls equal to the same library's
+#     on x86-64, and to what the program does;
+#   * counts, first-call order, blocks and edges exactly as on x86-64
+#     (whose numbers modes.sh holds against the program's known ones);
+#   * fork: parent and child each their own raw file, their calls as on
+#     x86-64; threads: exact calls with the atomic mode, ranks 1..N.
+# Skipped, saying so, without qemu-aarch64 or the arm64 cross libraries
+# (scripts/install-deps installs them).
+#   test/e2e/aarch64.sh BUILD_DIR
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+
+TRIPLE=aarch64-linux-gnu
+SYSROOT=/usr/$TRIPLE
+skip=
+command -v qemu-aarch64 >/dev/null || skip="qemu-aarch64 not installed (qemu-user)"
+[ -n "$skip" ] || [ -e "$SYSROOT/lib/crt1.o" ] ||
+  skip="no $SYSROOT/lib/crt1.o (libc6-dev-arm64-cross)"
+[ -n "$skip" ] || ls /usr/lib/gcc-cross/$TRIPLE/*/libstdc++.so >/dev/null 2>&1 ||
+  skip="no libstdc++ for $TRIPLE (libstdc++-12-dev-arm64-cross)"
+[ -n "$skip" ] || [ -e "$BUILD/lib/mip/$TRIPLE/libmip_rt.a" ] ||
+  skip="no $BUILD/lib/mip/$TRIPLE/libmip_rt.a (rebuild after installing the cross libraries)"
+if [ -n "$skip" ]; then
+  echo "skipped: $SUITE: $skip"
+  exit 0
+fi
+
+make_tmp
+TARGET_FLAGS="--target=$TRIPLE"
+TARGET_RUN="qemu-aarch64 -L $SYSROOT"
+LINK=-fuse-ld=lld # the host's GNU ld links no AArch64
+. "$HERE/coverage_lib.sh"
+
+# ---- coverage against SanitizerCoverage --------------------------------------
+run_config c O0-g "-O0 -g" "$LINK"
+run_config c O2 "-O2" "$LINK"
+check_comparison_can_fail
+run_config cxx O0-g "-O0 -g" "$LINK"
+run_config cxx O2-g "-O2 -g" "$LINK"
+check_objcopy_route
+
+# ---- the same program for both architectures ----------------------------------
+cd "$TMP"
+
+# both NAME ARGS-OF-RUNS... -- BUILD-ARGS...: NAME.x86 and NAME.a64 built
+# with mipcc BUILD-ARGS, each run once per ARGS (words, "" for none),
+# their profiles NAME.ARCH.mip and show JSON NAME.ARCH.json.
+both() {
+  name=$1
+  shift
+  runs=
+  while [ "$1" != -- ]; do
+    runs="$runs|$1"
+    shift
+  done
+  shift
+  for arch in x86 a64; do
+    if [ $arch = x86 ]; then flags= run=; else flags="$TARGET_FLAGS $LINK" run=$TARGET_RUN; fi
+    # shellcheck disable=SC2086
+    "$MIPCC" $flags "$@" -o "$name.$arch" || return
+    target_command "./$name.$arch" "$run" >"$name.$arch.run"
+    chmod +x "$name.$arch.run"
+    raws= n=0
+    old_ifs=$IFS
+    IFS='|'
+    for args in ${runs#|}; do
+      IFS=$old_ifs
+      n=$((n + 1))
+      # shellcheck disable=SC2086
+      MIP_PROFILE_FILE=$name.$arch.$n.mipraw "./$name.$arch.run" $args \
+        >"$name.$arch.$n.out" || return
+      raws="$raws $name.$arch.$n.mipraw"
+    done
+    IFS=$old_ifs
+    # shellcheck disable=SC2086
+    mip_profile "$name.$arch" "$name.$arch.mip" $raws >/dev/null &&
+      mip_show "$name.$arch.mip" >"$name.$arch.json" || return
+  done
+}
+
+# What a profile says per function, without addresses and build-ids.
+functions_of() {
+  jq -c '[.functions[] | {name, covered_runs, calls, order, order_runs,
+          blocks: [(.blocks // [])[] | .covered_runs]}] | sort_by(.name)' "$1"
+}
+edges_of() { jq -c '[.edges // [] | .[] | [.caller, .callee, .samples]] | sort' "$1"; }
+
+same_as_x86() { # NAME WHAT
+  if [ "$(functions_of "$1.a64.json")" = "$(functions_of "$1.x86.json")" ] &&
+    [ "$(edges_of "$1.a64.json")" = "$(edges_of "$1.x86.json")" ]; then
+    pass "$2: $(jq '.functions | length' "$1.a64.json") functions as on x86-64"
+  else
+    fail "$2 differs from x86-64"
+    diff "$1.x86.json" "$1.a64.json" | head -20 | sed 's/^/     /'
+  fi
+}
+
+MODES=$HERE/progs/modes
+for opt in -O0 -O2; do
+  both "modes$opt" 3 10 -- -fmip-generate=counts,order,blocks,edges $opt \
+    "$MODES/main.c" "$MODES/work.c" &&
+    same_as_x86 "modes$opt" "counts, order, blocks, edges $opt" ||
+    fail "counts, order, blocks, edges $opt: build or run failed"
+done
+both all-blocks 3 10 -- -fmip-generate=all-blocks,counts,order -O2 \
+  "$MODES/main.c" "$MODES/work.c" &&
+  same_as_x86 all-blocks "every block probed" ||
+  fail "every block probed: build or run failed"
+# The comparison can fail: one run fewer on AArch64 is another profile.
+mip_profile modes-O2.a64 fewer.mip modes-O2.a64.1.mipraw >/dev/null
+mip_show fewer.mip >fewer.json
+[ "$(functions_of fewer.json)" != "$(functions_of modes-O2.x86.json)" ] &&
+  pass "a profile of other runs is told apart" ||
+  fail "a profile of other runs matched x86-64's"
+
+# ---- a shared library ------------------------------------------------------------
+C=$HERE/progs/c
+for arch in x86 a64; do
+  if [ $arch = x86 ]; then flags=; else flags="$TARGET_FLAGS $LINK"; fi
+  # shellcheck disable=SC2086
+  "$MIPCC" $flags -fmip-generate=counts -O2 -fPIC -shared -I"$C" \
+    "$C/shapes/circle.c" "$C/shapes/square.c" "$C/shapes/triangle.c" \
+    -o "libshapes.$arch.so"
+done
+for arch in x86 a64; do
+  if [ $arch = x86 ]; then flags= run=; else flags="$TARGET_FLAGS $LINK" run=$TARGET_RUN; fi
+  # shellcheck disable=SC2086
+  "$MIPCC" $flags -fmip-generate=counts -O2 -I"$C" "$C/main.c" "$C/util.c" \
+    "libshapes.$arch.so" -Wl,-rpath,"$TMP" -o "shared.$arch"
+  for input in circle square; do
+    # shellcheck disable=SC2086 # %m: a raw file per image
+    MIP_PROFILE_FILE=shared.$arch.$input.%m.mipraw $run "./shared.$arch" $input >/dev/null
+  done
+  mip_create "libshapes.$arch.so" "libshapes.$arch.mip" >/dev/null
+  "$MIPDATA" merge --skip-other-builds -p "libshapes.$arch.mip" \
+    shared.$arch.*.mipraw 2>/dev/null
+  mip_show "libshapes.$arch.mip" >"libshapes.$arch.json"
+done
+lib_calls() { jq -r '.functions[] | "\(.name)=\(.calls)/\(.covered_runs)"' "$1" | sort | tr '\n' ' '; }
+expect_eq "shared library: its functions' calls as on x86-64" \
+  "$(lib_calls libshapes.a64.json)" "$(lib_calls libshapes.x86.json)"
+# main draws a circle in the first run and a square in the second
+[ "$(mip_field libshapes.a64.json circle_area calls)" -ge 1 ] &&
+  [ "$(mip_field libshapes.a64.json circle_area covered_runs)" = 1 ] &&
+  [ "$(mip_field libshapes.a64.json triangle_area calls)" = 0 ] &&
+  pass "shared library: circle_area ran in one run, triangle_area in none" ||
+  fail "shared library: $(lib_calls libshapes.a64.json)"
+
+# ---- fork ------------------------------------------------------------------------
+for arch in x86 a64; do
+  if [ $arch = x86 ]; then flags= run=; else flags="$TARGET_FLAGS $LINK" run=$TARGET_RUN; fi
+  # shellcheck disable=SC2086
+  "$MIPCC" $flags -fmip-generate=counts,order -O2 "$HERE/progs/fork/main.c" -o "forker.$arch"
+  mip_create "forker.$arch" "forker.$arch.mip" >/dev/null
+  mkdir -p "fork.$arch"
+  # shellcheck disable=SC2086
+  (cd "fork.$arch" && $run "../forker.$arch" exit >out.txt)
+done
+fork_calls() { # ARCH RAW
+  cp "forker.$1.mip" check.mip
+  "$MIPDATA" merge -p check.mip "$2" &&
+    mip_show check.mip | jq -r '.functions[] | "\(.name)=\(.calls)/\(.covered_runs)"' |
+    tr '\n' ' '
+}
+a64_child=$(sed -n 's/^child //p' fork.a64/out.txt)
+x86_child=$(sed -n 's/^child //p' fork.x86/out.txt)
+expect_eq "fork: the parent's calls as on x86-64" \
+  "$(fork_calls a64 fork.a64/default.mipraw)" "$(fork_calls x86 fork.x86/default.mipraw)"
+expect_eq "fork: the child's calls as on x86-64" \
+  "$(fork_calls a64 "fork.a64/default.$a64_child.mipraw")" \
+  "$(fork_calls x86 "fork.x86/default.$x86_child.mipraw")"
+
+# ---- threads ---------------------------------------------------------------------
+THREADS=8
+HOT=200000
+"$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=counts,order,atomic -O2 -pthread \
+  "$HERE/progs/threads/main.c" -o threads
+# shellcheck disable=SC2086
+MIP_PROFILE_FILE=threads.mipraw $TARGET_RUN ./threads >/dev/null
+mip_profile threads threads.mip threads.mipraw >/dev/null
+mip_show threads.mip >threads.json
+{
+  echo "first 1"
+  echo "hot $((THREADS * HOT))"
+  echo "main 1"
+  i=0
+  while [ $i -lt $THREADS ]; do
+    echo "only$i $(((i + 1) * 1000))"
+    i=$((i + 1))
+  done
+  echo "worker $THREADS"
+} | sort >threads.want
+jq -r '.functions[] | select(.calls > 0) | "\(.name) \(.calls)"' threads.json | sort >threads.got
+if cmp -s threads.got threads.want; then
+  pass "threads, atomic: every function's calls exact ($(wc -l <threads.got) functions)"
+else
+  fail "threads, atomic: $(diff threads.want threads.got | tr '\n' ' ')"
+fi
+ranks=$(jq -r '[.functions[] | select(.calls > 0) | .order] | sort | map(tostring) | join(" ")' threads.json)
+expect_eq "threads: ranks 1..N, each once" "$ranks" "$(seq 1 "$(wc -l <threads.got)" | tr '\n' ' ' | sed 's/ $//')"
+
+finish
