@@ -9,7 +9,11 @@
 #   * counts, first-call order, blocks and edges exactly as on x86-64
 #     (whose numbers modes.sh holds against the program's known ones);
 #   * fork: parent and child each their own raw file, their calls as on
-#     x86-64; threads: exact calls with the atomic mode, ranks 1..N.
+#     x86-64; threads: exact calls with the atomic mode, ranks 1..N;
+#   * heap mode: per-site AllocCount and TotalSize as on x86-64 (whose
+#     heap.sh holds them against DHAT), call stacks from frame records,
+#     the known access patterns' exact counts, 8 threads, and a block a
+#     library MIP did not instrument frees (interposition by GOT slots).
 # Skipped, saying so, without qemu-aarch64 or the arm64 cross libraries
 # (scripts/install-deps installs them).
 #   test/e2e/aarch64.sh BUILD_DIR
@@ -204,5 +208,83 @@ else
 fi
 ranks=$(jq -r '[.functions[] | select(.calls > 0) | .order] | sort | map(tostring) | join(" ")' threads.json)
 expect_eq "threads: ranks 1..N, each once" "$ranks" "$(seq 1 "$(wc -l <threads.got)" | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- heap mode: allocation hooks, shadow, frame records, interposition
+HEAP=$HERE/progs/heap_truth
+HEAP_FLAGS="-O2 -gdwarf-4 -fno-optimize-sibling-calls"
+
+# heap_profile BINARY RUNNER ARGS...: BINARY.json (show --heap)
+heap_profile() {
+  hp=$1 runner=$2
+  shift 2
+  # shellcheck disable=SC2086
+  MIP_PROFILE_FILE=$hp.mipraw $runner "./$hp" "$@" >"$hp.out" &&
+    mip_profile --debug "$hp" "$hp.mip" "$hp.mipraw" >/dev/null &&
+    mip_show "$hp.mip" --heap >"$hp.json"
+}
+
+# heap_both NAME DRIVER ARGS -- SOURCES...: built for both, run, per-site
+# blocks and bytes compared (heap.sh holds x86-64's against DHAT).
+heap_both() {
+  name=$1 driver=$2 args=$3
+  shift 4
+  "$driver" -fmip-generate=heap $HEAP_FLAGS "$@" -o "$name.x86" &&
+    "$driver" $TARGET_FLAGS $LINK -fmip-generate=heap $HEAP_FLAGS "$@" -o "$name.a64" &&
+    heap_profile "$name.x86" "" $args && heap_profile "$name.a64" "$TARGET_RUN" $args || {
+    fail "heap $name: build or run failed"
+    return
+  }
+  mip_sites "$name.x86.json" >"$name.x86.sites"
+  mip_sites "$name.a64.json" >"$name.a64.sites"
+  n=$(wc -l <"$name.a64.sites")
+  if [ "$n" -ge 3 ] && cmp -s "$name.a64.sites" "$name.x86.sites" &&
+    cmp -s "$name.a64.out" "$name.x86.out"; then
+    pass "heap $name: AllocCount and TotalSize as on x86-64 at all $n sites"
+  else
+    fail "heap $name: sites differ from x86-64 (< x86-64, > AArch64):"
+    diff "$name.x86.sites" "$name.a64.sites" | sed 's/^/     /'
+  fi
+}
+heap_both truth "$MIPCC" 6 -- "$HEAP/main.c" "$HEAP/store.c"
+heap_both objects "$MIPCXX" "" -- "$HEAP/objects.cpp"
+awk 'NR == 1 { $2++ } { print }' truth.a64.sites >broken.sites
+cmp -s broken.sites truth.x86.sites &&
+  fail "heap: a changed count still matched" ||
+  pass "heap: a changed count is caught by the comparison"
+# Call stacks from AArch64 frame records (x29, x30): the same frames, up
+# to the first in libc (whose own callers differ).
+frames() {
+  jq -r '.heap[] | select(.site != null)
+         | [foreach .frames[].function as $f (false; . or ($f | startswith("/"));
+            if . then empty else $f end)] | join(" ")' "$1" | sort
+}
+expect_eq "heap: the innermost frames as on x86-64" \
+  "$(frames truth.a64.json | tr '\n' ';')" "$(frames truth.x86.json | tr '\n' ';')"
+
+# heap_one NAME SOURCE FLAGS...: built for AArch64 and profiled
+heap_one() {
+  name=$1 src=$2
+  shift 2
+  "$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=heap -O2 -g "$@" "$src" -o "$name" &&
+    heap_profile "$name" "$TARGET_RUN"
+}
+heap_one access "$HEAP/access.c"
+expect_eq "heap: the access pattern's exact count (5120 stores, 1536 loads)" \
+  "$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' access.json)" 6656
+heap_one copies "$HEAP/copies.c"
+expect_eq "heap: copies and fills, one access per granule touched" \
+  "$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' copies.json)" 2200
+heap_one heap_threads "$HEAP/threads.c" -pthread
+expect_eq "heap: 8 threads, blocks and bytes" \
+  "$(jq -c '[([.heap[] | select(.site != null) | .AllocCount] | add), ([.heap[] | select(.site != null) | .TotalSize] | add)]' heap_threads.json)" \
+  "[8000,156000]"
+# A block freed by a library MIP did not instrument dies there: the
+# runtime redirects the library's GOT slot to its AArch64 trampolines.
+"$CLANG" $TARGET_FLAGS $LINK -O2 -fPIC -shared "$HEAP/release.c" -o librelease.so
+"$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=heap -O2 -g "$HEAP/lifetime.c" -L. \
+  -lrelease -Wl,-rpath,"$TMP" -o lifetime
+heap_profile lifetime "$TARGET_RUN"
+expect_eq "heap: a block a library frees is not live at exit" \
+  "$(jq -c '[.heap[] | select(.TotalSize == 1000) | .LiveAtExitCount]' lifetime.json)" "[0]"
 
 finish
