@@ -209,6 +209,34 @@ fi
 ranks=$(jq -r '[.functions[] | select(.calls > 0) | .order] | sort | map(tostring) | join(" ")' threads.json)
 expect_eq "threads: ranks 1..N, each once" "$ranks" "$(seq 1 "$(wc -l <threads.got)" | tr '\n' ' ' | sed 's/ $//')"
 
+# ---- -fmip-use -fmip-order with lld: the rebuilt program's functions in
+# the order mipdata order gives, from an AArch64 profile.
+ORDER=$HERE/progs/order
+order_sources=$(for f in main init work hash cold; do printf '%s ' "$ORDER/$f.c"; done)
+# shellcheck disable=SC2086
+"$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=counts,order,edges -O2 $order_sources -o ordered
+MIP_PROFILE_FILE=ordered.mipraw $TARGET_RUN ./ordered >ordered.out
+mip_profile ordered ordered.mip ordered.mipraw >/dev/null
+"$MIPDATA" order -p ordered.mip -o order.txt >/dev/null
+# shellcheck disable=SC2086
+"$MIPCC" $TARGET_FLAGS $LINK -O2 -fmip-use=ordered.mip -fmip-order $order_sources -o reordered
+# follows BINARY: the functions of order.txt, in BINARY's order (the
+# first of two static ones of one name), are order.txt.
+follows() {
+  "$LLVM_BIN/llvm-nm" -n "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' >"$1.syms"
+  awk 'NR == FNR { want[$1] = 1; next } ($1 in want) && !seen[$1]++' \
+    order.txt "$1.syms" >"$1.order"
+  cmp -s "$1.order" order.txt
+}
+# shellcheck disable=SC2086
+"$CLANG" $TARGET_FLAGS $LINK -O2 -ffunction-sections $order_sources -o plain-order
+follows plain-order && fail "the default layout already follows the order" ||
+  pass "the default layout does not follow the order"
+[ "$(wc -l <order.txt)" -ge 10 ] && follows reordered &&
+  $TARGET_RUN ./reordered | cmp -s - ordered.out &&
+  pass "-fmip-use -fmip-order: $(wc -l <order.txt) functions in mipdata order's order, same output" ||
+  fail "-fmip-order: the binary's order differs from order.txt: $(diff order.txt reordered.order | head -5 | tr '\n' ' ')"
+
 # ---- heap mode: allocation hooks, shadow, frame records, interposition
 HEAP=$HERE/progs/heap_truth
 HEAP_FLAGS="-O2 -gdwarf-4 -fno-optimize-sibling-calls"
