@@ -234,6 +234,15 @@ static void write_order_file(const struct request *rq, struct additions *add,
     exit(1); /* mipdata said why; exit() removes the file */
 }
 
+/* A target without libmip_alloc.a (AArch64: Debian has no jemalloc for
+ * it) gets no allocation hints, unless the command asks: its calls stay
+ * the plain ones (docs/mipcc.md, "Other targets"). */
+static void default_settings(struct request *rq) {
+  if (rq->use && !rq->use_args[USE_ALLOC_HINTS] &&
+      !mip_target_has(rq->target, "libmip_alloc.a"))
+    rq->use_args[USE_ALLOC_HINTS] = "no-alloc-hints";
+}
+
 int main(int argc, char **argv) {
   if (argc < 1)
     die("started without a program name");
@@ -242,6 +251,7 @@ int main(int argc, char **argv) {
 
   struct request rq;
   parse_request(argc, argv, &rq);
+  default_settings(&rq);
   struct additions add = decide(&rq);
   /* clang prints its version on stdout, which build systems read to tell
    * the compiler: MIP's goes before it, on stderr. */

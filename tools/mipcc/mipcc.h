@@ -174,6 +174,8 @@ char *mip_file(const char *name);
  * architecture, else, when that is the host's, lib/mip/NAME as for no
  * TRIPLE; exits naming the target if there is none. */
 char *mip_target_file(const char *triple, const char *name);
+/* Whether that file exists for TRIPLE (always for no TRIPLE). */
+bool mip_target_has(const char *triple, const char *name);
 /* mipdata: $MIP_MIPDATA, or the one next to this executable; exits naming
  * it if it cannot be run. */
 char *mipdata_path(void);

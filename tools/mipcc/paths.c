@@ -67,10 +67,15 @@ static char *default_libdir(void) {
   return dir;
 }
 
-char *mip_file(const char *name) {
+/* The directory of the libraries: $MIP_LIBDIR, or ../lib/mip. */
+static char *libdir(void) {
   const char *dir = env("MIP_LIBDIR");
-  char *owned = dir ? NULL : default_libdir();
-  char *path = xconcat(dir ? dir : owned, "/", name, NULL);
+  return dir ? xstrdup(dir) : default_libdir();
+}
+
+char *mip_file(const char *name) {
+  char *owned = libdir();
+  char *path = xconcat(owned, "/", name, NULL);
   /* clang runs the plugin from its own cc1 process: give it an absolute,
    * canonical path, which also proves that the file is there. */
   char *abs = realpath(path, NULL);
@@ -89,12 +94,6 @@ char *mip_file(const char *name) {
 #else
 #define HOST_ARCH ""
 #endif
-
-/* The directory of the libraries: $MIP_LIBDIR, or ../lib/mip. */
-static char *libdir(void) {
-  const char *dir = env("MIP_LIBDIR");
-  return dir ? xstrdup(dir) : default_libdir();
-}
 
 /* The absolute path of dir/sub/name, NULL if there is no such file. */
 static char *existing(const char *dir, const char *sub, const char *name) {
@@ -120,24 +119,47 @@ static char *triple_arch(const char *triple) {
   return arch;
 }
 
-char *mip_target_file(const char *triple, const char *name) {
-  if (!triple)
-    return mip_file(name);
+/* Where a target's copy of name is: lib/mip/TRIPLE/, then
+ * lib/mip/ARCH-linux-gnu/, then, for the host's architecture, lib/mip/;
+ * NULL if none has it. searched: the last directory looked in. */
+static char *target_lookup(const char *triple, const char *name,
+                           char **searched) {
   char *dir = libdir();
   char *arch = triple_arch(triple);
   char *linux_triple = xconcat(arch, "-linux-gnu", NULL);
   char *found = existing(dir, triple, name);
   if (!found)
     found = existing(dir, linux_triple, name);
-  bool host = strcmp(arch, HOST_ARCH) == 0;
-  if (!found && !host)
-    die("no MIP runtime for target %s: %s/%s/%s is missing (MIP supports "
-        "x86_64-linux-gnu and aarch64-linux-gnu)",
-        triple, dir, linux_triple, name);
+  if (!found && strcmp(arch, HOST_ARCH) == 0)
+    found = existing(dir, ".", name);
+  *searched = xconcat(dir, "/", linux_triple, NULL);
   free(linux_triple);
   free(arch);
   free(dir);
-  return found ? found : mip_file(name);
+  return found;
+}
+
+char *mip_target_file(const char *triple, const char *name) {
+  if (!triple)
+    return mip_file(name);
+  char *searched;
+  char *found = target_lookup(triple, name, &searched);
+  if (!found)
+    die("no MIP runtime for target %s: %s/%s is missing (MIP supports "
+        "x86_64-linux-gnu and aarch64-linux-gnu)",
+        triple, searched, name);
+  free(searched);
+  return found;
+}
+
+bool mip_target_has(const char *triple, const char *name) {
+  if (!triple)
+    return true; /* the host's: a missing one is said when it is used */
+  char *searched;
+  char *found = target_lookup(triple, name, &searched);
+  free(searched);
+  free(found);
+  return found != NULL;
 }
 
 char *mipdata_path(void) {
