@@ -7,8 +7,8 @@
 //
 //   x86-64   coverage  movb $1, disp32(%rip)                  7 bytes
 //            counts    decq disp32(%rip)                      7 bytes
-//   AArch64  coverage  adrp x8, cov; mov w9, #1;
-//                      strb w9, [x8, :lo12:cov]              12 bytes
+//   AArch64  coverage  adrp x8, cov; strb wzr, [x8, :lo12:cov] 8 bytes
+//                      (the byte starts at 1: CovEntered is 0)
 //            counts    adrp; ldr; sub; str                   16 bytes
 //
 // (docs/instrumentation.md, "Architectures", has every mode's.)
@@ -29,7 +29,8 @@ namespace mip {
 
 namespace {
 
-#define MIP_TARGET(ARCH) ARCH(MIP_ARCH_NAME), ARCH(MIP_ARCH_SHADOW_OFFSET)
+#define MIP_TARGET(ARCH)                                                       \
+  ARCH(MIP_ARCH_NAME), ARCH(MIP_ARCH_SHADOW_OFFSET), ARCH(MIP_ARCH_COV_ENTERED)
 const Target Targets[] = {
     // R_X86_64_PLT32 (gold takes it in a shared library, LinkRefs.cpp)
     {MIP_TARGET(MIP_ARCH_X86_64), ".long ", "@PLT"},

@@ -18,6 +18,7 @@ namespace mip {
 struct Target {
   llvm::StringRef Name;  // as in the triple: "x86_64", "aarch64"
   uint64_t ShadowOffset; // heap mode's shadow: ((a >> 6) << 3) + this
+  uint8_t CovEntered;    // a coverage byte once its function ran
   // A 4-byte reference to a symbol the image must define, resolved
   // within it (LinkRefs.cpp): Before SYMBOL After.
   llvm::StringRef RefBefore, RefAfter;

@@ -40,5 +40,8 @@
 
 #define MIP_RT_SHADOW_OFFSET MIP_RT_ARCH(MIP_ARCH_SHADOW_OFFSET)
 #define MIP_RT_ADDR_BITS MIP_RT_ARCH(MIP_ARCH_ADDR_BITS)
+/* A coverage byte once its function ran, and before. */
+#define MIP_RT_COV_ENTERED MIP_RT_ARCH(MIP_ARCH_COV_ENTERED)
+#define MIP_RT_COV_NOT_YET (!MIP_RT_COV_ENTERED)
 
 #endif

@@ -8,6 +8,8 @@
 #     on x86-64, and to what the program does;
 #   * counts, first-call order, blocks and edges exactly as on x86-64
 #     (whose numbers modes.sh holds against the program's known ones);
+#   * the two-instruction coverage probe (a byte that starts at 1, 0 once
+#     entered): pool and continuous mode give what the runs' files do;
 #   * fork: parent and child each their own raw file, their calls as on
 #     x86-64; threads: exact calls with the atomic mode, ranks 1..N;
 #   * heap mode: per-site AllocCount and TotalSize as on x86-64 (whose
@@ -116,12 +118,46 @@ both all-blocks 3 10 -- -fmip-generate=all-blocks,counts,order -O2 \
   "$MODES/main.c" "$MODES/work.c" &&
   same_as_x86 all-blocks "every block probed" ||
   fail "every block probed: build or run failed"
+# order without counts: the first call is told by the coverage byte,
+# which on AArch64 starts at 1 and is 0 once entered.
+both order-only 3 10 -- -fmip-generate=order -O2 "$MODES/main.c" "$MODES/work.c" &&
+  same_as_x86 order-only "order alone (first calls by the coverage byte)" ||
+  fail "order alone: build or run failed"
 # The comparison can fail: one run fewer on AArch64 is another profile.
 mip_profile modes-O2.a64 fewer.mip modes-O2.a64.1.mipraw >/dev/null
 mip_show fewer.mip >fewer.json
 [ "$(functions_of fewer.json)" != "$(functions_of modes-O2.x86.json)" ] &&
   pass "a profile of other runs is told apart" ||
   fail "a profile of other runs matched x86-64's"
+
+# ---- pool mode (%1m: the runs merged into one file at exit) and
+# continuous mode (%c: the counters mapped onto the file): the same
+# profile as from the runs' own files.
+"$MIPCC" $TARGET_FLAGS $LINK -fmip-generate -fmip-continuous -O2 \
+  "$MODES/main.c" "$MODES/work.c" -o cov.a64
+mip_create cov.a64 cov.mip >/dev/null
+for way in plain pool cont; do
+  cp cov.mip "cov.$way.mip"
+  for n in 3 10 0; do
+    case $way in
+    plain) file=cov.plain.$n.mipraw ;;
+    pool) file=cov.pool.%1m.mipraw ;;
+    cont) file=cov.cont.$n.%c.mipraw ;;
+    esac
+    # shellcheck disable=SC2086
+    MIP_PROFILE_FILE=$file $TARGET_RUN ./cov.a64 $n >/dev/null || true
+  done
+  "$MIPDATA" merge -p "cov.$way.mip" cov.$way.*.mipraw
+  mip_show "cov.$way.mip" >"cov.$way.json"
+done
+covered_runs_of() { jq -c '[.runs, [.functions[] | [.name, .covered_runs]]]' "$1"; }
+[ "$(covered_runs_of cov.plain.json)" = "$(covered_runs_of cov.pool.json)" ] &&
+  [ "$(covered_runs_of cov.plain.json)" = "$(covered_runs_of cov.cont.json)" ] &&
+  [ "$(jq '.runs' cov.plain.json)" = 3 ] &&
+  pass "pool and continuous mode: each function's covered runs as from 3 runs' files: $(covered_runs_of cov.plain.json)" ||
+  fail "pool or continuous mode differ: $(covered_runs_of cov.plain.json) $(covered_runs_of cov.pool.json) $(covered_runs_of cov.cont.json)"
+expect_eq "a run's file says its coverage bytes are 0 when entered (MIP_RAW_COV_ZERO)" \
+  "$(dump_value cov.plain.3.mipraw .header.flags)" 2
 
 # ---- a shared library ------------------------------------------------------------
 C=$HERE/progs/c
