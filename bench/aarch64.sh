@@ -87,7 +87,7 @@ echo
 echo "### Probe bytes per function"
 echo
 echo "$PROBE_FUNCTIONS functions \`int fK(int x) { return x * K + 1; }\` in one unit," \
-  "\`-O2 -c\`: what each configuration adds per function to the code (.text) and to" \
+  "\`-O2 -c\`: what each configuration adds per function to the code (the functions' symbol sizes) and to" \
   "the counters (writable and counter sections), over the plain build."
 echo
 echo "| configuration | x86-64 code | x86-64 counters | AArch64 code | AArch64 counters |"

@@ -351,4 +351,52 @@ heap_profile lifetime "$TARGET_RUN"
 expect_eq "heap: a block a library frees is not live at exit" \
   "$(jq -c '[.heap[] | select(.TotalSize == 1000) | .LiveAtExitCount]' lifetime.json)" "[0]"
 
+# A heap library loaded with dlopen by a program built without MIP: the
+# process's free is libc's, so the runtime redirects the GOT slots of
+# free, realloc and reallocarray (JUMP_SLOT; GLOB_DAT with -fno-plt) to
+# its AArch64 trampolines. Each site's blocks, bytes and blocks live at
+# exit as the host program says (progs/heap_dlopen), none freed unseen.
+DL=$HERE/progs/heap_dlopen
+mkdir -p sub
+"$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=heap $HEAP_FLAGS -fPIC -shared \
+  "$DL/lib.c" -o libheapdl.so
+"$CLANG" $TARGET_FLAGS $LINK -O2 -fPIC -shared "$DL/plain.c" -o sub/libplaindl.so
+"$MIPDATA" extract libheapdl.so -o libheapdl.mipmap >/dev/null
+dl_id=$("$LLVM_BIN/llvm-readelf" -n libheapdl.so | awk '/Build ID/ { print substr($3, 1, 16) }')
+for plt in plt no-plt; do
+  # shellcheck disable=SC2046
+  "$CLANG" $TARGET_FLAGS $LINK $HEAP_FLAGS $([ $plt = no-plt ] && echo -fno-plt) \
+    "$DL/host.c" -Wl,-rpath,"$TMP/sub" -o "host.$plt"
+  rm -f "dl.$plt".*.mipraw
+  rc=0
+  MIP_PROFILE_FILE="$TMP/dl.$plt.%m.mipraw" $TARGET_RUN "./host.$plt" dlopen \
+    "$TMP/libheapdl.so" >"dl.$plt.out" 2>"dl.$plt.err" || rc=$?
+  "$MIPDATA" create -p "dl.$plt.mip" libheapdl.mipmap &&
+    "$MIPDATA" merge -p "dl.$plt.mip" --debug libheapdl.so "dl.$plt.$dl_id.mipraw" &&
+    mip_show "dl.$plt.mip" --heap >"dl.$plt.json"
+  jq -r '.heap[] | select(.site != null)
+         | "\(.site.function) \(.AllocCount) \(.TotalSize) \(.LiveAtExitCount)"' "dl.$plt.json" |
+    awk '{ n[$1] += $2; b[$1] += $3; l[$1] += $4 } END { for (f in n) print f, n[f], b[f], l[f] }' |
+    sort >"dl.$plt.sites"
+  awk '$1 == "site" && $3 > 0 { print $2, $3, $4, $5 }' "dl.$plt.out" | sort >"dl.$plt.truth"
+  if [ "$rc" = 3 ] && [ -s "dl.$plt.truth" ] && cmp -s "dl.$plt.sites" "dl.$plt.truth" &&
+    [ "$(jq .heap_stats.freed_unseen "dl.$plt.json")" = 0 ]; then
+    pass "heap library dlopened by a plain program ($plt): $(wc -l <"dl.$plt.truth") sites as the program says, none freed unseen"
+  else
+    fail "heap library dlopened ($plt): status $rc, stderr '$(head -c 200 "dl.$plt.err")' (< program, > MIP):"
+    diff "dl.$plt.truth" "dl.$plt.sites" | sed 's/^/     /' || true
+  fi
+done
+# Without the redirection (MIP_OPTIONS=heap_patch=0) the host's frees go
+# unseen: the check above can fail.
+MIP_OPTIONS=heap_patch=0 MIP_PROFILE_FILE="$TMP/nopatch.%m.mipraw" $TARGET_RUN \
+  ./host.plt dlopen "$TMP/libheapdl.so" >/dev/null 2>&1 || true
+"$MIPDATA" create -p nopatch.mip libheapdl.mipmap &&
+  "$MIPDATA" merge -p nopatch.mip --debug libheapdl.so "nopatch.$dl_id.mipraw" 2>/dev/null &&
+  mip_show nopatch.mip --heap >nopatch.json
+lost=$(jq '.heap_stats.freed_unseen + .heap_stats.live_uninterposed' nopatch.json)
+[ "$lost" -gt 0 ] &&
+  pass "without the GOT redirection, $lost blocks are freed unseen or live for all MIP knows" ||
+  fail "heap_patch=0 changed nothing: the dlopen check proves nothing"
+
 finish
