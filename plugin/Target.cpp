@@ -39,8 +39,9 @@ const Target Targets[] = {
 };
 #undef MIP_TARGET
 
+// Linux, 64-bit pointers (not x32): what the runtime is built for.
 const Target *find(const Triple &T) {
-  if (!T.isOSLinux())
+  if (!T.isOSLinux() || T.isX32())
     return nullptr;
   for (const Target &Tg : Targets)
     if (T.getArchName() == Tg.Name ||

@@ -1,14 +1,13 @@
 /*
- * The architectures MIP supports, and what the plugin, the runtime and
- * mipdata must agree on for each: one macro per architecture, which
+ * The architectures MIP supports, and what the plugin and the runtime
+ * must agree on for each: one macro per architecture, which
  * hands its facts to the macro X it is given (docs/instrumentation.md,
  * "Architectures"):
  *
- *   X(ID, name, elf_machine, shadow_offset, addr_bits, cov_entered)
+ *   X(ID, name, shadow_offset, addr_bits, cov_entered)
  *
  *   ID             the suffix of the names made from it
  *   name           the triple's architecture, as LLVM spells it
- *   elf_machine    e_machine of its ELF files (EM_X86_64, EM_AARCH64)
  *   shadow_offset  heap mode's access counter of address a is the u64 at
  *                  ((a >> 6) << 3) + shadow_offset: AddressSanitizer's
  *                  offset on Linux for the architecture, below the
@@ -26,20 +25,20 @@
  *
  * What only the code of one architecture needs (its instructions, its
  * relocation types, its thread pointer) is in rt/arch/NAME.h for the
- * runtime and in plugin/Target.cpp for the plugin.
+ * runtime and in plugin/Target.cpp for the plugin. mipdata needs nothing:
+ * the files are little-endian with fixed widths on every architecture.
  */
 #ifndef MIP_ARCH_H
 #define MIP_ARCH_H
 
-#define MIP_ARCH_X86_64(X) X(X86_64, "x86_64", 62, 0x7fff8000ULL, 47, 1)
-#define MIP_ARCH_AARCH64(X) X(AARCH64, "aarch64", 183, 0x1000000000ULL, 48, 0)
+#define MIP_ARCH_X86_64(X) X(X86_64, "x86_64", 0x7fff8000ULL, 47, 1)
+#define MIP_ARCH_AARCH64(X) X(AARCH64, "aarch64", 0x1000000000ULL, 48, 0)
 #define MIP_ARCHES(X) MIP_ARCH_X86_64(X) MIP_ARCH_AARCH64(X)
 
 /* One fact of an architecture: MIP_ARCH_AARCH64(MIP_ARCH_SHADOW_OFFSET). */
-#define MIP_ARCH_NAME(ID, name, machine, offset, bits, cov) name
-#define MIP_ARCH_ELF_MACHINE(ID, name, machine, offset, bits, cov) machine
-#define MIP_ARCH_SHADOW_OFFSET(ID, name, machine, offset, bits, cov) (offset)
-#define MIP_ARCH_ADDR_BITS(ID, name, machine, offset, bits, cov) (bits)
-#define MIP_ARCH_COV_ENTERED(ID, name, machine, offset, bits, cov) (cov)
+#define MIP_ARCH_NAME(ID, name, offset, bits, cov) name
+#define MIP_ARCH_SHADOW_OFFSET(ID, name, offset, bits, cov) (offset)
+#define MIP_ARCH_ADDR_BITS(ID, name, offset, bits, cov) (bits)
+#define MIP_ARCH_COV_ENTERED(ID, name, offset, bits, cov) (cov)
 
 #endif

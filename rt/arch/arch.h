@@ -1,7 +1,7 @@
 /*
  * What the runtime does differently per architecture, one header each
  * (x86_64.h, aarch64.h), chosen here by the compiler's target; the facts
- * the plugin and mipdata share with it are in mip/arch.h. A new
+ * the plugin shares with it are in mip/arch.h. A new
  * architecture is a line there, a header here and a block in
  * plugin/Target.cpp (docs/instrumentation.md, "Architectures").
  *
