@@ -3,7 +3,8 @@
 # programs from Debian source packages, builds each in six configurations
 # (two of them also run in continuous mode), checks they all compute the
 # same output, measures size, wall time and instruction count, and writes
-# the tables to build/bench/results.md.
+# the tables to build/bench/results.md; then the AArch64 size tables
+# (bench/aarch64.sh).
 #
 #   BENCH_PROGRAMS  programs to run (default: "sqlite3 lua bzip2")
 #   BENCH_RUNS      timed runs per program and configuration (default 5)
@@ -120,4 +121,7 @@ done
 
 elapsed=$(($(date +%s) - start))
 "$BENCH_DIR/report.sh" "$results" "$elapsed" | tee "$B/results.md"
+# AArch64: sizes only, cross-built (skipped, saying so, without the cross
+# libraries).
+"$BENCH_DIR/aarch64.sh" | tee -a "$B/results.md"
 log "tables written to $B/results.md (raw numbers: $results)"

@@ -2,6 +2,7 @@
 # staged under $(DESTDIR) when it is set (packaging).
 #   bin/mipcc, bin/mipc++ (a link), bin/mipdata
 #   lib/mip/       the plugin, the runtime and the heap and allocation objects
+#   lib/mip/TRIPLE/  the runtime and its objects for another target
 #   lib/pkgconfig/mip.pc
 #   include/mip/   mip.h, alloc.h, version.h
 #   share/man/man1/mipcc.1, mipc++.1 (a link), mipdata.1
@@ -16,6 +17,9 @@ INSTALL_INCLUDE := mip.h alloc.h version.h
 INSTALL_MAN  := mipcc.1 mipdata.1
 INSTALL_DOC  := $(notdir $(wildcard docs/*.md))
 
+# Other targets' runtimes (lib/mip/TRIPLE/, rt/build.mk), those built.
+INSTALL_CROSS := mip_interpose.o mip_interpose_shared.o mip_continuous.o libmip_rt.a
+
 install: all
 	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/mip \
 	  $(INSTALL_ROOT)/lib/pkgconfig $(INSTALL_ROOT)/include/mip \
@@ -23,6 +27,8 @@ install: all
 	install -m 755 $(INSTALL_BIN:%=$(BIN)/%) $(INSTALL_ROOT)/bin/
 	ln -sf mipcc $(INSTALL_ROOT)/bin/mipc++
 	install -m 644 $(INSTALL_LIB:%=$(LIB)/mip/%) $(INSTALL_ROOT)/lib/mip/
+	$(foreach t,$(CROSS_BUILT),install -d $(INSTALL_ROOT)/lib/mip/$(t) && \
+	  install -m 644 $(INSTALL_CROSS:%=$(LIB)/mip/$(t)/%) $(INSTALL_ROOT)/lib/mip/$(t)/ &&) true
 	install -m 644 $(INSTALL_INCLUDE:%=include/mip/%) $(INSTALL_ROOT)/include/mip/
 	install -m 644 $(INSTALL_MAN:%=docs/man/%) $(INSTALL_ROOT)/share/man/man1/
 	ln -sf mipcc.1 $(INSTALL_ROOT)/share/man/man1/mipc++.1
@@ -40,6 +46,8 @@ uninstall:
 	  $(INSTALL_MAN:%=$(INSTALL_ROOT)/share/man/man1/%) \
 	  $(INSTALL_ROOT)/share/man/man1/mipc++.1 \
 	  $(INSTALL_DOC:%=$(INSTALL_ROOT)/share/doc/mip/%) \
-	  $(INSTALL_ROOT)/lib/pkgconfig/mip.pc
+	  $(INSTALL_ROOT)/lib/pkgconfig/mip.pc \
+	  $(foreach t,$(CROSS_BUILT),$(INSTALL_CROSS:%=$(INSTALL_ROOT)/lib/mip/$(t)/%))
+	-rmdir $(CROSS_BUILT:%=$(INSTALL_ROOT)/lib/mip/%) 2>/dev/null
 	-rmdir $(INSTALL_ROOT)/lib/mip $(INSTALL_ROOT)/include/mip \
 	  $(INSTALL_ROOT)/share/doc/mip 2>/dev/null

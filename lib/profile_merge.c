@@ -210,6 +210,7 @@ static void add_stats(struct mip_profile *p,
 struct run {
   const uint8_t *cov, *cnt, *ord, *blk;
   uint64_t blk_size;
+  int cov_zero; /* MIP_RAW_COV_ZERO: a COV byte of 0 means entered */
 };
 
 static const uint8_t *counters(const struct mip_raw *raw, uint32_t kind,
@@ -254,7 +255,8 @@ static void add_function_run(struct mip_profile *p,
    * a thread entering it counts the call before it marks the byte, and a
    * dump can come in between. (A profile with calls or ranks in runs that
    * never entered the function is one every reader refuses.) */
-  int entered = run->cov[f->cov_offset] != 0 || calls || rank;
+  int entered =
+      (run->cov[f->cov_offset] != 0) != run->cov_zero || calls || rank;
   f->covered_runs = add_saturating(f->covered_runs, (uint64_t)entered);
   f->calls = add_saturating(f->calls, calls);
   if (rank) {
@@ -359,6 +361,7 @@ int mip_profile_add_run(struct mip_profile *p, const char *p_path,
   /* Checked: from here on nothing fails. */
   struct run run;
   run.cov = counters(raw, MIP_RAW_COV, NULL);
+  run.cov_zero = raw->cov_zero;
   run.cnt = counters(raw, MIP_RAW_CNT, NULL);
   run.ord = counters(raw, MIP_RAW_ORD, NULL);
   run.blk = counters(raw, MIP_RAW_BLK, &run.blk_size);

@@ -79,9 +79,12 @@ static int read_header(struct mip_raw *raw, struct mip_rec_raw_header *h,
   if (mip_check_header(f, path, "raw profile", h->version, MIP_RAW_VERSION,
                        h->header_size, min_header, h->build_id_size, err))
     return -1;
-  if (h->flags & ~MIP_RAW_POOLED)
+  if (h->flags & ~(MIP_RAW_POOLED | MIP_RAW_COV_ZERO))
     return mip_fail(err, path, "corrupt raw profile: unknown flags 0x%" PRIx32,
                     h->flags);
+  if (h->flags & MIP_RAW_POOLED && h->flags & MIP_RAW_COV_ZERO)
+    return mip_fail(err, path,
+                    "corrupt raw profile: coverage bytes in a pooled file");
   if ((h->flags & MIP_RAW_POOLED) ? h->runs == 0 : h->runs != 1)
     return mip_fail(err, path,
                     "corrupt raw profile: %" PRIu64 " runs in a %s file",
@@ -89,6 +92,7 @@ static int read_header(struct mip_raw *raw, struct mip_rec_raw_header *h,
                     (h->flags & MIP_RAW_POOLED) ? "pooled" : "one-run");
   raw->runs = h->runs;
   raw->pooled = (h->flags & MIP_RAW_POOLED) != 0;
+  raw->cov_zero = (h->flags & MIP_RAW_COV_ZERO) != 0;
   return 0;
 }
 

@@ -1,7 +1,10 @@
 //===- EntryProbe.cpp - What runs when a function is entered -------------===//
 //
-// Coverage only: one store of 1 to the function's byte; on x86-64 a single
-// `movb $1, disp32(%rip)`: no register, no flags, no load.
+// Coverage only: one store to the function's byte of the value that says
+// "entered"; on x86-64 a single `movb $1, disp32(%rip)`: no register, no
+// flags, no load. On AArch64 the byte starts at 1 and the store is of 0,
+// `adrp; strb wzr`, two instructions where a 1 would need a third to make
+// it (Target.cpp, include/mip/arch.h).
 //
 // With counts: the 64-bit call counter counts down from 0 (it holds minus
 // the calls): `decq disp32(%rip)`, and with order `subq $1, disp32(%rip)`
@@ -22,6 +25,7 @@
 
 #include "EntryProbe.h"
 #include "LinkRefs.h"
+#include "Target.h"
 
 #include "mip/format.h"
 
@@ -52,8 +56,8 @@ Instruction *coldBranch(Value *Cond, Instruction *Before) {
                                    Weights);
 }
 
-void storeOne(IRBuilder<> &B, Value *Byte) {
-  StoreInst *S = B.CreateStore(B.getInt8(1), Byte);
+void storeEntered(IRBuilder<> &B, Value *Byte, const Target &T) {
+  StoreInst *S = B.CreateStore(B.getInt8(T.CovEntered), Byte);
   S->setAtomic(AtomicOrdering::Monotonic);
   S->setAlignment(Align(1));
 }
@@ -85,7 +89,9 @@ void rankFirstCall(IRBuilder<> &B, InstrumentedFunction &IF,
   } else {
     LoadInst *Seen = B.CreateLoad(B.getInt8Ty(), Cov, "mip.seen");
     Seen->setAtomic(AtomicOrdering::Monotonic);
-    First = B.CreateIsNull(Seen, "mip.first");
+    First = checkedTargetOf(*IF.F->getParent()).CovEntered
+                ? B.CreateIsNull(Seen, "mip.first")
+                : B.CreateIsNotNull(Seen, "mip.first");
   }
   IRBuilder<> C(coldBranch(First, Anchor));
   Module &M = *IF.F->getParent();
@@ -124,12 +130,15 @@ void addEntryProbe(InstrumentedFunction &IF, const Modes &M) {
   Instruction *Anchor = entryProbePoint(F);
   IRBuilder<> B(Anchor);
   GlobalVariable *Cov = createCounterArray(F, MIP_RAW_COV, B.getInt8Ty(), 1);
+  const Target &T = checkedTargetOf(*F.getParent());
+  if (!T.CovEntered)
+    Cov->setInitializer(B.getInt8(1)); // not yet
   IF.Slots.push_back({MIP_RAW_COV, 1, Cov});
   Value *CallsBefore = M.Counts ? countCall(B, IF, M) : nullptr;
   if (M.Order)
     rankFirstCall(B, IF, Cov, CallsBefore, Anchor);
   else
-    storeOne(B, Cov);
+    storeEntered(B, Cov, T);
   if (M.Edges)
     sampleEdge(B, F, Cov, CallsBefore, Anchor);
 }

@@ -12,6 +12,7 @@
 #include "HeapSites.h"
 #include "LinkRefs.h"
 #include "MapWriter.h"
+#include "Target.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
@@ -35,6 +36,12 @@ bool alreadyInstrumented(const Module &M) {
 PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
   if (alreadyInstrumented(M))
     return PreservedAnalyses::all();
+  // One error, before anything is instrumented, for a target without
+  // MIP's runtime.
+  if (Expected<const Target &> T = targetOf(M); !T) {
+    M.getContext().emitError("mip: " + toString(T.takeError()));
+    return PreservedAnalyses::all();
+  }
 
   SmallVector<InstrumentedFunction, 64> Done;
   for (Function &F : M) {

@@ -2,9 +2,11 @@
 //
 // Heap mode measures how densely each block is used: every access that may
 // touch the heap adds 1 to the 64-bit shadow counter of its 64-byte
-// granule, at ((addr >> 6) << 3) + 0x7fff8000, AddressSanitizer's layout on
-// Linux x86-64, which the runtime maps. On x86-64 (-O1 and up) that is a
-// copy of the address into a scratch register, a shift and an increment:
+// granule, at ((addr >> 6) << 3) + an offset per architecture
+// (include/mip/arch.h: 0x7fff8000 on x86-64, 2^36 on AArch64),
+// AddressSanitizer's layout, which the runtime maps. On x86-64 (-O1 and
+// up) that is a copy of the address into a scratch register, a shift and
+// an increment:
 //
 //   mov  %addr, %r          (or lea, when the address is computed)
 //   shr  $6, %r
@@ -35,6 +37,7 @@
 
 #include "HeapAccesses.h"
 #include "LinkRefs.h"
+#include "Target.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -54,7 +57,6 @@ namespace mip {
 
 namespace {
 
-constexpr uint64_t ShadowOffset = 0x7fff8000;
 constexpr unsigned GranuleShift = 6; // 64 bytes per counter
 constexpr unsigned CounterShift = 3; // of 8 bytes
 // void __mip_heap_access_range(const void *p, uint64_t size)
@@ -169,6 +171,8 @@ void markOwn(Instruction *I) {
 Value *counterOf(IRBuilder<> &B, Value *Addr) {
   Value *Granule = B.CreateLShr(Addr, GranuleShift, "mip.granule");
   Value *Offset = B.CreateShl(Granule, CounterShift);
+  uint64_t ShadowOffset =
+      checkedTargetOf(*B.GetInsertBlock()->getModule()).ShadowOffset;
   return B.CreateIntToPtr(B.CreateAdd(Offset, B.getInt64(ShadowOffset)),
                           B.getPtrTy(), "mip.shadow");
 }

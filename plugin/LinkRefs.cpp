@@ -23,11 +23,13 @@
 // shared library, reports PC32 against an undefined symbol as needing
 // -fPIC before it says undefined; resolved within the image (the symbol
 // is hidden), PLT32 is the offset to it, with no PLT entry and no dynamic
-// relocation. Each reference costs 4 bytes of .rodata in the image.
+// relocation. Each reference costs 4 bytes of .rodata in the image. On
+// AArch64 the same is `.word SYMBOL@PLT - .`, R_AARCH64_PLT32 (Target.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LinkRefs.h"
+#include "Target.h"
 
 #include "mip/link.h"
 
@@ -40,8 +42,9 @@ namespace mip {
 
 namespace {
 
-std::string reference(const char *Symbol) {
-  return std::string(".long ") + Symbol + "@PLT\n.hidden " + Symbol + "\n";
+std::string reference(const Target &T, const char *Symbol) {
+  return (T.RefBefore + Symbol + T.RefAfter + "\n.hidden " + Symbol + "\n")
+      .str();
 }
 
 } // namespace
@@ -49,9 +52,10 @@ std::string reference(const char *Symbol) {
 void addLinkRefs(Module &M, bool Heap) {
   std::string Asm = ".pushsection " MIP_LINK_SECTION ",\"aR\",@progbits\n"
                     ".p2align 2\n";
-  Asm += reference(MIP_RT_LINK_SYMBOL);
+  const Target &T = checkedTargetOf(M);
+  Asm += reference(T, MIP_RT_LINK_SYMBOL);
   if (Heap)
-    Asm += reference(MIP_HEAP_LINK_SYMBOL);
+    Asm += reference(T, MIP_HEAP_LINK_SYMBOL);
   Asm += ".popsection\n";
   M.appendModuleInlineAsm(Asm);
 }

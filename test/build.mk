@@ -17,13 +17,14 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits, and continuous mode's object.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/profile/exit.o,$(RT_OBJ)) $(CONTINUOUS_OBJ)
 # The runtime's headers include each other by name, as in rt/build.mk.
-$(UNIT_OBJ): ALL_CFLAGS += $(RT_DIRS:%=-I%)
+$(UNIT_OBJ): ALL_CFLAGS += $(RT_INCLUDES)
 
-# Every test/e2e/NAME.sh (but lib.sh) is a suite, test-NAME: the most
+# Every test/e2e/NAME.sh (but lib.sh and the NAME_lib.sh that suites
+# share) is a suite, test-NAME: the most
 # basic ones first, so that what breaks everything shows there; then the
 # others in name order. A new script is picked up as it is.
 E2E_FIRST   := coverage modes runtime
-E2E_SCRIPTS := $(E2E_FIRST) $(filter-out $(E2E_FIRST) lib,\
+E2E_SCRIPTS := $(E2E_FIRST) $(filter-out $(E2E_FIRST) lib %_lib,\
   $(sort $(basename $(notdir $(wildcard test/e2e/*.sh)))))
 .PHONY: test-ir test-bad-input test-driver $(E2E_SCRIPTS:%=test-%)
 

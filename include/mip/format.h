@@ -64,6 +64,10 @@ enum mip_raw_payload_kind {
 
 /* Raw header flags (version 2). */
 #define MIP_RAW_POOLED 1u /* the file pools runs: MIP_RAW_POOL_* payloads */
+/* A file of one run whose COV bytes are 0 for a function that ran and
+ * non-zero for one that did not (an AArch64 image: mip/arch.h). Never
+ * with MIP_RAW_POOLED: totals count runs either way. */
+#define MIP_RAW_COV_ZERO 2u
 
 /* MemInfoBlock fields (mip/layout/mib.inc). */
 enum mip_mib_field {

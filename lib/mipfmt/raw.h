@@ -77,6 +77,7 @@ struct mip_raw {
   uint32_t pid;
   uint64_t runs; /* 1, unless pooled */
   int pooled;    /* MIP_RAW_POOLED: pool holds the counters' totals */
+  int cov_zero;  /* MIP_RAW_COV_ZERO: a COV byte of 0 means entered */
   struct mip_raw_payload sections[MIP_MAX_EXTENTS];
   size_t section_count;
   /* The image's counter arrays: the counter sections of a file of one

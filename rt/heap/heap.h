@@ -32,15 +32,17 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "arch.h"
 #include "mip_rt.h"
 
 /* ---- Shadow (heap_shadow.c) ----------------------------------------- */
 
 /* The counter of address a is the u64 at ((a >> 6) << 3) + offset, for
- * every user-space address (below 2^47): AddressSanitizer's layout. */
-#define MIP_RT_HEAP_SHADOW_OFFSET 0x7fff8000ULL
-#define MIP_RT_HEAP_SHADOW_SIZE (1ULL << 44)
-#define MIP_RT_HEAP_ADDR_LIMIT (1ULL << 47)
+ * every user-space address: AddressSanitizer's layout, offset and extent
+ * per architecture (mip/arch.h). */
+#define MIP_RT_HEAP_SHADOW_OFFSET MIP_RT_SHADOW_OFFSET
+#define MIP_RT_HEAP_ADDR_LIMIT (1ULL << MIP_RT_ADDR_BITS)
+#define MIP_RT_HEAP_SHADOW_SIZE (MIP_RT_HEAP_ADDR_LIMIT >> 3)
 #define MIP_RT_HEAP_GRANULE_SHIFT 6
 
 /* Maps the process's shadow if no image has yet, and checks that a
@@ -80,12 +82,13 @@ struct mip_rt_heap_header {
   uint64_t magic;     /* MIP_RT_HEAP_MAGIC: the shadow is MIP's */
   uint32_t version;   /* MIP_RT_HEAP_HEADER_VERSION */
   uint32_t addr_bits; /* it covers addresses below 2^addr_bits; 0: all
-                         of user space (2^47), as everywhere but under
-                         valgrind (heap_shadow.c) */
+                         of user space (2^MIP_RT_ADDR_BITS), as
+                         everywhere but under valgrind and in smaller
+                         address spaces (heap_shadow.c) */
   const struct mip_rt_heap_ops *owner; /* the owner's ops, or NULL */
   /* Version 2: the process's redirection trampolines (heap_got.c), made
    * once and never unmapped, or 0: MIP_RT_HEAP_TRAMPOLINES entries of 16
-   * bytes of code, entry i a `jmp *` through the u64 at trampolines +
+   * bytes of code, entry i a jump (rt/arch/) through the u64 at trampolines +
    * 4096 + 8 * i (0 free, 1 realloc, 2 reallocarray, 3 dlopen, 4 dlsym). */
   uint64_t trampolines;
 };
@@ -343,8 +346,7 @@ extern const ptrdiff_t __rseq_offset __attribute__((weak));
 extern const unsigned int __rseq_size __attribute__((weak));
 static inline uint32_t mip_rt_heap_cpu(void) {
   if (&__rseq_size && __rseq_size) {
-    uintptr_t tp;
-    __asm__("mov %%fs:0, %0" : "=r"(tp));
+    uintptr_t tp = mip_rt_thread_pointer();
     /* struct rseq: cpu_id_start, then cpu_id (negative: not known) */
     int32_t cpu = __atomic_load_n(
         (const int32_t *)(tp + (uintptr_t)__rseq_offset + 4), __ATOMIC_RELAXED);

@@ -11,7 +11,8 @@
  * So the owner of the heap state, when the process's free is no
  * interposed free (heap_interpose.c's probe says), rewrites the GOT slots
  * through which the loaded objects call free, realloc and reallocarray or
- * take their address: the JUMP_SLOT, GLOB_DAT and absolute (R_X86_64_64)
+ * take their address: the JUMP_SLOT, GLOB_DAT and absolute (R_X86_64_64,
+ * R_AARCH64_ABS64: rt/arch/)
  * relocations naming them,
  * found through PT_DYNAMIC, in every object of the main namespace but the
  * dynamic loader and the vDSO, libc's own included (glibc calls free
@@ -356,11 +357,7 @@ int mip_rt_heap_jumps_to(uintptr_t at, uintptr_t to) {
   uintptr_t ask = at;
   if (!dl_iterate_phdr(holds, &ask) || !ask)
     return 0;
-  const uint8_t *c = (const uint8_t *)at;
-  if (c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
-    c += 4; /* endbr64 */
-  return c[0] == 0xe9 &&
-         (uintptr_t)(c + 5) + (int32_t)mip_get_le32(c + 1) == to;
+  return mip_rt_direct_jump((const uint8_t *)at) == to;
 }
 
 /* ---- Trampolines -------------------------------------------------------- */
@@ -383,13 +380,9 @@ static uintptr_t trampolines(void) {
     return 0;
   uint64_t *words = (uint64_t *)(m + PAGE);
   for (uint32_t i = 0; i < PAGE; i++)
-    m[i] = 0xcc; /* int3 */
+    m[i] = MIP_RT_TRAP_BYTE;
   for (int fn = 0; fn < FUNCTIONS; fn++) {
-    uint8_t *code = m + ENTRY * fn; /* jmp *word(%rip) */
-    uint32_t disp = (uint32_t)((uintptr_t)&words[fn] - (uintptr_t)(code + 6));
-    code[0] = 0xff;
-    code[1] = 0x25;
-    mip_put_le32(code + 2, disp);
+    mip_rt_trampoline_put(m + ENTRY * fn, &words[fn]);
     words[fn] = target[fn];
   }
   if (mprotect(m, PAGE, PROT_READ | PROT_EXEC) != 0) {
@@ -516,7 +509,7 @@ static void redirect(struct scan *sc, const struct view *v, uint32_t object,
   if (now == to)
     return;
   if (now != target[fn] &&
-      !(type == R_X86_64_JUMP_SLOT && mip_rt_object_has(v->info, now, 1) &&
+      !(type == MIP_RT_R_JUMP_SLOT && mip_rt_object_has(v->info, now, 1) &&
         !find(v, names[fn], now)))
     return;
   if (lists->slots == MAX_SLOTS) {
@@ -536,8 +529,8 @@ static void redirect_all(struct scan *sc, const struct view *v,
   for (size_t k = 0; r && k + d->relaent <= bytes; k += d->relaent) {
     const ElfW(Rela) *e = (const ElfW(Rela) *)((const char *)r + k);
     uint32_t type = ELF64_R_TYPE(e->r_info), sym = ELF64_R_SYM(e->r_info);
-    if (!sym || (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT &&
-                 (type != R_X86_64_64 || e->r_addend)))
+    if (!sym || (type != MIP_RT_R_JUMP_SLOT && type != MIP_RT_R_GLOB_DAT &&
+                 (type != MIP_RT_R_ABS64 || e->r_addend)))
       continue;
     /* This image's too: its own code may call dlopen and dlsym (an
      * executable's), and the runtime's lookups (RTLD_DEFAULT, RTLD_NEXT)

@@ -1,7 +1,8 @@
 /*
  * The shadow: one u64 counter per 64-byte granule of the address space,
- * at ((a >> 6) << 3) + 0x7fff8000, which instrumented code increments on
- * every access (a plain incq, no call). It is one reservation of 16 TiB
+ * at ((a >> 6) << 3) + an offset per architecture (mip/arch.h:
+ * 0x7fff8000 on x86-64), which instrumented code increments on every
+ * access (a plain increment, no call). It is one reservation of 16 TiB
  * (MAP_NORESERVE: only the pages counters land on take memory), made once
  * per process by the first image whose heap runtime starts; the others
  * find it there. A range already mapped is accepted only if it is MIP's
@@ -45,14 +46,26 @@ static uint32_t mapped; /* this image has seen the shadow in place */
 static uint64_t covered = MIP_RT_HEAP_ADDR_LIMIT;
 
 static void cover(uint32_t addr_bits) {
-  if (addr_bits && addr_bits < 47)
+  if (addr_bits && addr_bits < MIP_RT_ADDR_BITS)
     covered = (uint64_t)1 << addr_bits;
 }
 
+/* v as 0x and its hex digits, no leading zeros. */
+static void hex(char *out, size_t size, uint64_t v) {
+  char digits[17];
+  mip_rt_append_hex(digits, 0, sizeof digits, v, 8);
+  const char *d = digits;
+  while (d[0] == '0' && d[1])
+    d++;
+  mip_rt_append(out, mip_rt_append(out, 0, size, "0x"), size, d);
+}
+
 static _Noreturn void give_up(const char *why) {
-  mip_rt_report("heap profiling needs the address range 0x7fff8000-"
-                "0x10007fff8000 for its shadow memory, ",
-                why, NULL);
+  char from[24], to[24];
+  hex(from, sizeof from, MIP_RT_HEAP_SHADOW_OFFSET);
+  hex(to, sizeof to, MIP_RT_HEAP_SHADOW_OFFSET + MIP_RT_HEAP_SHADOW_SIZE);
+  mip_rt_report("heap profiling needs the address range ", from, "-", to,
+                " for its shadow memory, ", why, NULL);
   abort();
 }
 
@@ -119,6 +132,20 @@ static uint32_t reserve_under_valgrind(void) {
   return 0;
 }
 
+/* The bits of the addresses below this stack, when fewer than the
+ * architecture's user space has (an AArch64 kernel with 39-bit addresses,
+ * qemu-user, which keeps a guest below 2^39), else 0: a shadow for all
+ * of it would reserve 2^45 bytes for nothing, which qemu-user cannot
+ * even track. The shadow then covers what the stack's bits do, and the
+ * header says so. */
+static uint32_t stack_bits(void) {
+  uintptr_t stack = (uintptr_t)__builtin_frame_address(0);
+  uint32_t bits = 36;
+  while (bits < MIP_RT_ADDR_BITS && stack >> bits)
+    bits++;
+  return bits < MIP_RT_ADDR_BITS ? bits : 0;
+}
+
 void mip_rt_heap_shadow_map(void) {
   if (__atomic_load_n(&mapped, __ATOMIC_ACQUIRE))
     return;
@@ -129,8 +156,9 @@ void mip_rt_heap_shadow_map(void) {
   if (mip_rt_heap_shadow_present())
     return;
   void *want = (void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET;
-  void *got = reserve(MIP_RT_HEAP_SHADOW_SIZE);
-  uint32_t bits = 0;
+  uint32_t bits = UNDER_VALGRIND() ? 0 : stack_bits();
+  uint64_t size = bits ? (uint64_t)1 << (bits - 3) : MIP_RT_HEAP_SHADOW_SIZE;
+  void *got = reserve(size);
   if (got == MAP_FAILED && errno != EEXIST && UNDER_VALGRIND() &&
       (bits = reserve_under_valgrind()) != 0)
     got = want;
@@ -143,7 +171,7 @@ void mip_rt_heap_shadow_map(void) {
   } else if (got != MAP_FAILED) {
     /* A kernel without MAP_FIXED_NOREPLACE (before 4.17) took it as a
      * hint: the range was taken. */
-    munmap(got, MIP_RT_HEAP_SHADOW_SIZE);
+    munmap(got, size);
     if (!ours())
       give_up("which something else holds (AddressSanitizer or MemProf?)");
   } else if (errno == EEXIST) {

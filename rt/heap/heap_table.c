@@ -38,7 +38,7 @@ void mip_rt_heap_lock_wait(uint32_t *lock) {
       return;
     while (__atomic_load_n(lock, __ATOMIC_RELAXED)) {
       if (++spins < 64)
-        __builtin_ia32_pause();
+        mip_rt_cpu_relax();
       else
         sched_yield();
     }
@@ -50,7 +50,7 @@ int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries) {
     if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
       return 1;
     if (spins < 64)
-      __builtin_ia32_pause();
+      mip_rt_cpu_relax();
     else
       sched_yield();
   }

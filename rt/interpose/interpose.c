@@ -28,18 +28,19 @@
  * refers to, so that a heap link without this object fails and says so
  * (include/mip/link.h).
  */
+#include "arch.h"
 #include "mip/link.h"
 
 /* A weak function that jumps to the runtime's __mip_heap_interposed_NAME. */
 #define FORWARD(name)                                                          \
   ".weak " name "\n"                                                           \
   ".type " name ",@function\n" name ":\n"                                      \
-  "  jmp __mip_heap_interposed_" name "\n"                                     \
+  MIP_RT_ASM_TAIL_JUMP("__mip_heap_interposed_" name)                          \
   ".size " name ", .-" name "\n"                                               \
   ".hidden __mip_heap_interposed_" name "\n"
 
 #ifdef MIP_INTERPOSE_FOR_SHARED
-#define FUNCTIONS "  int3\n" /* a byte for the symbols to name; never run */
+#define FUNCTIONS MIP_RT_ASM_TRAP /* for the symbols to name; never run */
 #else
 #define FUNCTIONS FORWARD("free") FORWARD("realloc") FORWARD("reallocarray")
 #endif

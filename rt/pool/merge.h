@@ -40,6 +40,7 @@ struct mip_rt_section {
 struct mip_rt_view {
   int present; /* 0: no file (or an empty one): no runs */
   int pooled;  /* MIP_RAW_POOLED */
+  int cov_zero; /* MIP_RAW_COV_ZERO: a COV byte of 0 means entered */
   uint64_t modes, runs;
   uint32_t build_id_size;
   uint8_t build_id[MIP_BUILD_ID_MAX];

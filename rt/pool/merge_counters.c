@@ -26,6 +26,7 @@ static uint64_t add_saturating(uint64_t a, uint64_t b) {
 struct counters {
   const struct mip_rt_section *s; /* NULL: none */
   int pooled;
+  int zero_set; /* a run's COV bytes with MIP_RAW_COV_ZERO: 0 is "set" */
   uint64_t count; /* elements */
   struct mip_rec_raw_pool_blocks blocks; /* pooled BLK: its header */
 };
@@ -42,7 +43,8 @@ static int bad_totals(struct mip_rt_merge *m) {
 
 static int find(struct mip_rt_merge *m, const struct mip_rt_view *v,
                 uint32_t kind, struct counters *c) {
-  *c = (struct counters){.pooled = v->pooled};
+  *c = (struct counters){.pooled = v->pooled,
+                         .zero_set = kind == MIP_RAW_COV && v->cov_zero};
   c->s = mip_rt_view_find(v, v->pooled ? MIP_RAW_POOL_BASE + kind : kind);
   if (!c->s)
     return 0;
@@ -61,11 +63,16 @@ static int find(struct mip_rt_merge *m, const struct mip_rt_view *v,
 
 /* ---- totals ------------------------------------------------------------ */
 
+/* Whether a run's byte i is set (COV: its function entered). */
+static int is_set(const struct counters *c, uint64_t i) {
+  return (c->s->data[i] != 0) != c->zero_set;
+}
+
 /* Runs that set byte i (COV, SITE). */
 static uint64_t runs_of(const struct counters *c, uint64_t i) {
   if (!c->s)
     return 0;
-  return c->pooled ? mip_get_le64(c->s->data + 8 * i) : c->s->data[i] != 0;
+  return c->pooled ? mip_get_le64(c->s->data + 8 * i) : (uint64_t)is_set(c, i);
 }
 
 /* Calls of counter i: a run's counter counts down from 0. */
@@ -129,12 +136,9 @@ static void pattern_of(const struct counters *cov, const struct counters *blk,
                        uint8_t *out) {
   mip_put_le64(out, 1);
   uint8_t *bits = out + mip_rec_raw_pool_pattern_size;
-  for (uint64_t i = 0; i < cov->count + blk->count; i++) {
-    const uint8_t *byte = i < cov->count ? &cov->s->data[i]
-                                         : &blk->s->data[i - cov->count];
-    if (*byte)
+  for (uint64_t i = 0; i < cov->count + blk->count; i++)
+    if (i < cov->count ? is_set(cov, i) : blk->s->data[i - cov->count] != 0)
       bits[i / 8] |= (uint8_t)(1u << (i % 8));
-  }
 }
 
 /* Whether the runs of the patterns that enter function i are the runs

@@ -43,11 +43,14 @@ static int read_header(const uint8_t *data, uint64_t size,
   struct mip_rec_raw_header h;
   mip_rec_raw_header_decode(&h, data);
   if (h.header_size != mip_rec_raw_header_size ||
-      h.build_id_size > MIP_BUILD_ID_MAX || h.flags & ~MIP_RAW_POOLED ||
+      h.build_id_size > MIP_BUILD_ID_MAX ||
+      h.flags & ~(MIP_RAW_POOLED | MIP_RAW_COV_ZERO) ||
+      (h.flags & MIP_RAW_POOLED && h.flags & MIP_RAW_COV_ZERO) ||
       h.section_count > MIP_RT_MAX_PAYLOADS ||
       ((h.flags & MIP_RAW_POOLED) ? h.runs == 0 : h.runs != 1))
     return corrupt(why, "bad header");
   v->pooled = (h.flags & MIP_RAW_POOLED) != 0;
+  v->cov_zero = (h.flags & MIP_RAW_COV_ZERO) != 0;
   v->modes = h.modes;
   v->runs = h.runs;
   v->build_id_size = h.build_id_size;

@@ -25,16 +25,20 @@ static int forked;
 /* Out of line, one copy for every kind; the empty asm keeps the loop a
  * loop rather than a call to memset, which no other part of the runtime
  * imports. */
-__attribute__((noinline)) static void zero(uint8_t *start, uint8_t *stop) {
+__attribute__((noinline)) static void fill(uint8_t *start, uint8_t *stop,
+                                           uint8_t value) {
   for (uint8_t *p = start; p && p < stop; p++) {
-    *p = 0;
+    *p = value;
     __asm__("" ::: "memory");
   }
 }
 
+/* Every counter as before the first call: 0, but coverage bytes "not
+ * yet" (1 on AArch64). */
 static void counters_reset(void) {
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  zero(__start_##section, __stop_##section);
+  fill(__start_##section, __stop_##section,                                    \
+       id == MIP_RAW_COV ? MIP_RT_COV_NOT_YET : 0);
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
 }

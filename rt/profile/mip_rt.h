@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "mip/format.h"
 #include "mip/le.h"
 
@@ -231,7 +232,7 @@ struct mip_rt_raw {
   size_t count;
   uint64_t modes; /* mode bits of the header */
   uint64_t runs;  /* 1, or the runs a pooled file holds */
-  uint32_t flags; /* MIP_RAW_POOLED */
+  uint32_t flags; /* MIP_RAW_POOLED, MIP_RAW_COV_ZERO */
 };
 /* The mode bits of the kinds of sections[0..count). */
 MIP_RT_HIDDEN uint64_t mip_rt_modes_of(const struct mip_rt_payload *sections,

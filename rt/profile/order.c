@@ -1,8 +1,9 @@
 /*
  * First-call order. The first time a function runs, instrumented code
  * (order mode) calls __mip_first_call out of line, with the function's
- * coverage byte and rank slot: exactly one caller swaps the byte from 0
- * to 1, and that one takes the next tick of the image's clock as the
+ * coverage byte and rank slot: exactly one caller swaps the byte from
+ * "not yet" to "entered" (1 on x86-64, 0 on AArch64: rt/arch/), and that
+ * one takes the next tick of the image's clock as the
  * function's rank. So ranks are unique, without gaps, in the order
  * functions were first entered, with any number of threads. One clock per
  * image: ranks compare within an image, which is what a link order needs.
@@ -17,7 +18,8 @@ static uint32_t clock_ticks;
 
 MIP_RT_HIDDEN __attribute__((preserve_most)) void
 __mip_first_call(uint8_t *cov, uint32_t *rank) {
-  if (__atomic_exchange_n(cov, 1, __ATOMIC_RELAXED) == 0)
+  if (__atomic_exchange_n(cov, MIP_RT_COV_ENTERED, __ATOMIC_RELAXED) !=
+      MIP_RT_COV_ENTERED)
     __atomic_store_n(rank,
                      __atomic_add_fetch(&clock_ticks, 1, __ATOMIC_RELAXED),
                      __ATOMIC_RELAXED);

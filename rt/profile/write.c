@@ -292,7 +292,8 @@ struct mip_rt_raw mip_rt_one_run(const struct mip_rt_image *image,
                                  const struct mip_rt_payload *sections,
                                  size_t count) {
   return (struct mip_rt_raw){image, sections, count,
-                             mip_rt_modes_of(sections, count), 1, 0};
+                             mip_rt_modes_of(sections, count), 1,
+                             MIP_RT_COV_ENTERED ? 0 : MIP_RAW_COV_ZERO};
 }
 
 static int write_raw(const char *path, const struct mip_rt_image *image,

@@ -166,7 +166,11 @@ with_byte pooled.mipraw "$runs_at" 000 pool-none.mipraw   # runs: 0
 with_byte pooled.mipraw "$cov_at" 003 pool-cov.mipraw     # entered in 3 runs of 2
 with_byte pooled.mipraw "$flags_at" 000 pool-flag.mipraw  # not pooled, 2 runs
 with_byte pooled.mipraw "$kind_at" 001 pool-kind.mipraw   # a run's counters
+with_byte pooled.mipraw "$flags_at" 003 pool-covzero.mipraw # + COV_ZERO
+with_byte pooled.mipraw "$flags_at" 005 pool-unknown.mipraw # + bit 2
 for case in "pool-none.mipraw:0 runs in a pooled file" \
+  "pool-covzero.mipraw:coverage bytes in a pooled file" \
+  "pool-unknown.mipraw:unknown flags 0x5" \
   "pool-cov.mipraw:function 0 ran in 3 runs of 2" \
   "pool-flag.mipraw:2 runs in a one-run file" \
   "pool-kind.mipraw:counters of kind 1 in a pooled file"; do

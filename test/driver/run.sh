@@ -407,6 +407,38 @@ t_use_settings() {
 }
 check "-fmip-use settings reach the plugin right after use=FILE" t_use_settings
 
+# Other targets: the runtime of lib/mip/TRIPLE/, one line for a target
+# without one, and no allocation hints where there is no libmip_alloc.a.
+t_target_runtime() {
+  args_of --target=aarch64-linux-gnu -fuse-ld=lld -fmip-generate a.c -o a &&
+    [ "$RC" = 0 ] &&
+    grep -qx "$(cd "$LIB/aarch64-linux-gnu" && pwd -P)/libmip_rt.a" "$TMP/args" &&
+    ! grep -qx "$(cd "$LIB" && pwd -P)/libmip_rt.a" "$TMP/args" &&
+    args_of -target aarch64-linux-gnu -fmip-generate=heap a.c -o a &&
+    grep -qx "$(cd "$LIB/aarch64-linux-gnu" && pwd -P)/mip_interpose.o" "$TMP/args" &&
+    args_of --target=x86_64-linux-gnu -fmip-generate a.c -o a &&
+    grep -qx "$(cd "$LIB" && pwd -P)/libmip_rt.a" "$TMP/args"
+}
+t_target_unsupported() {
+  args_of --target=riscv64-linux-gnu -fmip-generate a.c -o a
+  [ "$RC" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+    grep -q "^mipcc: no MIP runtime for target riscv64-linux-gnu: .*/riscv64-linux-gnu/libmip_rt.a is missing" "$TMP/err"
+}
+t_target_no_hints() {
+  args_of --target=aarch64-linux-gnu -fmip-use=p.mip -c a.c &&
+    [ "$RC" = 0 ] && grep -qx -- -fplugin-arg-mip-no-alloc-hints "$TMP/args" &&
+    args_of --target=aarch64-linux-gnu -fmip-use=p.mip -fmip-alloc-hints -c a.c &&
+    grep -qx -- -fplugin-arg-mip-alloc-hints "$TMP/args" &&
+    ! grep -q -- no-alloc-hints "$TMP/args"
+}
+if [ -e "$LIB/aarch64-linux-gnu/libmip_rt.a" ]; then
+  check "--target=aarch64-linux-gnu links lib/mip/aarch64-linux-gnu/" t_target_runtime
+  check "no allocation hints for a target without libmip_alloc.a" t_target_no_hints
+else
+  echo "skip --target=aarch64-linux-gnu: $LIB/aarch64-linux-gnu not built"
+fi
+check "a target without a runtime: one line, exit 1" t_target_unsupported
+
 t_use_last_wins() {
   args_of -fmip-use=old.mip -fmip-hot-share=0.8 -fno-mip-list-stale \
     -fmip-branch-weights -fmip-hot-share=0.7 -fmip-list-stale \

@@ -50,7 +50,7 @@ $(BUILD)/test/fuzz_%: $(OBJ)/test/fuzz/fuzz_%.o $(FUZZ_COMMON) $(LIBMIPFMT)
 # merge_heap.c, needs none of it).
 FUZZ_RT_OBJ := $(patsubst rt/%.c,$(OBJ)/test/fuzz/rt/%.o,\
   $(filter-out rt/profile/exit.c rt/heap/%.c,$(RT_SRC)))
-$(FUZZ_RT_OBJ) $(OBJ)/test/fuzz/fuzz_pool.o: ALL_CFLAGS += $(RT_DIRS:%=-I%)
+$(FUZZ_RT_OBJ) $(OBJ)/test/fuzz/fuzz_pool.o: ALL_CFLAGS += $(RT_INCLUDES)
 $(FUZZ_RT_OBJ): $(OBJ)/test/fuzz/rt/%.o: rt/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@

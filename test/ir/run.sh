@@ -10,6 +10,10 @@
 #   %lib                           test/e2e/lib.sh sourced: its helpers
 #                                  (dump_offset, with_byte, ...) follow
 #
+# A "; REQUIRES: FEATURE..." line names what the test needs: an LLVM
+# target llc was built with ("aarch64", "x86-64", as `llc --version` lists
+# them). A test whose feature is missing is skipped, saying so.
+#
 #   test/ir/run.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/../e2e/lib.sh"
@@ -17,8 +21,27 @@ make_tmp
 PATH=$LLVM_BIN:$PATH # not, count
 export BUILD # for %lib
 
+# The features this machine has, one a line.
+"$LLVM_BIN/llc" --version | awk '/Registered Targets:/ {t = 1; next} t {print $1}' \
+  >"$TMP/features"
+
+# missing_feature TEST: the first feature TEST requires that is missing.
+missing_feature() {
+  for feature in $(sed -n 's/^; REQUIRES: //p' "$1"); do
+    grep -qxF "$feature" "$TMP/features" || {
+      echo "$feature"
+      return
+    }
+  done
+}
+
 for test in "$HERE"/*.ll; do
   name=$(basename "$test")
+  missing=$(missing_feature "$test")
+  if [ -n "$missing" ]; then
+    echo "skipped: $name (needs $missing)"
+    continue
+  fi
   status=ok
   grep '^; RUN: ' "$test" | sed 's/^; RUN: //' >"$TMP/commands"
   n=0

@@ -304,8 +304,11 @@ END_TEST
 START_TEST(refuses_mixed_and_unknown_headers) {
   struct mip_buf b = {0};
   pooled_runs(&b);
-  b.data[100] = 3; /* flags: an unknown bit */
-  expect_refused(&b, "unknown flags 0x3", "bad header");
+  b.data[100] = 5; /* flags: an unknown bit */
+  expect_refused(&b, "unknown flags 0x5", "bad header");
+  pooled_runs(&b);
+  b.data[100] = 3; /* pooled totals, yet AArch64's coverage bytes */
+  expect_refused(&b, "coverage bytes in a pooled file", "bad header");
   pooled_runs(&b);
   b.data[100] = 0; /* totals, yet one run */
   mip_put_le64(b.data + 104, 1);

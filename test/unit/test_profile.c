@@ -69,6 +69,38 @@ START_TEST(merge_counts_covering_runs) {
 }
 END_TEST
 
+/* An AArch64 run's file: its coverage bytes are 0 once entered, and its
+ * header says so. */
+static void add_cov_zero_run(struct mip_profile *p, const uint8_t cov[3]) {
+  struct mip_buf b = {0};
+  build_raw(&b, &ID, COV, cov, 3);
+  struct mip_rec_raw_header h;
+  mip_rec_raw_header_decode(&h, b.data);
+  h.flags |= MIP_RAW_COV_ZERO;
+  mip_rec_raw_header_encode(&h, b.data);
+  const char *path = test_path("run.mipraw");
+  write_file(path, b.data, b.size);
+  struct mip_raw raw;
+  struct mip_error err;
+  ck_assert_int_eq(mip_raw_read(path, &raw, &err), 0);
+  ck_assert_int_eq(mip_profile_add_raw(p, "p.mip", &raw, path, &err), 0);
+  mip_raw_free(&raw);
+  mip_buf_free(&b);
+}
+
+START_TEST(merge_takes_zero_for_entered_with_cov_zero) {
+  struct mip_profile p;
+  make_profile(&p);
+  add_cov_zero_run(&p, (const uint8_t[]){0, 1, 0});
+  add_run(&p, (const uint8_t[]){1, 0, 0}); /* a file without the flag */
+  ck_assert_uint_eq(p.runs, 2);
+  ck_assert_uint_eq(p.functions[0].covered_runs, 2); /* a.c;helper */
+  ck_assert_uint_eq(p.functions[1].covered_runs, 0); /* b.c;helper */
+  ck_assert_uint_eq(p.functions[2].covered_runs, 1); /* main */
+  mip_profile_free(&p);
+}
+END_TEST
+
 START_TEST(write_read_round_trip) {
   struct mip_profile p, back;
   struct mip_error err;
@@ -299,6 +331,7 @@ Suite *profile_suite(void) {
   TCase *tc = tcase_create("profile");
   tcase_add_test(tc, locals_are_keyed_by_unit);
   tcase_add_test(tc, merge_counts_covering_runs);
+  tcase_add_test(tc, merge_takes_zero_for_entered_with_cov_zero);
   tcase_add_test(tc, write_read_round_trip);
   tcase_add_test(tc, view_finds_functions_by_key);
   tcase_add_test(tc, view_finds_every_function_of_a_key);

@@ -245,6 +245,8 @@ static void apply_flag(struct walk *w, const char *arg) {
     rq->lto = true;
   } else if (strcmp(arg, "-fno-lto") == 0) {
     rq->lto = false;
+  } else if (has_prefix(arg, "--target=")) {
+    rq->target = arg + strlen("--target=");
   } else if (has_prefix(arg, "-fuse-ld=")) {
     rq->fuse_ld = arg + strlen("-fuse-ld=");
   } else if (has_prefix(arg, "--ld-path=")) {
@@ -271,6 +273,8 @@ static size_t apply_option(struct walk *w, const struct arg *a, size_t left) {
   if (values && (strcmp(a->text, "-x") == 0 ||
                  strcmp(a->text, "--language") == 0))
     set_lang(w, a[1].text);
+  else if (values == 1 && strcmp(a->text, "-target") == 0)
+    w->rq->target = a[1].text;
   else if (values == 1)
     linkargs_option(w->rq->link, a->text, a[1].text);
   if (!values)

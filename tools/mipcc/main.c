@@ -145,7 +145,7 @@ static void decide_runtime(const struct request *rq,
     add->runtime_why = "not added: no input is instrumented";
     return;
   }
-  add->runtime = mip_file("libmip_rt.a");
+  add->runtime = mip_target_file(rq->target, "libmip_rt.a");
 }
 
 /* The heap interposer, for heap code: the executable's or the shared
@@ -163,8 +163,9 @@ static void decide_interpose(const struct request *rq,
                                  need_at(scan, NEED_HEAP)->symbol, ")", NULL);
   else
     return;
-  add->interpose = mip_file(linkargs_shared(rq->link) ? MIP_INTERPOSE_SHARED
-                                                      : MIP_INTERPOSE_EXE);
+  add->interpose = mip_target_file(
+      rq->target,
+      linkargs_shared(rq->link) ? MIP_INTERPOSE_SHARED : MIP_INTERPOSE_EXE);
 }
 
 static struct additions decide(const struct request *rq) {
@@ -207,9 +208,9 @@ static struct additions decide(const struct request *rq) {
   /* Continuous mode's object pads every counter section to whole pages:
    * only the images linked for it pay for them. */
   if (add.runtime && rq->continuous)
-    add.continuous = mip_file(MIP_CONTINUOUS_OBJECT);
+    add.continuous = mip_target_file(rq->target, MIP_CONTINUOUS_OBJECT);
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
-    add.alloc = mip_file("libmip_alloc.a");
+    add.alloc = mip_target_file(rq->target, "libmip_alloc.a");
   if (rq->use && rq->order) {
     add.order = true;
     choose_linker(rq, &add);
@@ -233,6 +234,15 @@ static void write_order_file(const struct request *rq, struct additions *add,
     exit(1); /* mipdata said why; exit() removes the file */
 }
 
+/* A target without libmip_alloc.a (AArch64: Debian has no jemalloc for
+ * it) gets no allocation hints, unless the command asks: its calls stay
+ * the plain ones (docs/mipcc.md, "Other targets"). */
+static void default_settings(struct request *rq) {
+  if (rq->use && !rq->use_args[USE_ALLOC_HINTS] &&
+      !mip_target_has(rq->target, "libmip_alloc.a"))
+    rq->use_args[USE_ALLOC_HINTS] = "no-alloc-hints";
+}
+
 int main(int argc, char **argv) {
   if (argc < 1)
     die("started without a program name");
@@ -241,6 +251,7 @@ int main(int argc, char **argv) {
 
   struct request rq;
   parse_request(argc, argv, &rq);
+  default_settings(&rq);
   struct additions add = decide(&rq);
   /* clang prints its version on stdout, which build systems read to tell
    * the compiler: MIP's goes before it, on stderr. */

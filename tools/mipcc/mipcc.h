@@ -115,6 +115,8 @@ struct request {
   bool continuous;       /* -fmip-continuous, last one wins */
   const char *needs_use; /* the first flag that only means something
                             with -fmip-use, or NULL */
+  const char *target;    /* TRIPLE of the last --target= or -target, or
+                            NULL: the host's */
   const char *fuse_ld;   /* value of the last -fuse-ld=, or NULL */
   const char *ld_path;   /* value of the last --ld-path=, or NULL */
   bool lto;          /* -flto[=...], unless a later -fno-lto */
@@ -167,6 +169,13 @@ const char *compiler_path(bool cxx);
 /* Absolute path of a file of the MIP library directory ($MIP_LIBDIR, or
  * ../lib/mip next to this executable); exits naming it if it is missing. */
 char *mip_file(const char *name);
+/* The same for a library built per target: for a TRIPLE (not NULL),
+ * lib/mip/TRIPLE/NAME, else lib/mip/ARCH-linux-gnu/NAME for the triple's
+ * architecture, else, when that is the host's, lib/mip/NAME as for no
+ * TRIPLE; exits naming the target if there is none. */
+char *mip_target_file(const char *triple, const char *name);
+/* Whether that file exists for TRIPLE (always for no TRIPLE). */
+bool mip_target_has(const char *triple, const char *name);
 /* mipdata: $MIP_MIPDATA, or the one next to this executable; exits naming
  * it if it cannot be run. */
 char *mipdata_path(void);

@@ -67,10 +67,15 @@ static char *default_libdir(void) {
   return dir;
 }
 
-char *mip_file(const char *name) {
+/* The directory of the libraries: $MIP_LIBDIR, or ../lib/mip. */
+static char *libdir(void) {
   const char *dir = env("MIP_LIBDIR");
-  char *owned = dir ? NULL : default_libdir();
-  char *path = xconcat(dir ? dir : owned, "/", name, NULL);
+  return dir ? xstrdup(dir) : default_libdir();
+}
+
+char *mip_file(const char *name) {
+  char *owned = libdir();
+  char *path = xconcat(owned, "/", name, NULL);
   /* clang runs the plugin from its own cc1 process: give it an absolute,
    * canonical path, which also proves that the file is there. */
   char *abs = realpath(path, NULL);
@@ -80,6 +85,81 @@ char *mip_file(const char *name) {
   free(path);
   free(owned);
   return abs;
+}
+
+#if defined(__x86_64__)
+#define HOST_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define HOST_ARCH "aarch64"
+#else
+#define HOST_ARCH ""
+#endif
+
+/* The absolute path of dir/sub/name, NULL if there is no such file. */
+static char *existing(const char *dir, const char *sub, const char *name) {
+  char *path = xconcat(dir, "/", sub, "/", name, NULL);
+  char *abs = realpath(path, NULL);
+  free(path);
+  if (abs && access(abs, R_OK) == 0)
+    return abs;
+  free(abs);
+  return NULL;
+}
+
+/* The architecture of a triple, as the libraries' directories name it. */
+static char *triple_arch(const char *triple) {
+  size_t n = strcspn(triple, "-");
+  char *arch = xmalloc(n + 1);
+  memcpy(arch, triple, n);
+  arch[n] = '\0';
+  if (strcmp(arch, "arm64") == 0) {
+    free(arch);
+    return xstrdup("aarch64");
+  }
+  return arch;
+}
+
+/* Where a target's copy of name is: lib/mip/TRIPLE/, then
+ * lib/mip/ARCH-linux-gnu/, then, for the host's architecture, lib/mip/;
+ * NULL if none has it. searched: the last directory looked in. */
+static char *target_lookup(const char *triple, const char *name,
+                           char **searched) {
+  char *dir = libdir();
+  char *arch = triple_arch(triple);
+  char *linux_triple = xconcat(arch, "-linux-gnu", NULL);
+  char *found = existing(dir, triple, name);
+  if (!found)
+    found = existing(dir, linux_triple, name);
+  if (!found && strcmp(arch, HOST_ARCH) == 0)
+    found = existing(dir, ".", name);
+  *searched = xconcat(dir, "/", linux_triple, NULL);
+  free(linux_triple);
+  free(arch);
+  free(dir);
+  return found;
+}
+
+char *mip_target_file(const char *triple, const char *name) {
+  if (!triple)
+    return mip_file(name);
+  char *searched;
+  char *found = target_lookup(triple, name, &searched);
+  if (!found)
+    die("no MIP runtime for target %s: %s/%s is missing (MIP supports "
+        "x86_64-linux-gnu and aarch64-linux-gnu)",
+        triple, searched, name);
+  free(searched);
+  return found;
+}
+
+bool mip_target_has(const char *triple, const char *name) {
+  if (!triple)
+    return true; /* the host's: a missing one is said when it is used */
+  char *searched;
+  char *found = target_lookup(triple, name, &searched);
+  free(searched);
+  free(found);
+  return found != NULL;
 }
 
 char *mipdata_path(void) {

@@ -1,0 +1,78 @@
+//===- Target.cpp - What the plugin does per architecture ----------------===//
+//
+// The architectures of include/mip/arch.h, on Linux: every other triple
+// is refused with one error before anything is instrumented, since the
+// runtime, the map's layout and heap mode's shadow exist for these only.
+// What differs in the code the plugin leaves to the back end:
+//
+//   x86-64   coverage  movb $1, disp32(%rip)                  7 bytes
+//            counts    decq disp32(%rip)                      7 bytes
+//   AArch64  coverage  adrp x8, cov; strb wzr, [x8, :lo12:cov] 8 bytes
+//                      (the byte starts at 1: CovEntered is 0)
+//            counts    adrp; ldr; sub; str                   16 bytes
+//
+// (docs/instrumentation.md, "Architectures", has every mode's.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "Target.h"
+
+#include "mip/arch.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+#define MIP_TARGET(ARCH)                                                       \
+  ARCH(MIP_ARCH_NAME), ARCH(MIP_ARCH_SHADOW_OFFSET), ARCH(MIP_ARCH_COV_ENTERED)
+const Target Targets[] = {
+    // R_X86_64_PLT32 (gold takes it in a shared library, LinkRefs.cpp)
+    {MIP_TARGET(MIP_ARCH_X86_64), ".long ", "@PLT"},
+    // R_AARCH64_PLT32
+    {MIP_TARGET(MIP_ARCH_AARCH64), ".word ", "@PLT - ."},
+};
+#undef MIP_TARGET
+
+// Linux, 64-bit pointers (not x32): what the runtime is built for.
+const Target *find(const Triple &T) {
+  if (!T.isOSLinux() || T.isX32())
+    return nullptr;
+  for (const Target &Tg : Targets)
+    if (T.getArchName() == Tg.Name ||
+        Triple::getArchTypeName(T.getArch()) == Tg.Name)
+      return &Tg;
+  return nullptr;
+}
+
+// A module without a triple is compiled for the default target (opt, llc).
+std::string tripleOf(const Module &M) {
+  const std::string &T = M.getTargetTriple();
+  return T.empty() ? sys::getDefaultTargetTriple() : T;
+}
+
+} // namespace
+
+Expected<const Target &> targetOf(const Module &M) {
+  Triple T(tripleOf(M));
+  if (const Target *Tg = find(T))
+    return *Tg;
+  std::string Names;
+  for (const Target &Tg : Targets)
+    Names += (Names.empty() ? "" : ", ") + Tg.Name.str() + "-linux";
+  return createStringError(inconvertibleErrorCode(),
+                           "target " + T.str() +
+                               " is not supported (MIP supports " + Names +
+                               ")");
+}
+
+const Target &checkedTargetOf(const Module &M) {
+  return *find(Triple(tripleOf(M)));
+}
+
+} // namespace mip

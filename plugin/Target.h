@@ -1,0 +1,36 @@
+//===- Target.h - What the plugin does per architecture ----------*- C++ -*-===//
+#ifndef MIP_PLUGIN_TARGET_H
+#define MIP_PLUGIN_TARGET_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace mip {
+
+// An architecture MIP instruments for (include/mip/arch.h holds the facts
+// the runtime and mipdata share; the rest is in Target.cpp).
+struct Target {
+  llvm::StringRef Name;  // as in the triple: "x86_64", "aarch64"
+  uint64_t ShadowOffset; // heap mode's shadow: ((a >> 6) << 3) + this
+  uint8_t CovEntered;    // a coverage byte once its function ran
+  // A 4-byte reference to a symbol the image must define, resolved
+  // within it (LinkRefs.cpp): Before SYMBOL After.
+  llvm::StringRef RefBefore, RefAfter;
+};
+
+// The target M is compiled for; an error naming its triple when MIP does
+// not support it (MIP's runtime exists only for these).
+llvm::Expected<const Target &> targetOf(const llvm::Module &M);
+
+// The same for a module already checked.
+const Target &checkedTargetOf(const llvm::Module &M);
+
+} // namespace mip
+
+#endif

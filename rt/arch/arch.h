@@ -1,0 +1,47 @@
+/*
+ * What the runtime does differently per architecture, one header each
+ * (x86_64.h, aarch64.h), chosen here by the compiler's target; the facts
+ * the plugin shares with it are in mip/arch.h. A new
+ * architecture is a line there, a header here and a block in
+ * plugin/Target.cpp (docs/instrumentation.md, "Architectures").
+ *
+ * Each header defines:
+ *   MIP_RT_ARCH(X)             its macro of mip/arch.h
+ *   mip_rt_thread_pointer()    the thread pointer (glibc's TLS and rseq
+ *                              offsets are relative to it)
+ *   mip_rt_cpu_relax()         the spin-wait hint
+ *   MIP_RT_ASM_TAIL_JUMP(sym)  assembler text: a jump to sym
+ *   MIP_RT_ASM_TRAP            assembler text: one instruction that traps
+ *   MIP_RT_R_JUMP_SLOT, MIP_RT_R_GLOB_DAT, MIP_RT_R_ABS64
+ *                              the dynamic relocations of GOT slots
+ *   MIP_RT_TRAP_BYTE           a byte that, repeated, fills code with traps
+ *   mip_rt_trampoline_put(code, word)
+ *                              writes at code (16 bytes at most) a jump
+ *                              through the u64 at word
+ *   mip_rt_direct_jump(code)   where the code at code jumps directly, if
+ *                              it is a tail jump (after a landing pad
+ *                              perhaps); 0 if not
+ */
+#ifndef MIP_RT_ARCH_H
+#define MIP_RT_ARCH_H
+
+#include <stdint.h>
+
+#include "mip/arch.h"
+#include "mip/le.h"
+
+#if defined(__x86_64__)
+#include "x86_64.h"
+#elif defined(__aarch64__)
+#include "aarch64.h"
+#else
+#error "MIP's runtime supports x86-64 and AArch64 Linux (mip/arch.h)"
+#endif
+
+#define MIP_RT_SHADOW_OFFSET MIP_RT_ARCH(MIP_ARCH_SHADOW_OFFSET)
+#define MIP_RT_ADDR_BITS MIP_RT_ARCH(MIP_ARCH_ADDR_BITS)
+/* A coverage byte once its function ran, and before. */
+#define MIP_RT_COV_ENTERED MIP_RT_ARCH(MIP_ARCH_COV_ENTERED)
+#define MIP_RT_COV_NOT_YET (!MIP_RT_COV_ENTERED)
+
+#endif
