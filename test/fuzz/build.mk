@@ -10,7 +10,7 @@
 #               target FUZZ_SECONDS * FUZZ_JOBS / (the number of targets); the table at the end
 #               says which targets fell short of FUZZ_GOAL executions
 #               (default 10^7)
-FUZZ_TARGETS := map mapfile raw profile view extract pool
+FUZZ_TARGETS := map mapfile raw profile view extract pool dump
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz_%)
 FUZZ_OWN := $(OBJ)/test/fuzz/fuzz_common.o $(OBJ)/test/fuzz/fuzz_merge.o \
   $(OBJ)/test/fuzz/mipdata_main.o

@@ -22,7 +22,7 @@ BUILD=$(cd "$1" && pwd)
 FUZZ_BUILD=$(cd "$2" && pwd)
 SECONDS_EACH=$3
 JOBS=${4:-1}
-TARGETS="map mapfile raw profile view extract pool"
+TARGETS="map mapfile raw profile view extract pool dump"
 . "$(dirname "$0")/../e2e/lib.sh"
 make_tmp
 # The targets' scratch files, on tmpfs when there is one
@@ -114,6 +114,13 @@ cp pooled-*.mipraw heap.mipraw all.mipraw seeds/pool/
 FUZZ_PROFILE=$TMP/heap.fresh.mip FUZZ_MERGED=$TMP/heap.mip FUZZ_BINARY=$TMP/heap
 # and the run the runtime's pool merge adds to its input
 FUZZ_POOL_RUN=$TMP/heap.mipraw
+# mipdata dump reads every kind of file: all of the above
+mkdir -p seeds/dump
+for kind in map mapfile raw profile extract; do
+  for seed in "seeds/$kind"/*; do
+    cp "$seed" "seeds/dump/$kind-${seed##*/}"
+  done
+done
 export FUZZ_PROFILE FUZZ_MERGED FUZZ_BINARY FUZZ_POOL_RUN
 
 # ---- fuzzing, JOBS targets at a time
