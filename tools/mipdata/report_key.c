@@ -24,15 +24,25 @@ static void text(struct mip_buf *b, const char *s) {
   mip_buf_append(b, s, strlen(s));
 }
 
-/* One field, its delimiters escaped; NULL is an empty field. */
+/* What a field writes %XX: control bytes, DEL, '%' and the delimiters. */
+static const char escaped[] = "\001\002\003\004\005\006\007\010\011\012\013"
+                              "\014\015\016\017\020\021\022\023\024\025"
+                              "\026\027\030\031\032\033\034\035\036\037"
+                              "\177%|@:#";
+
+/* One field, its delimiters escaped; NULL is an empty field. The bytes
+ * between two escapes go in one append (strcspn finds them: keys are
+ * made for every entity of every profile a command reads). */
 static void field(struct mip_buf *b, const char *s) {
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    if (*p < 0x20 || *p == 0x7f || strchr("%|@:#", *p)) {
+  const char *p = s ? s : "";
+  while (*p) {
+    size_t run = strcspn(p, escaped);
+    mip_buf_append(b, p, run);
+    p += run;
+    if (*p) {
       char hex[4];
-      snprintf(hex, sizeof hex, "%%%02X", *p);
+      snprintf(hex, sizeof hex, "%%%02X", (unsigned char)*p++);
       text(b, hex);
-    } else {
-      mip_buf_append(b, p, 1);
     }
   }
 }
