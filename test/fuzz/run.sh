@@ -11,9 +11,9 @@
 #
 # The targets do not cost the same per input (an indexed profile goes
 # through three commands and two merges, a map section through one
-# parser): each gets a share of the time by its weight (TARGETS below),
+# parser): each gets a share of the time by its weight (WEIGHTS below),
 # so that each can reach as many executions as the slowest; the slowest
-# start first, so that JOBS at a time finish together.
+# start first, so that JOBS at a time finish close together.
 #
 # Any crash, leak, sanitizer report, broken property, timeout or
 # out-of-memory fails the run. libFuzzer keeps the input in
