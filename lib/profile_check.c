@@ -96,6 +96,18 @@ static int check_functions(const struct mip_view *v, struct mip_error *err) {
   return 0;
 }
 
+/* Every block of the table readable, those no function's range takes too:
+ * the whole-profile reader reads them all. */
+static int check_block_table(const struct mip_view *v, struct mip_error *err) {
+  uint64_t n = mip_view_count(v, MIP_PROF_BLOCK_TABLE);
+  for (uint64_t i = 0; i < n; i++) {
+    struct mip_block b;
+    if (mip_view_block(v, i, &b, err))
+      return -1;
+  }
+  return 0;
+}
+
 static int check_edges(const struct mip_view *v, struct mip_error *err) {
   uint64_t n = mip_view_count(v, MIP_PROF_EDGES);
   for (uint64_t i = 0; i < n; i++) {
@@ -154,8 +166,9 @@ static int check_heap(const struct mip_view *v, struct mip_error *err) {
 }
 
 int mip_view_check_all(const struct mip_view *v, struct mip_error *err) {
-  return check_functions(v, err) || check_edges(v, err) ||
-                 check_heap_sites(v, err) || check_heap(v, err)
+  return check_functions(v, err) || check_block_table(v, err) ||
+                 check_edges(v, err) || check_heap_sites(v, err) ||
+                 check_heap(v, err)
              ? -1
              : 0;
 }

@@ -257,6 +257,18 @@ with_byte heap.mip $(($(dump_offset heap.mip "$FRAMES | first" object) + 3)) 177
 i=$(dump_value heap.mip "[$FRAMES | .[] | .flags % 4 >= 2] | index(true)")
 copy_bytes heap.mip "$(dump_offset heap.mip "$FRAMES | .[$i]" function)" \
   "$(dump_offset heap.mip "$FRAMES | .[$i]" object)" 4 object-outside.mip
+# A block no function takes (function 0's count of blocks set to 0), its
+# dependencies out of range: the whole-profile reader reads every block
+# of the table, so the view must check them all too.
+"$MIPCC" -fmip-generate=blocks -O1 prog.c -o prog-blocks
+"$MIPDATA" extract prog-blocks -o blocks.mipmap >/dev/null
+"$MIPDATA" create -p blocks.mip blocks.mipmap
+BLOCKS='.sections[] | select(.name == "BLOCKS") | .entries'
+orphan=$(dump_value blocks.mip "$BLOCKS | first | .first_block")
+with_byte blocks.mip "$(dump_offset blocks.mip "$BLOCKS | first" block_count)" 000 unowned.mip
+with_byte unowned.mip "$(dump_offset blocks.mip \
+  ".sections[] | select(.name == \"BLOCK_TABLE\") | .entries[$orphan]" dep_count)" \
+  001 orphan-deps.mip
 
 for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "trunc.mip:truncated" "trunc-tail.mip:truncated" "trunc-heap.mip:truncated" \
@@ -264,7 +276,8 @@ for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "good.mipraw:raw profile" "site-range.mip:heap context $last names site 655" \
   "context-order.mip:heap contexts out of order" \
   "object-range.mip:heap frame 0 names a string out of range" \
-  "object-outside.mip:heap frame $i is outside the image and names an object"; do
+  "object-outside.mip:heap frame $i is outside the image and names an object" \
+  "orphan-deps.mip:a block's dependencies are out of range"; do
   file=${case%%:*} needle=${case#*:}
   expect_failure "annotate $file" "$needle" "$file" -- annotate -p "$file" --format json
   [ -s stdout ] && fail "annotate $file printed output"
@@ -283,7 +296,8 @@ expect_failure "annotate --debug other build" "does not match" "other" -- \
 # One validator: show, annotate (which reads through the compiler's view),
 # merge and dump refuse each broken profile with the same line
 for file in trunc.mip trunc-tail.mip trunc-heap.mip newer.mip \
-  site-range.mip context-order.mip object-range.mip object-outside.mip; do
+  site-range.mip context-order.mip object-range.mip object-outside.mip \
+  orphan-deps.mip; do
   cp "$file" target.mip
   show=$("$MIPDATA" show -p "$file" 2>&1 >/dev/null || true)
   annotate=$("$MIPDATA" annotate -p "$file" 2>&1 >/dev/null || true)

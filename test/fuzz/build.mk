@@ -2,15 +2,16 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer into build/fuzz (FUZZ=1
 # gives the format library and mipdata's objects the same flags).
 # test/fuzz/README.md says what each target runs and how fast.
-#   test-fuzz   every target for FUZZ_CHECK_SECONDS (default 30), two at a
-#               time, on a seed corpus made from real builds, then the
-#               regression inputs
+#   test-fuzz   every target for FUZZ_CHECK_SECONDS on average (default
+#               30), two at a time, on a seed corpus made from real builds,
+#               then the regression inputs
 #   fuzz        the same for FUZZ_SECONDS in all (default 3600: an hour),
-#               FUZZ_JOBS targets at a time (default 2, one per core), each
-#               target FUZZ_SECONDS * FUZZ_JOBS / (the number of targets); the table at the end
-#               says which targets fell short of FUZZ_GOAL executions
-#               (default 10^7)
-FUZZ_TARGETS := map mapfile raw profile view extract pool
+#               FUZZ_JOBS targets at a time (default 2, one per core):
+#               FUZZ_SECONDS * FUZZ_JOBS / (the number of targets) on
+#               average, shared by weight, the slower targets getting more
+#               (run.sh); the table at the end says which targets fell
+#               short of FUZZ_GOAL executions (default 10^7)
+FUZZ_TARGETS := map mapfile raw profile view extract pool dump
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz_%)
 FUZZ_OWN := $(OBJ)/test/fuzz/fuzz_common.o $(OBJ)/test/fuzz/fuzz_merge.o \
   $(OBJ)/test/fuzz/mipdata_main.o

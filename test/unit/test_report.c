@@ -60,7 +60,7 @@ static void build_map(struct mip_buf *m, const struct build *b, int extra) {
    * one function would share a key. */
   build_heap_site(m, SITE + 3, COV + 2, 0, 0, MIP_ALLOC_MALLOC, "", "");
   build_heap_site(m, SITE + 4, COV + 2, 0, 0, MIP_ALLOC_MALLOC, "", "");
-  build_heap_site(m, SITE + 5, COV, 7, 1, 99, "x:y@z|w%#.c", "main");
+  build_heap_site(m, SITE + 5, COV, 7, 1, 99, "x:y@z|w%#\t\177.c", "main");
 }
 
 /* What the fake binary's DWARF says of each return address minus one. */
@@ -309,7 +309,7 @@ START_TEST(fine_keys_are_unique_and_escaped) {
   ck_assert_str_eq(r.sites[4].key[REPORT_FINE], "malloc:a.c;stat@:0:0#2");
   ck_assert_str_eq(r.sites[4].key[REPORT_COARSE], "malloc:a.c;stat@");
   ck_assert_str_eq(r.sites[5].key[REPORT_FINE],
-                   "allocator 99:main@x%3Ay%40z%7Cw%25%23.c:7:1");
+                   "allocator 99:main@x%3Ay%40z%7Cw%25%23%09%7F.c:7:1");
   for (size_t i = 0; i < r.site_count; i++)
     for (size_t j = i + 1; j < r.site_count; j++)
       ck_assert_str_ne(r.sites[i].key[REPORT_FINE],

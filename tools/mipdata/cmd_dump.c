@@ -56,18 +56,22 @@ void dump_elements(struct dump_out *d, const char *key, const uint8_t *p,
 
 /* What the file is, by its first bytes; the reader of that kind says what
  * is wrong with it. */
+int dump_bytes(const char *path, struct mip_file *f, struct dump_out *d,
+               struct mip_error *err) {
+  uint64_t magic = mip_file_magic(f);
+  if (magic == MIP_RAW_MAGIC)
+    return dump_raw(path, f, d, err);
+  if (magic == MIP_PROFILE_MAGIC)
+    return dump_profile(path, f, d, err);
+  return dump_map(path, f, d, err);
+}
+
 static int dump_file(const char *path, struct dump_out *d,
                      struct mip_error *err) {
   struct mip_file f;
   if (mip_file_read(path, &f, err))
     return -1;
-  uint64_t magic = mip_file_magic(&f);
-  mip_file_free(&f);
-  if (magic == MIP_RAW_MAGIC)
-    return dump_raw(path, d, err);
-  if (magic == MIP_PROFILE_MAGIC)
-    return dump_profile(path, d, err);
-  return dump_map(path, d, err);
+  return dump_bytes(path, &f, d, err);
 }
 
 int cmd_dump(int argc, char **argv) {

@@ -6,10 +6,21 @@
 #include "dump_out.h"
 #include "mipfmt.h"
 
-int dump_raw(const char *path, struct dump_out *d, struct mip_error *err);
-int dump_profile(const char *path, struct dump_out *d, struct mip_error *err);
+/* The file at path, whose bytes are *f (taken: freed, *f emptied, as a
+ * parse takes them), dumped as what its first bytes say it is; 0, or -1
+ * with err set and nothing printed. An ELF file is read again from path
+ * (libelf reads it); everything else is parsed from the bytes. */
+int dump_bytes(const char *path, struct mip_file *f, struct dump_out *d,
+               struct mip_error *err);
+
+/* One kind each, the bytes taken as by dump_bytes. */
+int dump_raw(const char *path, struct mip_file *f, struct dump_out *d,
+             struct mip_error *err);
+int dump_profile(const char *path, struct mip_file *f, struct dump_out *d,
+                 struct mip_error *err);
 /* A map file, a bare map section, or an ELF file holding one. */
-int dump_map(const char *path, struct dump_out *d, struct mip_error *err);
+int dump_map(const char *path, struct mip_file *f, struct dump_out *d,
+             struct mip_error *err);
 
 /* Counters and other arrays of one element size, each element with its
  * offset. */

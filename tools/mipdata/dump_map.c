@@ -175,16 +175,14 @@ static int dump_elf(const char *path, struct dump_out *d,
   return rc;
 }
 
-int dump_map(const char *path, struct dump_out *d, struct mip_error *err) {
-  struct mip_file f;
-  if (mip_file_read(path, &f, err))
-    return -1;
-  int elf = f.size >= 4 && memcmp(f.data, "\177ELF", 4) == 0;
-  mip_file_free(&f);
-  if (elf)
+int dump_map(const char *path, struct mip_file *f, struct dump_out *d,
+             struct mip_error *err) {
+  if (f->size >= 4 && memcmp(f->data, "\177ELF", 4) == 0) {
+    mip_file_free(f);
     return dump_elf(path, d, err);
+  }
   struct mip_map map;
-  int rc = mip_mapfile_read(path, &map, err);
+  int rc = mip_mapfile_parse(f, path, &map, err);
   if (rc == 0) {
     dump_start(d);
     if (mip_file_magic(&map.file) == MIP_MAPFILE_MAGIC)

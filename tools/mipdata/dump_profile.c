@@ -1,7 +1,8 @@
 /*
  * mipdata dump of an indexed profile (.mip): the header, the section
  * table and every entry of every section, opened and checked first by
- * mip_view_open (as merge, show, annotate and the compiler open it).
+ * the view (mip_view_parse, as merge, show, annotate and the compiler
+ * check it).
  * Entries longer than this build's layout (fields a later version
  * appended) show the fields it knows.
  */
@@ -127,9 +128,10 @@ static void print_profile(struct dump_out *d, const char *path,
   dump_end(d);
 }
 
-int dump_profile(const char *path, struct dump_out *d, struct mip_error *err) {
+int dump_profile(const char *path, struct mip_file *f, struct dump_out *d,
+                 struct mip_error *err) {
   struct mip_view v;
-  if (mip_view_open(path, &v, err))
+  if (mip_view_parse(f, path, &v, err))
     return -1;
   print_profile(d, path, &v);
   mip_view_close(&v);

@@ -1,6 +1,6 @@
 /*
  * mipdata dump of a raw profile (.mipraw): the header, the section table
- * and every payload, read and checked first by mip_raw_read. Where the
+ * and every payload, read and checked first by the raw reader (mip_raw_parse). Where the
  * heap payloads' entries lie comes from what the reader found (each
  * stack's frames, each segment's path), in file order.
  */
@@ -230,9 +230,10 @@ static void print_raw(struct dump_out *d, const char *path,
   dump_end(d);
 }
 
-int dump_raw(const char *path, struct dump_out *d, struct mip_error *err) {
+int dump_raw(const char *path, struct mip_file *f, struct dump_out *d,
+             struct mip_error *err) {
   struct mip_raw raw;
-  int rc = mip_raw_read(path, &raw, err);
+  int rc = mip_raw_parse(f, path, &raw, err);
   if (rc == 0)
     print_raw(d, path, &raw);
   mip_raw_free(&raw);

@@ -56,9 +56,24 @@ static int needs_escape(uint32_t c) {
 /* Double-quoted, JSON escapes: valid in JSON and in YAML. Names and paths
  * are bytes: a byte that is not part of well-formed UTF-8 becomes U+FFFD
  * (the replacement character), so the output is always valid UTF-8. */
+/* The bytes at p, up to the first that is not printable ASCII or is '"'
+ * or '\\': what goes out as it is, in one write. */
+static size_t plain_run(const unsigned char *p) {
+  size_t n = 0;
+  while (p[n] >= 0x20 && p[n] < 0x7f && p[n] != '"' && p[n] != '\\')
+    n++;
+  return n;
+}
+
 static void quoted(FILE *out, const char *s) {
   fputc('"', out);
   for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t run = plain_run(p);
+    if (run) {
+      fwrite(p, 1, run, out);
+      p += run;
+      continue;
+    }
     uint32_t c;
     int n = utf8_sequence(p, &c);
     if (!n) {
