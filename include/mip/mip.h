@@ -31,8 +31,11 @@ extern "C" {
  * forked child, since the fork).
  *
  * Returns 0 when every profile was written, -1 otherwise (each failure has
- * printed one line on stderr). errno is preserved. Safe to call from a
- * signal handler and from several threads; allocates nothing.
+ * printed one line on stderr). A call while another is under way (in
+ * another thread, or in a signal handler that interrupted it) writes
+ * nothing and returns -1 at once, silently: the one under way writes the
+ * files. errno is preserved. Safe to call from a signal handler and from
+ * several threads; allocates nothing.
  */
 int mip_dump(void) __attribute__((weak));
 

@@ -80,7 +80,16 @@ static int gather_object(struct dl_phdr_info *info, size_t size, void *arg) {
  * will do, since each writes every image's profile. */
 __attribute__((visibility("default"))) int mip_dump(void);
 
+/* Set while a mip_dump() of this copy is under way. A second call meanwhile,
+ * from another thread or from a signal handler that interrupted the first,
+ * returns at once: the dump under way writes the same files, and dumps
+ * that queued up behind each other (a timer that fires faster than a dump
+ * takes on a loaded machine) would leave the program no time to run. */
+static int dumping;
+
 int mip_dump(void) {
+  if (__atomic_exchange_n(&dumping, 1, __ATOMIC_ACQUIRE))
+    return -1;
   int saved = errno;
   int rc = 0;
   for (size_t from = 0;;) {
@@ -94,5 +103,6 @@ int mip_dump(void) {
     from = g.index;
   }
   errno = saved;
+  __atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
   return rc;
 }
