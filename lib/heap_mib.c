@@ -41,6 +41,11 @@
 #define RULE_LiveAtExitSize MIP_MIB_SUM
 #define RULE_PeakLiveSize MIP_MIB_MAX
 #define RULE_ReallocCount MIP_MIB_SUM
+/* Contexts of one run at its one peak add up; runs' peaks are different
+ * moments: a merge of runs keeps one run's (heap_profile.c). */
+#define RULE_AtPeakSize MIP_MIB_SUM
+#define RULE_AtPeakCount MIP_MIB_SUM
+#define RULE_GhostFreeCount MIP_MIB_SUM
 
 const struct mip_mib_def mip_mib_defs[MIP_MIB_COUNT] = {
 #define MIP_MIB_FIELD(id, Name, type) {id, #Name, WIDTH_##type, RULE_##Name},

@@ -138,6 +138,7 @@ void mip_raw_free(struct mip_raw *raw) {
   free(raw->heap.contexts);
   free(raw->heap.stacks);
   free(raw->heap.segments);
+  free(raw->heap.points);
   memset(&raw->heap, 0, sizeof raw->heap);
   mip_file_free(&raw->file);
 }

@@ -216,6 +216,11 @@ struct mip_rt_heap_context {
   uint64_t live;  /* bytes of its blocks live now */
   uint64_t peak;  /* the most of them live at once */
   struct mip_rt_mib mib; /* its dead blocks; AllocCount 0: none yet */
+  uint64_t live_blocks; /* its blocks live now */
+  /* Its live bytes and blocks when the global peak of epoch at_epoch was
+   * confirmed (heap_timeline.c); live ones while at_epoch is older. */
+  uint64_t at_bytes, at_blocks, at_epoch;
+  uint64_t ghost_frees; /* frees at its stack of pointers never seen */
 };
 
 /* A call stack as the hooks take it: frames innermost first, and its
@@ -250,6 +255,79 @@ static inline uint64_t mip_rt_heap_hash_end(const uint64_t lane[2],
   h *= 0xc4ceb9fe1a85ec53ULL;
   return h ^ (h >> 33);
 }
+
+/* ---- Timeline and global peak (heap_timeline.c) ------------------------ */
+
+/* One point: the births and deaths up to event since the one before
+ * (mip/layout/heap_point.inc). */
+struct mip_rt_heap_point {
+  uint64_t event;
+  uint32_t ms;
+  uint32_t reserved;
+  uint64_t bytes;  /* the most live during the point */
+  uint64_t blocks; /* live at that moment */
+};
+#define MIP_RT_HEAP_POINTS 4096u /* at most; then two become one */
+
+/* The bytes and blocks of the whole heap (every counted block), their
+ * peak, and their timeline, behind one lock: every birth and death goes
+ * through it in one order, which is what makes the peak and the bytes
+ * each context had then exact (DHAT's t-gmax, gb and gbk). A new maximum
+ * is pending until the heap first shrinks: then it is confirmed, the
+ * epoch goes up, and each context keeps its live bytes and blocks of that
+ * moment when it next changes (mip_rt_heap_at_peak_step). */
+struct mip_rt_heap_timeline {
+  uint32_t lock;
+  uint32_t pending; /* the maximum was reached since the last shrink */
+  uint64_t bytes, blocks; /* live now */
+  uint64_t events;        /* births and deaths so far */
+  uint64_t epoch;         /* confirmed peaks so far */
+  uint64_t peak_bytes, peak_blocks, peak_event;
+  uint32_t peak_ms;
+  uint32_t count;     /* points used */
+  uint64_t interval;  /* events per point, a power of two */
+  uint32_t interval_log2;
+  uint32_t off;       /* MIP_OPTIONS heap_record=0 or mip_heap_stop: no
+                         birth is recorded (heap_region) */
+  struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
+};
+
+/* A block of size bytes was born (+1) or died (-1) at now: the totals,
+ * the peak and the timeline; returns the epoch the change belongs to. */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_change(
+    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now);
+/* The same change to one context's live bytes and blocks, under its
+ * lock: the first change of a later epoch keeps what it had before, its
+ * bytes at that epoch's peak; a change of an earlier epoch (a thread that
+ * took the context's lock after another's later one) happened before
+ * that peak, and changes those too. */
+static inline void mip_rt_heap_context_change(struct mip_rt_heap_context *c,
+                                              uint64_t size, int born,
+                                              uint64_t epoch) {
+  uint64_t blocks = 1;
+  if (!born)
+    size = -size, blocks = -blocks;
+  if (epoch > c->at_epoch) {
+    c->at_bytes = c->live;
+    c->at_blocks = c->live_blocks;
+    c->at_epoch = epoch;
+  } else if (epoch < c->at_epoch) {
+    c->at_bytes += size;
+    c->at_blocks += blocks;
+  }
+  c->live += size;
+  c->live_blocks += blocks;
+}
+/* Epoch of the peak that stands when the profile is written: a pending
+ * maximum counts as confirmed (nothing changed since). */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_epoch(
+    const struct mip_rt_heap_timeline *t);
+/* Context c's bytes and blocks at the peak of that epoch. */
+MIP_RT_HIDDEN void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c,
+                                       uint64_t epoch, uint64_t *bytes,
+                                       uint64_t *blocks);
+/* Back to nothing (a forked child, mip_heap_reset); keeps its points. */
+MIP_RT_HIDDEN void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t);
 
 /* ---- A heap state (heap_state.c) ------------------------------------- */
 
@@ -306,6 +384,7 @@ struct mip_rt_heap {
   uint8_t *first_tables;     /* every shard's first table, side by side */
   uint32_t first_used;       /* of them */
   uint32_t reserved2;
+  struct mip_rt_heap_timeline timeline;
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
 

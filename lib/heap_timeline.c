@@ -1,0 +1,146 @@
+/*
+ * The heap over time (docs/heap.md, "Timeline and peak"): the TIMELINE
+ * payload of a raw profile, checked when it is read, and how the global
+ * peaks, timelines and at-peak values of several runs combine.
+ *
+ * A run's peak is a moment of that run: the bytes each context held then
+ * (AtPeakSize, AtPeakCount) add up over the contexts of that run, not
+ * over runs. A merge keeps the timeline and the at-peak values of the run
+ * with the highest peak (by bytes, then blocks, then the later event and
+ * time: a total order, so that the result does not depend on the order
+ * of the runs) and lists every run's peak, highest first.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap.h"
+#include "mip/layouts.h"
+
+static int corrupt(const char *path, struct mip_error *err, const char *what,
+                   uint64_t n) {
+  return mip_fail(err, path, "corrupt raw profile: heap timeline %s (%" PRIu64
+                             ")",
+                  what, n);
+}
+
+/* The checks a peak passes, in a raw profile or an indexed one: NULL, or
+ * what is wrong. */
+const char *mip_heap_peak_check(const struct mip_heap_peak *k) {
+  if (!k->interval || (k->interval & (k->interval - 1)))
+    return "has an interval that is not a power of two";
+  if (k->event > k->events)
+    return "has its peak after its last event";
+  if (k->blocks > k->event)
+    return "has more blocks at its peak than births before it";
+  return NULL;
+}
+
+/* The checks of a timeline's points against their peak. */
+const char *mip_heap_points_check(const struct mip_heap_peak *k,
+                                  const struct mip_heap_point *pt, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (i && pt[i].event <= pt[i - 1].event)
+      return "has points out of order";
+    if (pt[i].event > k->events)
+      return "has a point after its last event";
+    if (pt[i].bytes > k->bytes)
+      return "has a point above its peak";
+    if (pt[i].blocks > pt[i].event)
+      return "has a point with more blocks than events";
+  }
+  return NULL;
+}
+
+int mip_raw_heap_timeline_parse(struct mip_raw_heap *heap,
+                                const struct mip_raw_payload *s,
+                                const char *path, struct mip_error *err) {
+  if (!s)
+    return 0;
+  uint64_t size = s->extent.size, head = mip_rec_heap_peak_size +
+                                         mip_rec_raw_heap_timeline_size;
+  if (size < head)
+    return corrupt(path, err, "is truncated: bytes", size);
+  struct mip_rec_heap_peak k;
+  struct mip_rec_raw_heap_timeline t;
+  mip_rec_heap_peak_decode(&k, s->data);
+  mip_rec_raw_heap_timeline_decode(&t, s->data + mip_rec_heap_peak_size);
+  if (t.point_size < mip_rec_heap_point_size || t.point_size % 8)
+    return corrupt(path, err, "has points of a bad size: bytes",
+                   t.point_size);
+  if ((uint64_t)t.point_count * t.point_size != size - head)
+    return corrupt(path, err, "does not hold its points: points",
+                   t.point_count);
+  heap->peak = (struct mip_heap_peak){k.bytes,  k.blocks,   k.event,
+                                      k.events, k.interval, k.ms};
+  const char *why = mip_heap_peak_check(&heap->peak);
+  if (why)
+    return corrupt(path, err, why, k.bytes);
+  heap->points = mip_xcalloc(t.point_count ? t.point_count : 1,
+                             sizeof *heap->points);
+  for (uint32_t i = 0; i < t.point_count; i++) {
+    struct mip_rec_heap_point r;
+    mip_rec_heap_point_decode(&r, s->data + head + (uint64_t)i * t.point_size);
+    heap->points[i] = (struct mip_heap_point){r.event, r.ms, r.bytes, r.blocks};
+  }
+  heap->point_count = t.point_count;
+  if ((why = mip_heap_points_check(&heap->peak, heap->points, t.point_count)))
+    return corrupt(path, err, why, t.point_count);
+  heap->has_timeline = 1;
+  return 0;
+}
+
+/* ---- merging ---------------------------------------------------------- */
+
+static int compare_peaks(const struct mip_heap_peak *a,
+                         const struct mip_heap_peak *b) {
+  const uint64_t x[] = {a->bytes, a->blocks, a->event, a->ms, a->events};
+  const uint64_t y[] = {b->bytes, b->blocks, b->event, b->ms, b->events};
+  for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+    if (x[i] != y[i])
+      return x[i] > y[i] ? 1 : -1;
+  return 0;
+}
+
+static int highest_first(const void *a, const void *b) {
+  return compare_peaks(b, a);
+}
+
+void mip_heap_at_peak_clear(struct mip_mib *m) {
+  m->v[MIP_MIBI_AtPeakSize] = 0;
+  m->v[MIP_MIBI_AtPeakCount] = 0;
+}
+
+int mip_heap_peaks_add(struct mip_profile *p, const struct mip_heap_peak *peaks,
+                       size_t peak_count, const struct mip_heap_point *points,
+                       size_t point_count) {
+  if (!peak_count)
+    return MIP_HEAP_PEAK_NONE;
+  int theirs = !p->heap_peak_count ||
+               compare_peaks(&peaks[0], &p->heap_peaks[0]) > 0;
+  p->heap_peaks = mip_xrealloc(p->heap_peaks, p->heap_peak_count + peak_count,
+                               sizeof *p->heap_peaks);
+  memcpy(p->heap_peaks + p->heap_peak_count, peaks,
+         peak_count * sizeof *peaks);
+  p->heap_peak_count += peak_count;
+  qsort(p->heap_peaks, p->heap_peak_count, sizeof *p->heap_peaks,
+        highest_first);
+  if (!theirs)
+    return MIP_HEAP_PEAK_OURS;
+  for (size_t i = 0; i < p->heap_context_count; i++)
+    mip_heap_at_peak_clear(&p->heap_contexts[i].mib);
+  free(p->heap_points);
+  p->heap_points = mip_xcalloc(point_count ? point_count : 1,
+                               sizeof *p->heap_points);
+  memcpy(p->heap_points, points, point_count * sizeof *points);
+  p->heap_point_count = point_count;
+  return MIP_HEAP_PEAK_THEIRS;
+}
+
+void mip_heap_peaks_free(struct mip_profile *p) {
+  free(p->heap_peaks);
+  free(p->heap_points);
+  p->heap_peaks = NULL;
+  p->heap_points = NULL;
+  p->heap_peak_count = p->heap_point_count = 0;
+}

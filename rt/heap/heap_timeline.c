@@ -1,0 +1,110 @@
+/*
+ * The whole heap over time: the bytes and blocks live, their global peak
+ * and a timeline of at most MIP_RT_HEAP_POINTS points (docs/heap.md,
+ * "Timeline and peak").
+ *
+ * Time is counted in births and deaths (events), so that a program that
+ * allocates the same way gets the same points whatever the machine; each
+ * point also has the time of its last event. A point covers `interval`
+ * events and keeps the most bytes live during them (and the blocks at that
+ * moment), so that no peak is lost between points. When the points run
+ * out, two neighbours become one and the interval doubles: a run of any
+ * length keeps its whole life in the same memory, at a coarser grain.
+ *
+ * The peak is DHAT's: the most bytes live at once, reached by a birth; it
+ * is confirmed when the heap first shrinks after it (the epoch goes up),
+ * and every context keeps its own live bytes and blocks of that moment
+ * the next time it changes (heap.h, mip_rt_heap_context_change). One
+ * lock orders every change, so that the peak is a moment that really
+ * happened even when several threads allocate.
+ */
+#include "heap.h"
+
+/* Two neighbouring points become one, the interval doubles. */
+static void halve(struct mip_rt_heap_timeline *t) {
+  uint32_t n = t->count / 2;
+  for (uint32_t i = 0; i < n; i++) {
+    const struct mip_rt_heap_point *a = &t->points[2 * i];
+    const struct mip_rt_heap_point *b = &t->points[2 * i + 1];
+    struct mip_rt_heap_point m = *b;
+    if (a->bytes > b->bytes) {
+      m.bytes = a->bytes;
+      m.blocks = a->blocks;
+    }
+    t->points[i] = m;
+  }
+  if (t->count & 1)
+    t->points[n++] = t->points[t->count - 1];
+  t->count = n;
+  t->interval <<= 1;
+  t->interval_log2++;
+}
+
+/* The event just counted into the timeline, with the totals after it. */
+static void point(struct mip_rt_heap_timeline *t, int born, uint32_t now) {
+  uint64_t i = (t->events - 1) >> t->interval_log2;
+  while (i >= MIP_RT_HEAP_POINTS) {
+    halve(t);
+    i = (t->events - 1) >> t->interval_log2;
+  }
+  struct mip_rt_heap_point *p = &t->points[i];
+  if (i >= t->count) { /* the first event of a point */
+    t->count = (uint32_t)i + 1;
+    p->bytes = t->bytes;
+    p->blocks = t->blocks;
+  } else if (born && t->bytes > p->bytes) {
+    p->bytes = t->bytes;
+    p->blocks = t->blocks;
+  }
+  p->event = t->events;
+  p->ms = now;
+}
+
+uint64_t mip_rt_heap_timeline_change(struct mip_rt_heap_timeline *t,
+                                     uint64_t size, int born, uint32_t now) {
+  mip_rt_heap_lock(&t->lock);
+  t->events++;
+  if (born) {
+    t->bytes += size;
+    t->blocks++;
+    if (t->bytes > t->peak_bytes) {
+      t->peak_bytes = t->bytes;
+      t->peak_blocks = t->blocks;
+      t->peak_event = t->events;
+      t->peak_ms = now;
+      t->pending = 1;
+    }
+  } else {
+    if (t->pending) { /* the heap first shrinks: the peak stands */
+      t->epoch++;
+      t->pending = 0;
+    }
+    t->bytes -= size;
+    t->blocks--;
+  }
+  if (t->points)
+    point(t, born, now);
+  uint64_t epoch = t->epoch;
+  mip_rt_heap_unlock(&t->lock);
+  return epoch;
+}
+
+uint64_t mip_rt_heap_timeline_epoch(const struct mip_rt_heap_timeline *t) {
+  return t->epoch + (t->pending != 0);
+}
+
+void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c, uint64_t epoch,
+                         uint64_t *bytes, uint64_t *blocks) {
+  int kept = c->at_epoch == epoch;
+  *bytes = kept ? c->at_bytes : c->live;
+  *blocks = kept ? c->at_blocks : c->live_blocks;
+}
+
+void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
+  struct mip_rt_heap_point *points = t->points;
+  uint32_t off = t->off;
+  *t = (struct mip_rt_heap_timeline){0};
+  t->points = points;
+  t->interval = 1;
+  t->off = off;
+}
