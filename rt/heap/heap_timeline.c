@@ -6,10 +6,11 @@
  * Time is counted in births and deaths (events), so that a program that
  * allocates the same way gets the same points whatever the machine; each
  * point also has the time of its last event. A point covers `interval`
- * events and keeps the most bytes live during them (and the blocks at that
- * moment), so that no peak is lost between points. When the points run
- * out, two neighbours become one and the interval doubles: a run of any
- * length keeps its whole life in the same memory, at a coarser grain.
+ * events and keeps the most bytes live during them (and the blocks at the
+ * first moment they were), so that no peak is lost between points. When
+ * the points run out, two neighbours become one and the interval doubles:
+ * a run of any length keeps its whole life in the same memory, at a
+ * coarser grain.
  *
  * The peak is DHAT's: the most bytes live at once, reached by a birth; it
  * is confirmed when the heap first shrinks after it (the epoch goes up),
@@ -26,8 +27,8 @@ static void halve(struct mip_rt_heap_timeline *t) {
   for (uint32_t i = 0; i < n; i++) {
     const struct mip_rt_heap_point *a = &t->points[2 * i];
     const struct mip_rt_heap_point *b = &t->points[2 * i + 1];
-    struct mip_rt_heap_point m = *b;
-    if (a->bytes > b->bytes) {
+    struct mip_rt_heap_point m = *b; /* ends where b ends */
+    if (a->bytes >= b->bytes) { /* the first moment of the most bytes */
       m.bytes = a->bytes;
       m.blocks = a->blocks;
     }
