@@ -35,6 +35,12 @@ void mip_heap_free(struct mip_profile *p);
 
 /* ---- heap_timeline.c ---- */
 
+/* A pooled raw profile's PEAKS payload s (NULL: none), after its
+ * TIMELINE, checked. */
+int mip_raw_heap_peaks_parse(struct mip_raw_heap *heap,
+                             const struct mip_raw_payload *s,
+                             const char *path, struct mip_error *err);
+
 /* The TIMELINE payload s (NULL: none) into heap, checked. */
 int mip_raw_heap_timeline_parse(struct mip_raw_heap *heap,
                                 const struct mip_raw_payload *s,

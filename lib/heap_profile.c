@@ -413,9 +413,16 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
       return -1;
     }
   /* Checked: from here on nothing fails. */
-  int peak = h->has_timeline ? mip_heap_peaks_add(p, &h->peak, 1, h->points,
-                                                  h->point_count)
-                             : MIP_HEAP_PEAK_NONE;
+  int peak = MIP_HEAP_PEAK_NONE;
+  if (h->has_timeline) {
+    /* The kept run's peak first, then a pooled file's others. */
+    size_t n = 1 + h->other_peak_count;
+    struct mip_heap_peak *peaks = mip_xcalloc(n, sizeof *peaks);
+    peaks[0] = h->peak;
+    memcpy(peaks + 1, h->other_peaks, h->other_peak_count * sizeof *peaks);
+    peak = mip_heap_peaks_add(p, peaks, n, h->points, h->point_count);
+    free(peaks);
+  }
   struct mip_interner strings;
   mip_interner_init(&strings, &p->strings, p->heap_strings_at);
   struct frame_table frames;

@@ -323,6 +323,8 @@ int mip_raw_heap_parse(struct mip_raw *raw, const char *path,
   if (read_stats(raw, path, err) ||
       mip_raw_heap_timeline_parse(
           heap, mip_raw_find(raw, MIP_RAW_HEAP_TIMELINE), path, err) ||
+      mip_raw_heap_peaks_parse(heap, mip_raw_find(raw, MIP_RAW_HEAP_PEAKS),
+                               path, err) ||
       read_stacks(heap, stacks, path, err) ||
       read_segments(heap, segments, path, err) ||
       (mibs && read_contexts(heap, mibs, path, err)))

@@ -53,6 +53,8 @@ enum mip_raw_payload_kind {
   MIP_RAW_HEAP_SEGMENTS = 36, /* raw_heap_segment entries */
   MIP_RAW_HEAP_TIMELINE = 37, /* heap_peak, raw_heap_timeline, heap_point
                                  entries: the process's, in the owner's */
+  MIP_RAW_HEAP_PEAKS = 38,    /* heap_peak entries: a pooled file's runs
+                                 other than the TIMELINE's */
   /* Pooled raw profiles (MIP_RAW_POOLED) hold, instead of each counter
    * kind's section, its totals over the runs: kind MIP_RAW_POOL_BASE +
    * the counter kind. */

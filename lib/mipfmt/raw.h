@@ -63,6 +63,9 @@ struct mip_raw_heap {
   struct mip_heap_peak peak;
   struct mip_heap_point *points;
   size_t point_count;
+  /* A pooled file's other runs' peaks (PEAKS payload), none above peak. */
+  struct mip_heap_peak *other_peaks;
+  size_t other_peak_count;
   int has_stats; /* the raw profile has MIP_STAT_HEAP_* statistics */
   struct mip_raw_heap_context *contexts;
   size_t context_count;

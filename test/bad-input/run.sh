@@ -243,13 +243,34 @@ i=$(dump_value heap.mip "[$FRAMES | .[] | .flags % 4 >= 2] | index(true)")
 copy_bytes heap.mip "$(dump_offset heap.mip "$FRAMES | .[$i]" function)" \
   "$(dump_offset heap.mip "$FRAMES | .[$i]" object)" 4 object-outside.mip
 
+# The heap timeline (raw TIMELINE payload, indexed HEAP_PEAKS and
+# HEAP_TIMELINE): a point's event set back to 0 (out of order), a peak's
+# interval made 3, a point's bytes above the peak.
+RAW_TL='.sections[] | select(.name == "HEAP_TIMELINE")'
+PEAKS='.sections[] | select(.name == "HEAP_PEAKS") | .entries'
+POINTS='.sections[] | select(.name == "HEAP_TIMELINE") | .entries'
+with_byte heap.mipraw "$(dump_offset heap.mipraw "$RAW_TL | .points[1]" event)" 000 tl-order.mipraw
+with_byte heap.mipraw "$(dump_offset heap.mipraw "$RAW_TL | .peak" interval)" 003 tl-interval.mipraw
+with_byte heap.mip "$(dump_offset heap.mip "$PEAKS | first" interval)" 003 peak-interval.mip
+with_byte heap.mip $(($(dump_offset heap.mip "$POINTS | first" bytes) + 5)) 001 point-above.mip
+for case in "tl-order.mipraw:heap timeline has points out of order" \
+  "tl-interval.mipraw:heap timeline has an interval that is not a power of two"; do
+  file=${case%%:*} needle=${case#*:}
+  cp heap.mip before
+  expect_failure "merge $file" "corrupt raw profile: $needle" "$file" -- \
+    merge -p heap.mip --debug heap "$file"
+  cmp -s before heap.mip || fail "merge of $file changed heap.mip"
+done
+
 for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "trunc.mip:truncated" "trunc-tail.mip:truncated" "trunc-heap.mip:truncated" \
   "magic.mip:bad magic" "newer.mip:newer" "good.mipmap:map file" \
   "good.mipraw:raw profile" "site-range.mip:heap context $last names site 655" \
   "context-order.mip:heap contexts out of order" \
   "object-range.mip:heap frame 0 names a string out of range" \
-  "object-outside.mip:heap frame $i is outside the image and names an object"; do
+  "object-outside.mip:heap frame $i is outside the image and names an object" \
+  "peak-interval.mip:heap peak 0 has an interval that is not a power of two" \
+  "point-above.mip:heap timeline has a point above its peak"; do
   file=${case%%:*} needle=${case#*:}
   expect_failure "annotate $file" "$needle" "$file" -- annotate -p "$file" --format json
   [ -s stdout ] && fail "annotate $file printed output"
@@ -268,7 +289,8 @@ expect_failure "annotate --debug other build" "does not match" "other" -- \
 # One validator: show, annotate (which reads through the compiler's view),
 # merge and dump refuse each broken profile with the same line
 for file in trunc.mip trunc-tail.mip trunc-heap.mip newer.mip \
-  site-range.mip context-order.mip object-range.mip object-outside.mip; do
+  site-range.mip context-order.mip object-range.mip object-outside.mip \
+  peak-interval.mip point-above.mip; do
   cp "$file" target.mip
   show=$("$MIPDATA" show -p "$file" 2>&1 >/dev/null || true)
   annotate=$("$MIPDATA" annotate -p "$file" 2>&1 >/dev/null || true)

@@ -1,8 +1,8 @@
 /*
  * The heap over time as text (show --heap): the global peak in one line
- * and the timeline as a chart of '#' columns, each the most bytes live
- * during the births and deaths it covers, so that no peak falls between
- * two columns.
+ * and the timeline as a chart of '#' columns on '.', each the most bytes
+ * live during the births and deaths it covers, so that no peak falls
+ * between two columns.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -69,7 +69,7 @@ void heap_chart_text(FILE *out, const struct mip_profile *p, int width,
     else
       fprintf(out, "%12s |", "");
     for (size_t c = 0; c < n; c++)
-      fputc(most[c] > floor ? '#' : ' ', out);
+      fputc(most[c] > floor ? '#' : '.', out);
     fputc('\n', out);
   }
   fprintf(out, "%12d +", 0);

@@ -135,17 +135,17 @@ static void text_context(const struct report *r,
          mib(c, MIP_MIBI_MaxAccessCount), mib(c, MIP_MIBI_TotalLifetime),
          mib(c, MIP_MIBI_MinLifetime), mib(c, MIP_MIBI_MaxLifetime));
   printf("    live at exit %" PRIu64 " (%" PRIu64 " bytes), peak live %" PRIu64
-         " bytes, at the global peak %" PRIu64 " (%" PRIu64
-         " bytes), %" PRIu64 " reallocation%s",
+         " bytes, %" PRIu64 " reallocation%s\n",
          mib(c, MIP_MIBI_LiveAtExitCount), mib(c, MIP_MIBI_LiveAtExitSize),
-         mib(c, MIP_MIBI_PeakLiveSize), mib(c, MIP_MIBI_AtPeakCount),
-         mib(c, MIP_MIBI_AtPeakSize), mib(c, MIP_MIBI_ReallocCount),
+         mib(c, MIP_MIBI_PeakLiveSize), mib(c, MIP_MIBI_ReallocCount),
          report_plural(mib(c, MIP_MIBI_ReallocCount)));
+  if (r->profile.heap_peak_count)
+    printf("    at the global peak %" PRIu64 " live (%" PRIu64 " bytes)\n",
+           mib(c, MIP_MIBI_AtPeakCount), mib(c, MIP_MIBI_AtPeakSize));
   if (mib(c, MIP_MIBI_GhostFreeCount))
-    printf(", %" PRIu64 " free%s of blocks never seen allocated",
+    printf("    %" PRIu64 " free%s of blocks never seen allocated\n",
            mib(c, MIP_MIBI_GhostFreeCount),
            report_plural(mib(c, MIP_MIBI_GhostFreeCount)));
-  putchar('\n');
   report_text_frames(stdout, "    ", r, c);
 }
 
