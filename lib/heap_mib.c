@@ -116,6 +116,14 @@ int mip_mib_check(const struct mip_mib *m, char *why, size_t size) {
   else if (count && m->v[MIP_MIBI_MinSize] > m->v[MIP_MIBI_MaxSize])
     snprintf(why, size, "MinSize %" PRIu64 " above MaxSize %" PRIu64,
              m->v[MIP_MIBI_MinSize], m->v[MIP_MIBI_MaxSize]);
+  else if (m->v[MIP_MIBI_AtPeakCount] > count)
+    snprintf(why, size, "%" PRIu64 " blocks at the peak of %" PRIu64
+                        " allocated",
+             m->v[MIP_MIBI_AtPeakCount], count);
+  else if (m->v[MIP_MIBI_AtPeakSize] > m->v[MIP_MIBI_TotalSize])
+    snprintf(why, size, "%" PRIu64 " bytes at the peak of %" PRIu64
+                        " allocated",
+             m->v[MIP_MIBI_AtPeakSize], m->v[MIP_MIBI_TotalSize]);
   else if (m->v[MIP_MIBI_LiveAtExitSize] > m->v[MIP_MIBI_TotalSize])
     snprintf(why, size, "%" PRIu64 " bytes live at exit of %" PRIu64
                         " allocated",

@@ -154,6 +154,9 @@ MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
 /* ---- Live blocks (heap_table.c) --------------------------------------- */
 
 #define MIP_RT_HEAP_NO_CONTEXT UINT32_MAX
+/* Born while recording was off (heap_region.c): tracked so that its free
+ * is known, never counted; no context has this number. */
+#define MIP_RT_HEAP_UNRECORDED 0x3fffeu
 #define MIP_RT_HEAP_NO_CPU 0x7ffu /* sched_getcpu failed, or a CPU from
                                    2047 up (11 bits in the table) */
 /* Block flags. */
@@ -287,8 +290,7 @@ struct mip_rt_heap_timeline {
   uint32_t count;     /* points used */
   uint64_t interval;  /* events per point, a power of two */
   uint32_t interval_log2;
-  uint32_t off;       /* MIP_OPTIONS heap_record=0 or mip_heap_stop: no
-                         birth is recorded (heap_region) */
+  uint32_t reserved;
   struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
 };
 
@@ -326,7 +328,8 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_epoch(
 MIP_RT_HIDDEN void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c,
                                        uint64_t epoch, uint64_t *bytes,
                                        uint64_t *blocks);
-/* Back to nothing (a forked child, mip_heap_reset); keeps its points. */
+/* Back to nothing (a forked child, mip_heap_reset): the count, interval
+ * and peak start over; the points' memory stays. */
 MIP_RT_HIDDEN void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t);
 
 /* ---- A heap state (heap_state.c) ------------------------------------- */
@@ -383,7 +386,8 @@ struct mip_rt_heap {
                                 none works (times are 0) */
   uint8_t *first_tables;     /* every shard's first table, side by side */
   uint32_t first_used;       /* of them */
-  uint32_t reserved2;
+  uint32_t off; /* births are not recorded (heap_region.c): mip_heap_stop,
+                   MIP_OPTIONS heap_record=0 */
   struct mip_rt_heap_timeline timeline;
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
@@ -545,6 +549,22 @@ MIP_RT_HIDDEN void mip_rt_heap_block_mib(struct mip_rt_mib *m,
                                          uint64_t count, uint32_t now,
                                          uint32_t cpu);
 
+/* ---- Regions and ghost frees (heap_region.c) -------------------------- */
+
+/* Recording on (1) or off (0): blocks born while it is off are
+ * MIP_RT_HEAP_UNRECORDED. Returns what it was. */
+MIP_RT_HIDDEN int mip_rt_heap_record(struct mip_rt_heap *h, int on);
+/* Every context's MemInfoBlock, live bytes, peak and ghost frees, the
+ * statistics and the timeline back to zero; the blocks live now are
+ * forgotten (a new generation, as in a forked child). Takes every lock. */
+MIP_RT_HIDDEN void mip_rt_heap_reset(struct mip_rt_heap *h);
+/* A free in instrumented code of a pointer never seen allocated, at the
+ * stack of context. */
+MIP_RT_HIDDEN void mip_rt_heap_ghost(struct mip_rt_heap *h, uint32_t context);
+/* MIP_OPTIONS heap_record=0: the process's state starts with recording
+ * off. */
+MIP_RT_HIDDEN extern uint32_t mip_rt_heap_record_at_start;
+
 /* ---- Unwinding (heap_unwind.c, heap_recent.c) ------------------------ */
 
 /* The calling thread's stack, looked up once per thread: [lo, hi), lo ==
@@ -640,7 +660,7 @@ MIP_RT_HIDDEN void mip_rt_heap_payloads_release(struct mip_rt_payload *all,
 /* What an image's runtime offers the others once it owns the process's
  * heap state. Appended to, never reordered; version bumps when a change
  * would mislead an older caller. */
-#define MIP_RT_HEAP_OPS_VERSION 4u
+#define MIP_RT_HEAP_OPS_VERSION 5u
 struct mip_rt_heap_ops {
   uint32_t version; /* MIP_RT_HEAP_OPS_VERSION */
   uint32_t size;    /* sizeof(struct mip_rt_heap_ops) */
@@ -673,6 +693,14 @@ struct mip_rt_heap_ops {
   size_t (*payloads)(uintptr_t site_lo, uintptr_t site_hi,
                      struct mip_rt_payload *all, size_t count, size_t max);
   void (*release)(struct mip_rt_payload *all, size_t count);
+  /* Version 5. A free in instrumented code found no block at its pointer:
+   * a ghost free of the context of its call stack (walked from fp, the
+   * hook's frame, as alloc's) and site. */
+  void (*ghost)(uintptr_t site, const void *fp, uint32_t depth);
+  /* mip_heap_start and mip_heap_stop (1, 0): what recording was; reset:
+   * mip_heap_reset, on the owner's state. */
+  int (*record)(int on);
+  void (*reset)(void);
 };
 
 /* The ops of the owner of the process's heap state, starting this

@@ -72,7 +72,7 @@ int mip_rt_heap_init(struct mip_rt_heap *h,
   memset(h, 0, sizeof *h);
   if (!c->depot_slots || (c->depot_slots & (c->depot_slots - 1)) ||
       !c->depth || c->depth > MIP_RT_HEAP_DEPTH_MAX ||
-      c->arena_words >> 32 || c->contexts >= MIP_RT_HEAP_CONTEXTS_MAX)
+      c->arena_words >> 32 || c->contexts >= MIP_RT_HEAP_UNRECORDED)
     return -1;
   static uint32_t serials;
   h->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
@@ -204,7 +204,7 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
     if (c->live > c->peak) /* read by a dump without the lock */
       __atomic_store_n(&c->peak, c->live, __ATOMIC_RELAXED);
     mip_rt_heap_unlock(&c->lock);
-  } else {
+  } else if (context != MIP_RT_HEAP_UNRECORDED) {
     stat(h, MIP_RT_HEAP_STAT_DROPPED);
   }
   /* After the lock: a locked instruction waits for every store before it,

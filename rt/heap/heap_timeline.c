@@ -103,9 +103,7 @@ void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c, uint64_t epoch,
 
 void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
   struct mip_rt_heap_point *points = t->points;
-  uint32_t off = t->off;
   *t = (struct mip_rt_heap_timeline){0};
   t->points = points;
   t->interval = 1;
-  t->off = off;
 }

@@ -7,7 +7,10 @@
 #      of the timeline, the peak and each site's share of it, computed
 #      here from the same steps;
 #   3. show --heap's peak line and chart, YAML, and a merge of two runs
-#      (the higher peak's run is kept, both peaks listed).
+#      (the higher peak's run is kept, both peaks listed);
+#   4. mip_heap_start, mip_heap_stop, mip_heap_reset and MIP_OPTIONS
+#      heap_record=0 count exactly the blocks of their region; a ghost
+#      free is counted at its own free call.
 #   test/e2e/heap_time.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -168,6 +171,38 @@ if cmp -s lowhigh.mip highlow.mip && [ "$peaks" = "[$(echo "$top" | cut -d' ' -f
 else
   fail "merge: peaks $peaks (wanted [$(echo "$top" | cut -d' ' -f1),$low_top]), at the peak:"
   jq -r '.heap[] | "\(.frames[0].function) \(.AtPeakSize) \(.AtPeakCount)"' lowhigh.json | sed 's/^/     /'
+fi
+
+# ---- 4. regions (mip/mip.h) and ghost frees --------------------------------------
+
+"$MIPCC" -fmip-generate=heap $FLAGS -I"$HERE/../../include" "$SRC/region.c" -o region
+for mode in region reset; do
+  MIP_OPTIONS=heap_record=0 MIP_PROFILE_FILE=$mode.mipraw ./region "$mode" ||
+    fail "region $mode: exit status $?"
+  profile region "$mode" "$mode.mipraw"
+done
+# region: the 20 blocks allocated between start and stop, one of them
+# reallocated (DHAT's count: 21 blocks, 1 reallocation), nothing of the
+# 10 before or the 5 after; the 20 die after stop, all recorded; the free
+# of getcwd's buffer is a ghost free at release()'s call of free.
+got=$(jq -c '[.heap[] | [.frames[0].function, .AllocCount, .ReallocCount, .LiveAtExitCount, .GhostFreeCount]]' region.json)
+want='[["inside",21,1,0,0],["release",0,0,0,1]]'
+if [ "$got" = "$want" ]; then
+  pass "region: only the blocks born between mip_heap_start and mip_heap_stop, and the ghost free at its free site: $got"
+else
+  fail "region: contexts [function, blocks, reallocs, live, ghost frees] $got, wanted $want"
+fi
+got=$(jq -c '[.heap_peak.bytes, .heap_peak.blocks, .heap_peak.events, .heap_stats.unseen_frees]' region.json)
+if [ "$got" = "[4200,20,42,1]" ]; then
+  pass "region: peak 4200 bytes in 20 blocks (19 of 200, the realloc's 400), 42 births and deaths, 1 unseen free"
+else
+  fail "region: [peak bytes, blocks, events, unseen frees] $got, wanted [4200,20,42,1]"
+fi
+got=$(jq -c '[[.heap[] | [.frames[0].function, .AllocCount]], .heap_peak.bytes, .heap_peak.events, .heap_stats.unseen_frees]' reset.json)
+if [ "$got" = '[[["inside",3]],600,6,0]' ]; then
+  pass "reset: only the 3 blocks after mip_heap_reset; the 7 before, freed after it, are no deaths and no ghosts"
+else
+  fail "reset: $got, wanted [[[\"inside\",3]],600,6,0]"
 fi
 
 finish

@@ -578,6 +578,12 @@ START_TEST(raw_refuses_contradicting_mibs) {
   expect_raw_mib_error(MIP_MIBI_LiveAtExitSize, MIP_MIBI_TotalSize, 1,
                        "heap context 1 has 65 bytes live at exit of 64 "
                        "allocated");
+  expect_raw_mib_error(MIP_MIBI_AtPeakCount, MIP_MIBI_AllocCount, 1,
+                       "heap context 1 has 3 blocks at the peak of 2 "
+                       "allocated");
+  expect_raw_mib_error(MIP_MIBI_AtPeakSize, MIP_MIBI_TotalSize, 1,
+                       "heap context 1 has 65 bytes at the peak of 64 "
+                       "allocated");
 }
 END_TEST
 
@@ -1204,7 +1210,7 @@ static const char *run_with_peak(const char *name, uint64_t bytes,
                                  struct mip_buf *payload) {
   struct raw_parts r;
   default_parts(&r);
-  struct mip_mib m1 = make_mib(2, 64, 5, 9, 1), m2 = make_mib(1, 8, 1, 2, 0);
+  struct mip_mib m1 = make_mib(2, 64, 5, 9, 1), m2 = make_mib(1, 80, 1, 2, 0);
   m1.v[MIP_MIBI_AtPeakSize] = at1;
   m1.v[MIP_MIBI_AtPeakCount] = 1;
   m2.v[MIP_MIBI_AtPeakSize] = at2;
