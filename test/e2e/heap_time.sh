@@ -8,7 +8,9 @@
 #      here from the same steps;
 #   3. show --heap's peak line and chart, YAML, and a merge of two runs
 #      (the higher peak's run is kept, both peaks listed);
-#   4. mip_heap_start, mip_heap_stop, mip_heap_reset and MIP_OPTIONS
+#   4. the heap filters of show --heap and annotate, against the same
+#      selection made with jq;
+#   5. mip_heap_start, mip_heap_stop, mip_heap_reset and MIP_OPTIONS
 #      heap_record=0 count exactly the blocks of their region; a ghost
 #      free is counted at its own free call.
 #   test/e2e/heap_time.sh BUILD_DIR
@@ -173,7 +175,43 @@ else
   jq -r '.heap[] | "\(.frames[0].function) \(.AtPeakSize) \(.AtPeakCount)"' lowhigh.json | sed 's/^/     /'
 fi
 
-# ---- 4. regions (mip/mip.h) and ghost frees --------------------------------------
+# ---- filters: each the selection jq makes of the unfiltered contexts ------------
+
+# filtered NAME JQ_SELECT ARGS...: show --heap ARGS against the contexts of
+# NAME.json that JQ_SELECT keeps (each context: frames, site, fields)
+filtered() {
+  name=$1 select=$2
+  shift 2
+  jq -c "[.heap[] | select($select) | [.frames[0].function, .TotalSize]]" "$name.json" >want.filter
+  mip_show "$name.mip" --heap "$@" | jq -c '[.heap[] | [.frames[0].function, .TotalSize]]' >got.filter
+  n=$(jq length want.filter)
+  if [ "$n" -ge 1 ] && [ "$n" -lt "$(jq '.heap | length' "$name.json")" ] && cmp -s want.filter got.filter; then
+    pass "show --heap $*: the $n contexts jq selects"
+  else
+    fail "show --heap $*: $(cat got.filter), wanted $(cat want.filter)"
+  fi
+}
+filtered peaks '.site.allocator == "malloc"' --alloc malloc
+filtered peaks '.site.allocator == "calloc" or .site.allocator == "strdup"' --alloc calloc,strdup
+filtered peaks '(.site.allocator == "malloc" or .site.allocator == "calloc" or .site.allocator == "strdup") and .MaxSize <= 400' --alloc c --max-size 400
+filtered peaks '.MinSize >= 64 and .MaxSize <= 480' --min-size 64 --max-size 480
+filtered peaks '[.frames[].function] | any(test("^(large|name)$"))' --frame '^(large|name)$'
+filtered grow '.LiveAtExitCount > 0 and .MaxSize <= 100' --live --max-size 100
+# Text and annotate take the same filters; annotate lists only those.
+"$MIPDATA" show -p peaks.mip --heap --frame '^name$' >filtered.txt
+if grep -q '^Heap: 1 context,' filtered.txt && grep -q 'strdup at' filtered.txt; then
+  pass "show --heap --frame (text): one context, its totals"
+else
+  fail "show --heap --frame (text): $(head -3 filtered.txt | tr '\n' '|')"
+fi
+"$MIPDATA" annotate -p peaks.mip --format json --alloc strdup >annotated.json 2>/dev/null
+if [ "$(jq -c '[.allocations[] | .contexts[]?] | length' annotated.json)" = 1 ]; then
+  pass "annotate --alloc strdup: one context listed"
+else
+  fail "annotate --alloc strdup: $(jq -c '[.allocations[] | .contexts]' annotated.json)"
+fi
+
+# ---- 5. regions (mip/mip.h) and ghost frees --------------------------------------
 
 "$MIPCC" -fmip-generate=heap $FLAGS -I"$HERE/../../include" "$SRC/region.c" -o region
 for mode in region reset; do
