@@ -360,6 +360,18 @@ for case in "hot-share:1.5" "hot-share:-0.1" "hot-share:abc" "hot-share:" \
   expect_usage "annotate --$option '$value'" "--$option wants" -- \
     annotate -p heap.mip "--$option" "$value"
 done
+# The heap filters (report_filter.c), refused before any file is read
+expect_usage "show --heap --alloc bogus" "--alloc: unknown allocator 'bogus'" -- \
+  show -p heap.mip --heap --alloc malloc,bogus
+expect_usage "annotate --alloc ''," "--alloc: unknown allocator ''" -- \
+  annotate -p heap.mip --alloc ,malloc
+expect_usage "show --heap --frame '('" "--frame: bad regular expression '('" -- \
+  show -p heap.mip --heap --frame '('
+expect_usage "show --heap sizes crossed" "--min-size is above --max-size" -- \
+  show -p heap.mip --heap --min-size 10 --max-size 9
+expect_usage "show --heap --min-size -1" "--min-size wants" -- \
+  show -p heap.mip --heap --min-size -1
+expect_usage "show --live without --heap" "go with --heap" -- show -p heap.mip --live
 expect_usage "annotate ambiguous option" "ambiguous option '--hot'" -- annotate -p heap.mip --hot
 expect_usage "annotate unknown option" "unknown or ambiguous option '--sort'" -- annotate -p heap.mip --sort size
 expect_usage "annotate option without its value" "option '--debug' needs a value" -- \
