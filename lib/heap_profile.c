@@ -419,7 +419,8 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
     size_t n = 1 + h->other_peak_count;
     struct mip_heap_peak *peaks = mip_xcalloc(n, sizeof *peaks);
     peaks[0] = h->peak;
-    memcpy(peaks + 1, h->other_peaks, h->other_peak_count * sizeof *peaks);
+    if (h->other_peak_count)
+      memcpy(peaks + 1, h->other_peaks, h->other_peak_count * sizeof *peaks);
     peak = mip_heap_peaks_add(p, peaks, n, h->points, h->point_count);
     free(peaks);
   }

@@ -166,7 +166,8 @@ int mip_heap_peaks_add(struct mip_profile *p, const struct mip_heap_peak *peaks,
   free(p->heap_points);
   p->heap_points = mip_xcalloc(point_count ? point_count : 1,
                                sizeof *p->heap_points);
-  memcpy(p->heap_points, points, point_count * sizeof *points);
+  if (point_count)
+    memcpy(p->heap_points, points, point_count * sizeof *points);
   p->heap_point_count = point_count;
   return MIP_HEAP_PEAK_THEIRS;
 }

@@ -259,6 +259,28 @@ static inline uint64_t mip_rt_heap_hash_end(const uint64_t lane[2],
   return h ^ (h >> 33);
 }
 
+/* ---- Spin locks (heap_table.c) ------------------------------------------ */
+
+/* Spin locks: lock waits; try waits a bounded time and says whether it
+ * got the lock. */
+MIP_RT_HIDDEN void mip_rt_heap_lock_wait(uint32_t *lock);
+static inline void mip_rt_heap_lock(uint32_t *lock) {
+  if (__builtin_expect(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE), 0))
+    mip_rt_heap_lock_wait(lock);
+}
+MIP_RT_HIDDEN int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries);
+/* A dump's wait, short: the holder may be a thread a signal handler
+ * interrupted, this one's or another's, whose handler may itself be
+ * dumping; it does not let go until the handler returns, so waiting longer
+ * only slows every dump down. The dump then reads without the lock (see
+ * the tables' rules in docs/heap.md). */
+static inline int mip_rt_heap_try_lock(uint32_t *lock) {
+  return mip_rt_heap_try_lock_for(lock, 80);
+}
+static inline void mip_rt_heap_unlock(uint32_t *lock) {
+  __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
 /* ---- Timeline and global peak (heap_timeline.c) ------------------------ */
 
 /* One point: the births and deaths up to event since the one before
@@ -292,12 +314,53 @@ struct mip_rt_heap_timeline {
   uint32_t interval_log2;
   uint32_t reserved;
   struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
+  struct mip_rt_heap_point *current; /* the point of event point_end */
+  uint64_t point_end; /* the last event current covers */
 };
 
-/* A block of size bytes was born (+1) or died (-1) at now: the totals,
- * the peak and the timeline; returns the epoch the change belongs to. */
-MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_change(
-    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now);
+/* The point of the event just counted, when it is past the current one's
+ * (halving the timeline when the points run out). */
+MIP_RT_HIDDEN struct mip_rt_heap_point *
+mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t);
+
+/* A block of size bytes was born (born 1) or died (0) at now: the totals,
+ * the peak and the timeline; returns the epoch the change belongs to.
+ * Inline: every birth and death comes here, born a constant. */
+static inline uint64_t mip_rt_heap_timeline_change(
+    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now) {
+  mip_rt_heap_lock(&t->lock);
+  uint64_t event = ++t->events;
+  if (born) {
+    t->bytes += size;
+    t->blocks++;
+    if (t->bytes > t->peak_bytes) { /* a new maximum, pending */
+      t->peak_bytes = t->bytes;
+      t->peak_blocks = t->blocks;
+      t->peak_event = event;
+      t->peak_ms = now;
+      t->pending = 1;
+    }
+  } else {
+    if (t->pending) { /* the heap first shrinks: the peak stands */
+      t->epoch++;
+      t->pending = 0;
+    }
+    t->bytes -= size;
+    t->blocks--;
+  }
+  struct mip_rt_heap_point *p = t->current;
+  if (__builtin_expect(event > t->point_end, 0)) {
+    p = mip_rt_heap_timeline_next(t);
+  } else if (born && t->bytes > p->bytes) {
+    p->bytes = t->bytes;
+    p->blocks = t->blocks;
+  }
+  p->event = event;
+  p->ms = now;
+  uint64_t epoch = t->epoch;
+  mip_rt_heap_unlock(&t->lock);
+  return epoch;
+}
 /* The same change to one context's live bytes and blocks, under its
  * lock: the first change of a later epoch keeps what it had before, its
  * bytes at that epoch's peak; a change of an earlier epoch (a thread that
@@ -486,25 +549,6 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h);
 MIP_RT_HIDDEN uint64_t mip_rt_heap_table_probes(struct mip_rt_heap *h,
                                                 uint64_t *most);
 
-/* Spin locks: lock waits; try waits a bounded time and says whether it
- * got the lock. */
-MIP_RT_HIDDEN void mip_rt_heap_lock_wait(uint32_t *lock);
-static inline void mip_rt_heap_lock(uint32_t *lock) {
-  if (__builtin_expect(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE), 0))
-    mip_rt_heap_lock_wait(lock);
-}
-MIP_RT_HIDDEN int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries);
-/* A dump's wait, short: the holder may be a thread a signal handler
- * interrupted, this one's or another's, whose handler may itself be
- * dumping; it does not let go until the handler returns, so waiting longer
- * only slows every dump down. The dump then reads without the lock (see
- * the tables' rules in docs/heap.md). */
-static inline int mip_rt_heap_try_lock(uint32_t *lock) {
-  return mip_rt_heap_try_lock_for(lock, 80);
-}
-static inline void mip_rt_heap_unlock(uint32_t *lock) {
-  __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
-}
 
 /* A block taken out of the table, its counters summed, not yet settled.
  * Part of the ops interface between images: change it with the version. */
@@ -641,6 +685,11 @@ MIP_RT_HIDDEN size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h,
                                              uintptr_t site_hi, int siteless,
                                              uint32_t now, uint32_t cpu,
                                              struct mip_rt_payload *all,
+                                             size_t count, size_t max);
+/* Adds the TIMELINE payload of the owner's state, from the snapshot its
+ * STATS payload (mip_rt_heap_stats_of with h) took; after the contexts',
+ * so that payloads go in kind order. */
+MIP_RT_HIDDEN size_t mip_rt_heap_timeline_of(struct mip_rt_payload *all,
                                              size_t count, size_t max);
 MIP_RT_HIDDEN void mip_rt_heap_stats_release(struct mip_rt_payload *all,
                                              size_t count);

@@ -336,8 +336,11 @@ static size_t add_payloads(struct mip_rt_payload *all, size_t count,
   uintptr_t lo = (uintptr_t)__start___mip_site;
   uintptr_t hi = (uintptr_t)__stop___mip_site;
   if (owner)
-    return mip_rt_heap_contexts_of(&state, lo, hi, 1, mip_rt_heap_now(&state),
-                                   mip_rt_heap_cpu(), all, n, max);
+    return mip_rt_heap_timeline_of(
+        all,
+        mip_rt_heap_contexts_of(&state, lo, hi, 1, mip_rt_heap_now(&state),
+                                mip_rt_heap_cpu(), all, n, max),
+        max);
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
   return o && lo < hi ? o->payloads(lo, hi, all, n, max) : n;
 }

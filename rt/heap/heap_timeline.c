@@ -41,53 +41,29 @@ static void halve(struct mip_rt_heap_timeline *t) {
   t->interval_log2++;
 }
 
-/* The event just counted into the timeline, with the totals after it. */
-static void point(struct mip_rt_heap_timeline *t, int born, uint32_t now) {
+/* Points cover interval events each: point i the events from
+ * i * interval + 1 to (i + 1) * interval. The first event of a point sets
+ * its bytes and blocks (the totals after it), later births raise them
+ * (heap.h, mip_rt_heap_timeline_change). */
+struct mip_rt_heap_point *
+mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t) {
   uint64_t i = (t->events - 1) >> t->interval_log2;
   while (i >= MIP_RT_HEAP_POINTS) {
     halve(t);
     i = (t->events - 1) >> t->interval_log2;
   }
   struct mip_rt_heap_point *p = &t->points[i];
-  if (i >= t->count) { /* the first event of a point */
+  if (i >= t->count) {
     t->count = (uint32_t)i + 1;
     p->bytes = t->bytes;
     p->blocks = t->blocks;
-  } else if (born && t->bytes > p->bytes) {
+  } else if (t->bytes > p->bytes) { /* a halved point goes on */
     p->bytes = t->bytes;
     p->blocks = t->blocks;
   }
-  p->event = t->events;
-  p->ms = now;
-}
-
-uint64_t mip_rt_heap_timeline_change(struct mip_rt_heap_timeline *t,
-                                     uint64_t size, int born, uint32_t now) {
-  mip_rt_heap_lock(&t->lock);
-  t->events++;
-  if (born) {
-    t->bytes += size;
-    t->blocks++;
-    if (t->bytes > t->peak_bytes) {
-      t->peak_bytes = t->bytes;
-      t->peak_blocks = t->blocks;
-      t->peak_event = t->events;
-      t->peak_ms = now;
-      t->pending = 1;
-    }
-  } else {
-    if (t->pending) { /* the heap first shrinks: the peak stands */
-      t->epoch++;
-      t->pending = 0;
-    }
-    t->bytes -= size;
-    t->blocks--;
-  }
-  if (t->points)
-    point(t, born, now);
-  uint64_t epoch = t->epoch;
-  mip_rt_heap_unlock(&t->lock);
-  return epoch;
+  t->current = p;
+  t->point_end = (i + 1) << t->interval_log2;
+  return p;
 }
 
 uint64_t mip_rt_heap_timeline_epoch(const struct mip_rt_heap_timeline *t) {
@@ -105,5 +81,6 @@ void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
   struct mip_rt_heap_point *points = t->points;
   *t = (struct mip_rt_heap_timeline){0};
   t->points = points;
+  t->current = points; /* point_end 0: the first event starts a point */
   t->interval = 1;
 }

@@ -423,13 +423,20 @@ size_t mip_rt_heap_stats_of(struct mip_rt_heap *h, uint64_t unseen_frees,
     munmap(s, bytes); /* no room even for that */
     return n;
   }
-  /* The process's timeline, with its statistics (the owner's). */
-  if (h) {
+  if (h) /* the process's timeline, kept with its statistics */
     take_timeline(s, h);
-    n = add(all, n, max, MIP_RAW_HEAP_TIMELINE, 8, timeline_size(s), s,
-            write_timeline);
-  }
   return n;
+}
+
+size_t mip_rt_heap_timeline_of(struct mip_rt_payload *all, size_t count,
+                               size_t max) {
+  for (size_t i = 0; i < count; i++)
+    if (all[i].write == write_stats) {
+      const struct stats *s = (const void *)all[i].data;
+      return add(all, count, max, MIP_RAW_HEAP_TIMELINE, 8, timeline_size(s),
+                 s, write_timeline);
+    }
+  return count;
 }
 
 size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h, uintptr_t site_lo,
@@ -482,7 +489,8 @@ size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
   size_t n = mip_rt_heap_stats_of(h, unseen_frees, all, count, max);
   if (!h)
     return n;
-  return mip_rt_heap_contexts_of(h, 0, UINTPTR_MAX, 1, now, cpu, all, n, max);
+  n = mip_rt_heap_contexts_of(h, 0, UINTPTR_MAX, 1, now, cpu, all, n, max);
+  return mip_rt_heap_timeline_of(all, n, max);
 }
 
 /* Unmaps the region that the payload written by write holds, if any. */
