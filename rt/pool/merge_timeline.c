@@ -22,6 +22,46 @@ static int bad(struct mip_rt_merge *m, const char *what) {
                         NULL);
 }
 
+static struct mip_heap_peak peak_of(const struct mip_rec_heap_peak *r) {
+  return (struct mip_heap_peak){r->bytes,  r->blocks,   r->event,
+                                r->events, r->interval, r->ms};
+}
+
+static struct mip_heap_point point_at(const uint8_t *p) {
+  struct mip_rec_heap_point r;
+  mip_rec_heap_point_decode(&r, p);
+  return (struct mip_heap_point){r.event, r.ms, r.bytes, r.blocks};
+}
+
+/* What mipdata checks of a timeline and the other runs' peaks
+ * (lib/heap_timeline.c), so that the file stays one it reads. */
+static int check(struct mip_rt_merge *m, const struct side *s,
+                 const struct mip_rec_raw_heap_timeline *t) {
+  struct mip_heap_peak top = peak_of(&s->top);
+  if (mip_rt_heap_peak_check(&top))
+    return bad(m, "a heap timeline whose peak contradicts itself");
+  const uint8_t *points =
+      s->timeline->data + mip_rec_heap_peak_size + mip_rec_raw_heap_timeline_size;
+  for (uint32_t i = 0; i < t->point_count; i++) {
+    struct mip_heap_point pt[2];
+    pt[1] = point_at(points + (uint64_t)i * t->point_size);
+    if (i)
+      pt[0] = point_at(points + (uint64_t)(i - 1) * t->point_size);
+    if (i ? mip_rt_heap_points_check(&top, pt, 2)
+          : mip_rt_heap_points_check(&top, pt + 1, 1))
+      return bad(m, "a heap timeline whose points contradict it");
+  }
+  uint64_t n = s->peaks ? s->peaks->size / mip_rec_heap_peak_size : 0;
+  for (uint64_t i = 0; i < n; i++) {
+    struct mip_rec_heap_peak r;
+    mip_rec_heap_peak_decode(&r, s->peaks->data + i * mip_rec_heap_peak_size);
+    struct mip_heap_peak k = peak_of(&r);
+    if (mip_rt_heap_peak_check(&k) || mip_heap_peak_compare(&r, &s->top) > 0)
+      return bad(m, "heap peaks that contradict their timeline");
+  }
+  return 0;
+}
+
 static int side_of(struct mip_rt_merge *m, const struct mip_rt_view *v,
                    struct side *s) {
   s->timeline = mip_rt_view_find(v, MIP_RAW_HEAP_TIMELINE);
@@ -40,7 +80,7 @@ static int side_of(struct mip_rt_merge *m, const struct mip_rt_view *v,
     return bad(m, "a heap timeline that does not hold its points");
   if (s->peaks && s->peaks->size % mip_rec_heap_peak_size)
     return bad(m, "heap peaks of another layout");
-  return 0;
+  return check(m, s, &t);
 }
 
 static uint8_t *copy(uint8_t *out, const struct mip_rt_section *s) {
