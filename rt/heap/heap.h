@@ -316,6 +316,13 @@ struct mip_rt_heap_timeline {
   struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
   struct mip_rt_heap_point *current; /* the point of event point_end */
   uint64_t point_end; /* the last event current covers */
+  /* While one thread alone has changed the heap (owner, its thread
+   * pointer), it takes no lock: it marks itself busy and checks multi,
+   * which the second thread sets before it waits for busy to clear
+   * (heap_timeline.c, mip_rt_heap_timeline_enter). */
+  uintptr_t owner;
+  uint32_t multi; /* more than one thread: the lock, always */
+  uint32_t busy;  /* the owner is changing the totals without the lock */
 };
 
 /* The point of the event just counted, when it is past the current one's
@@ -323,12 +330,39 @@ struct mip_rt_heap_timeline {
 MIP_RT_HIDDEN struct mip_rt_heap_point *
 mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t);
 
+/* The calling thread's pointer (x86-64: %fs:0), its identity. */
+static inline uintptr_t mip_rt_heap_thread_pointer(void) {
+  uintptr_t tp;
+  __asm__("mov %%fs:0, %0" : "=r"(tp));
+  return tp;
+}
+
+/* Entering the totals: 0 when the calling thread is their only one so far
+ * (it is marked busy), 1 when it took the lock. */
+MIP_RT_HIDDEN int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t);
+
 /* A block of size bytes was born (born 1) or died (0) at now: the totals,
  * the peak and the timeline; returns the epoch the change belongs to.
- * Inline: every birth and death comes here, born a constant. */
+ * Inline: every birth and death comes here, born a constant. A process
+ * whose heap one thread changes takes no lock: the thread marks itself
+ * busy, which a compiler barrier orders before its check that no other
+ * thread came (the other thread's membarrier does the rest). */
 static inline uint64_t mip_rt_heap_timeline_change(
     struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now) {
-  mip_rt_heap_lock(&t->lock);
+  int locked = 1;
+  if (__builtin_expect(!__atomic_load_n(&t->multi, __ATOMIC_RELAXED) &&
+                           t->owner == mip_rt_heap_thread_pointer(),
+                       1)) {
+    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    locked = __atomic_load_n(&t->multi, __ATOMIC_RELAXED) != 0;
+    if (__builtin_expect(locked, 0)) {
+      __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+      locked = mip_rt_heap_timeline_enter(t);
+    }
+  } else {
+    locked = mip_rt_heap_timeline_enter(t);
+  }
   uint64_t event = ++t->events;
   if (born) {
     t->bytes += size;
@@ -358,7 +392,10 @@ static inline uint64_t mip_rt_heap_timeline_change(
   p->event = event;
   p->ms = now;
   uint64_t epoch = t->epoch;
-  mip_rt_heap_unlock(&t->lock);
+  if (locked)
+    mip_rt_heap_unlock(&t->lock);
+  else
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
   return epoch;
 }
 /* The same change to one context's live bytes and blocks, under its

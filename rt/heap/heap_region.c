@@ -55,8 +55,10 @@ void mip_rt_heap_reset(struct mip_rt_heap *h) {
   }
   for (int i = 0; i < MIP_RT_HEAP_STAT_COUNT; i++)
     __atomic_store_n(&h->stats[i], 0, __ATOMIC_RELAXED);
-  mip_rt_heap_lock(&h->timeline.lock);
+  int locked = mip_rt_heap_timeline_enter(&h->timeline);
   mip_rt_heap_timeline_clear(&h->timeline); /* its lock word too: 0 */
+  if (!locked)
+    __atomic_store_n(&h->timeline.busy, 0, __ATOMIC_RELEASE);
   mip_rt_heap_unlock_all(h);
 }
 

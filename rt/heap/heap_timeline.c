@@ -19,7 +19,61 @@
  * lock orders every change, so that the peak is a moment that really
  * happened even when several threads allocate.
  */
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "heap.h"
+
+/* membarrier(MEMBARRIER_CMD_GLOBAL): every running thread of the system
+ * passes a full memory barrier before it returns; 0 when it did. */
+static int barrier_everywhere(void) {
+  int saved = errno;
+  long rc = syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+  errno = saved;
+  return rc == 0 ? 0 : -1;
+}
+
+/* Whether this kernel has it: without, the lock from the start. */
+static int barrier_works(void) {
+  int saved = errno;
+  long rc = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  errno = saved;
+  return rc > 0 && (rc & MEMBARRIER_CMD_GLOBAL);
+}
+
+/* A second thread: from now on every change takes the lock. The owner may
+ * be changing the totals without it right now, having checked multi
+ * before this store reached it: after the barrier its busy mark is seen
+ * here (the barrier drained its stores), or its check sees multi; so
+ * once busy reads 0, it has left and will not come back unlocked. */
+static void go_multi(struct mip_rt_heap_timeline *t) {
+  __atomic_store_n(&t->multi, 1, __ATOMIC_SEQ_CST);
+  barrier_everywhere();
+  while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE))
+    sched_yield();
+}
+
+int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
+  if (!__atomic_load_n(&t->multi, __ATOMIC_ACQUIRE)) {
+    uintptr_t self = mip_rt_heap_thread_pointer(), none = 0;
+    if (t->owner == self ||
+        __atomic_compare_exchange_n(&t->owner, &none, self, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
+      if (!__atomic_load_n(&t->multi, __ATOMIC_RELAXED))
+        return 0;
+      __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+    } else {
+      go_multi(t);
+    }
+  }
+  mip_rt_heap_lock(&t->lock);
+  return 1;
+}
 
 /* Two neighbouring points become one, the interval doubles. */
 static void halve(struct mip_rt_heap_timeline *t) {
@@ -79,8 +133,15 @@ void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c, uint64_t epoch,
 
 void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
   struct mip_rt_heap_point *points = t->points;
+  uintptr_t owner = t->owner;
+  uint32_t multi = t->multi, busy = t->busy;
   *t = (struct mip_rt_heap_timeline){0};
   t->points = points;
   t->current = points; /* point_end 0: the first event starts a point */
   t->interval = 1;
+  /* Who changes the totals stays as it was; a state starting out on a
+   * kernel without membarrier takes the lock from the start. */
+  t->owner = owner;
+  t->busy = busy;
+  t->multi = multi || !barrier_works();
 }
