@@ -33,6 +33,38 @@ void mip_heap_normalize(struct mip_profile *p);
 
 void mip_heap_free(struct mip_profile *p);
 
+/* ---- heap_timeline.c ---- */
+
+/* A pooled raw profile's PEAKS payload s (NULL: none), after its
+ * TIMELINE, checked. */
+int mip_raw_heap_peaks_parse(struct mip_raw_heap *heap,
+                             const struct mip_raw_payload *s,
+                             const char *path, struct mip_error *err);
+
+/* The TIMELINE payload s (NULL: none) into heap, checked. */
+int mip_raw_heap_timeline_parse(struct mip_raw_heap *heap,
+                                const struct mip_raw_payload *s,
+                                const char *path, struct mip_error *err);
+
+/* Whose at-peak values a merge keeps (mip_heap_peaks_add). */
+enum {
+  MIP_HEAP_PEAK_NONE,   /* the other side has no peak: both are summed */
+  MIP_HEAP_PEAK_OURS,   /* the profile's: the other's are cleared */
+  MIP_HEAP_PEAK_THEIRS, /* the other's: the profile's were cleared */
+};
+/* Adds another run's (or profile's) peaks, highest first, and keeps the
+ * timeline of the highest; call before adding its contexts. */
+int mip_heap_peaks_add(struct mip_profile *p, const struct mip_heap_peak *peaks,
+                       size_t peak_count, const struct mip_heap_point *points,
+                       size_t point_count);
+/* A MemInfoBlock without its at-peak values (another run's peak). */
+void mip_heap_at_peak_clear(struct mip_mib *m);
+void mip_heap_peaks_free(struct mip_profile *p);
+/* NULL, or what is wrong with a peak, or with its timeline's points. */
+const char *mip_heap_peak_check(const struct mip_heap_peak *k);
+const char *mip_heap_points_check(const struct mip_heap_peak *k,
+                                  const struct mip_heap_point *pt, size_t n);
+
 /* Where the strings that are not the frames' end: after the last string a
  * function or a site names. */
 size_t mip_heap_strings_start(const struct mip_profile *p);

@@ -41,6 +41,11 @@
 #define RULE_LiveAtExitSize MIP_MIB_SUM
 #define RULE_PeakLiveSize MIP_MIB_MAX
 #define RULE_ReallocCount MIP_MIB_SUM
+/* Contexts of one run at its one peak add up; runs' peaks are different
+ * moments: a merge of runs keeps one run's (heap_profile.c). */
+#define RULE_AtPeakSize MIP_MIB_SUM
+#define RULE_AtPeakCount MIP_MIB_SUM
+#define RULE_GhostFreeCount MIP_MIB_SUM
 
 const struct mip_mib_def mip_mib_defs[MIP_MIB_COUNT] = {
 #define MIP_MIB_FIELD(id, Name, type) {id, #Name, WIDTH_##type, RULE_##Name},
@@ -111,6 +116,14 @@ int mip_mib_check(const struct mip_mib *m, char *why, size_t size) {
   else if (count && m->v[MIP_MIBI_MinSize] > m->v[MIP_MIBI_MaxSize])
     snprintf(why, size, "MinSize %" PRIu64 " above MaxSize %" PRIu64,
              m->v[MIP_MIBI_MinSize], m->v[MIP_MIBI_MaxSize]);
+  else if (m->v[MIP_MIBI_AtPeakCount] > count)
+    snprintf(why, size, "%" PRIu64 " blocks at the peak of %" PRIu64
+                        " allocated",
+             m->v[MIP_MIBI_AtPeakCount], count);
+  else if (m->v[MIP_MIBI_AtPeakSize] > m->v[MIP_MIBI_TotalSize])
+    snprintf(why, size, "%" PRIu64 " bytes at the peak of %" PRIu64
+                        " allocated",
+             m->v[MIP_MIBI_AtPeakSize], m->v[MIP_MIBI_TotalSize]);
   else if (m->v[MIP_MIBI_LiveAtExitSize] > m->v[MIP_MIBI_TotalSize])
     snprintf(why, size, "%" PRIu64 " bytes live at exit of %" PRIu64
                         " allocated",

@@ -413,6 +413,17 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
       return -1;
     }
   /* Checked: from here on nothing fails. */
+  int peak = MIP_HEAP_PEAK_NONE;
+  if (h->has_timeline) {
+    /* The kept run's peak first, then a pooled file's others. */
+    size_t n = 1 + h->other_peak_count;
+    struct mip_heap_peak *peaks = mip_xcalloc(n, sizeof *peaks);
+    peaks[0] = h->peak;
+    if (h->other_peak_count)
+      memcpy(peaks + 1, h->other_peaks, h->other_peak_count * sizeof *peaks);
+    peak = mip_heap_peaks_add(p, peaks, n, h->points, h->point_count);
+    free(peaks);
+  }
   struct mip_interner strings;
   mip_interner_init(&strings, &p->strings, p->heap_strings_at);
   struct frame_table frames;
@@ -427,6 +438,8 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
     c->site = sites[i];
     c->flags = (s->flags & 1) ? MIP_CONTEXT_TRUNCATED : 0;
     c->mib = rc->mib;
+    if (peak == MIP_HEAP_PEAK_OURS)
+      mip_heap_at_peak_clear(&c->mib);
     for (uint32_t d = 0; d < s->depth; d++) {
       uint64_t ret = mip_get_le64(s->frames + 8 * (size_t)d);
       const uint64_t *at =
@@ -458,6 +471,8 @@ void mip_heap_add_profile(struct mip_profile *p,
                           const struct mip_profile *other) {
   if (!other->has_heap)
     return;
+  int peak = mip_heap_peaks_add(p, other->heap_peaks, other->heap_peak_count,
+                                other->heap_points, other->heap_point_count);
   struct mip_interner strings;
   mip_interner_init(&strings, &p->strings, p->heap_strings_at);
   struct frame_table frames;
@@ -481,6 +496,8 @@ void mip_heap_add_profile(struct mip_profile *p,
     c->site = o->site;
     c->flags = o->flags;
     c->mib = o->mib;
+    if (peak == MIP_HEAP_PEAK_OURS)
+      mip_heap_at_peak_clear(&c->mib);
     c->frame_count = o->frame_count;
     for (uint32_t k = 0; k < o->frame_count; k++)
       push_frame(p, &g, remap[other->heap_stack[o->first_frame + k]]);
@@ -717,4 +734,5 @@ void mip_heap_free(struct mip_profile *p) {
   p->heap_contexts = NULL;
   p->heap_site_count = p->heap_frame_count = p->heap_stack_count = 0;
   p->heap_context_count = 0;
+  mip_heap_peaks_free(p);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "mip/layouts.h"
 #include "mipfmt.h"
 
@@ -319,7 +320,12 @@ int mip_raw_heap_parse(struct mip_raw *raw, const char *path,
   const struct mip_raw_payload *segments =
       mip_raw_find(raw, MIP_RAW_HEAP_SEGMENTS);
   heap->present = mibs || stacks || segments;
-  if (read_stats(raw, path, err) || read_stacks(heap, stacks, path, err) ||
+  if (read_stats(raw, path, err) ||
+      mip_raw_heap_timeline_parse(
+          heap, mip_raw_find(raw, MIP_RAW_HEAP_TIMELINE), path, err) ||
+      mip_raw_heap_peaks_parse(heap, mip_raw_find(raw, MIP_RAW_HEAP_PEAKS),
+                               path, err) ||
+      read_stacks(heap, stacks, path, err) ||
       read_segments(heap, segments, path, err) ||
       (mibs && read_contexts(heap, mibs, path, err)))
     return -1;

@@ -111,6 +111,19 @@ static int read_heap_contexts(struct mip_profile *p, const struct mip_view *v,
   return 0;
 }
 
+static void read_heap_timeline(struct mip_profile *p, const struct mip_view *v) {
+  p->heap_peak_count = mip_view_count(v, MIP_PROF_HEAP_PEAKS);
+  p->heap_point_count = mip_view_count(v, MIP_PROF_HEAP_TIMELINE);
+  p->heap_peaks = mip_xcalloc(p->heap_peak_count ? p->heap_peak_count : 1,
+                              sizeof *p->heap_peaks);
+  p->heap_points = mip_xcalloc(p->heap_point_count ? p->heap_point_count : 1,
+                               sizeof *p->heap_points);
+  for (size_t i = 0; i < p->heap_peak_count; i++)
+    mip_view_heap_peak(v, i, &p->heap_peaks[i]);
+  for (size_t i = 0; i < p->heap_point_count; i++)
+    mip_view_heap_point(v, i, &p->heap_points[i]);
+}
+
 static int read_heap(struct mip_profile *p, const struct mip_view *v,
                      struct mip_error *err) {
   if (read_heap_sites(p, v, err))
@@ -121,6 +134,7 @@ static int read_heap(struct mip_profile *p, const struct mip_view *v,
   p->has_heap = 1;
   if (read_heap_frames(p, v, err) || read_heap_contexts(p, v, err))
     return -1;
+  read_heap_timeline(p, v);
   mip_heap_normalize(p);
   return 0;
 }

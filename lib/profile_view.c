@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "heap.h"
 #include "mip/layouts.h"
 #include "mipfmt.h"
 
@@ -53,6 +54,8 @@ static const uint32_t min_entry[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_STACKS] = 4,
     [MIP_PROF_HEAP_SCHEMA] = 4,
     [MIP_PROF_HEAP_CONTEXTS] = mip_rec_profile_heap_context_size,
+    [MIP_PROF_HEAP_PEAKS] = mip_rec_heap_peak_size,
+    [MIP_PROF_HEAP_TIMELINE] = mip_rec_heap_point_size,
 };
 
 static int read_header(struct mip_view *v, struct mip_rec_profile_header *h,
@@ -248,6 +251,57 @@ static int check_context_stacks(const struct mip_view *v,
   return 0;
 }
 
+/* Every run's peak passes the raw profile's checks, the highest first
+ * (the one whose timeline is kept); the timeline passes them against it. */
+static int check_timeline(const struct mip_view *v, struct mip_error *err) {
+  uint64_t n = v->tables[MIP_PROF_HEAP_PEAKS].count;
+  uint64_t points = v->tables[MIP_PROF_HEAP_TIMELINE].count;
+  if (!n) {
+    if (points)
+      return corrupt(v, "a heap timeline without a peak", err);
+    return 0;
+  }
+  struct mip_heap_peak first, k;
+  for (uint64_t i = 0; i < n; i++) {
+    mip_view_heap_peak(v, i, &k);
+    const char *why = mip_heap_peak_check(&k);
+    if (why)
+      return mip_fail(err, v->path, "corrupt profile: heap peak %" PRIu64
+                                    " %s", i, why);
+    if (i && (k.bytes > first.bytes ||
+              (k.bytes == first.bytes && k.blocks > first.blocks)))
+      return corrupt(v, "heap peaks not highest first", err);
+    if (!i)
+      first = k;
+  }
+  for (uint64_t i = 0; i < points; i++) {
+    struct mip_heap_point pt[2];
+    mip_view_heap_point(v, i, &pt[1]);
+    if (i)
+      mip_view_heap_point(v, i - 1, &pt[0]);
+    const char *why = i ? mip_heap_points_check(&first, pt, 2)
+                        : mip_heap_points_check(&first, pt + 1, 1);
+    if (why)
+      return mip_fail(err, v->path, "corrupt profile: heap timeline %s", why);
+  }
+  return 0;
+}
+
+void mip_view_heap_peak(const struct mip_view *v, uint64_t i,
+                        struct mip_heap_peak *k) {
+  struct mip_rec_heap_peak r;
+  mip_rec_heap_peak_decode(&r, entry(v, MIP_PROF_HEAP_PEAKS, i));
+  *k = (struct mip_heap_peak){r.bytes,    r.blocks, r.event,
+                              r.events,   r.interval, r.ms};
+}
+
+void mip_view_heap_point(const struct mip_view *v, uint64_t i,
+                         struct mip_heap_point *pt) {
+  struct mip_rec_heap_point r;
+  mip_rec_heap_point_decode(&r, entry(v, MIP_PROF_HEAP_TIMELINE, i));
+  *pt = (struct mip_heap_point){r.event, r.ms, r.bytes, r.blocks};
+}
+
 static int check_heap(struct mip_view *v, struct mip_error *err) {
   if (v->tables[MIP_PROF_HEAP_SITES].count &&
       !mip_extent_find(v->extents, v->extent_count, MIP_RAW_SITE))
@@ -261,7 +315,7 @@ static int check_heap(struct mip_view *v, struct mip_error *err) {
   }
   v->has_heap = 1;
   return read_schema(v, err) || check_context_order(v, err) ||
-                 check_context_stacks(v, err)
+                 check_context_stacks(v, err) || check_timeline(v, err)
              ? -1
              : 0;
 }

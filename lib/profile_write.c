@@ -74,6 +74,21 @@ static void encode_heap(const struct mip_profile *p, uint32_t kind,
   }
 }
 
+static void encode_timeline(const struct mip_profile *p, uint32_t kind,
+                            struct mip_buf *out) {
+  for (size_t i = 0; kind == MIP_PROF_HEAP_PEAKS && i < p->heap_peak_count;
+       i++) {
+    const struct mip_heap_peak *k = &p->heap_peaks[i];
+    ENCODE(heap_peak, out, k->bytes, k->blocks, k->event, k->events,
+           k->interval, k->ms, 0);
+  }
+  for (size_t i = 0; kind == MIP_PROF_HEAP_TIMELINE && i < p->heap_point_count;
+       i++) {
+    const struct mip_heap_point *q = &p->heap_points[i];
+    ENCODE(heap_point, out, q->event, q->ms, 0, q->bytes, q->blocks);
+  }
+}
+
 static void encode_section(const struct mip_profile *p, uint32_t kind,
                            struct mip_buf *out) {
   for (size_t i = 0; kind == MIP_PROF_EXTENTS && i < p->extent_count; i++) {
@@ -123,6 +138,7 @@ static void encode_section(const struct mip_profile *p, uint32_t kind,
            h->live_uninterposed);
   }
   encode_heap(p, kind, out);
+  encode_timeline(p, kind, out);
 }
 
 /* The sections this profile needs, in file order. */
@@ -164,6 +180,12 @@ static size_t plan_sections(const struct mip_profile *p,
     out[n++] = (struct section_out){MIP_PROF_HEAP_SCHEMA, 4, {0}};
     out[n++] = (struct section_out){MIP_PROF_HEAP_CONTEXTS,
                                     heap_context_size(), {0}};
+  }
+  if (p->has_heap && p->heap_peak_count) {
+    out[n++] = (struct section_out){MIP_PROF_HEAP_PEAKS,
+                                    mip_rec_heap_peak_size, {0}};
+    out[n++] = (struct section_out){MIP_PROF_HEAP_TIMELINE,
+                                    mip_rec_heap_point_size, {0}};
   }
   return n;
 }

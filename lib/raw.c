@@ -142,6 +142,8 @@ void mip_raw_free(struct mip_raw *raw) {
   free(raw->heap.contexts);
   free(raw->heap.stacks);
   free(raw->heap.segments);
+  free(raw->heap.points);
+  free(raw->heap.other_peaks);
   memset(&raw->heap, 0, sizeof raw->heap);
   mip_file_free(&raw->file);
 }

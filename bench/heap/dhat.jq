@@ -3,6 +3,9 @@
 #
 #   kind site via tbk tb context
 #
+# ($at "peak": gbk gb, the blocks and bytes live at the global peak,
+# t-gmax, instead of tbk tb.)
+#
 # The program point's first frame is the allocator valgrind replaces
 # (malloc, calloc, realloc, operator new... in vgpreload_dhat); `site` is
 # its first frame in the program's own sources ($dir/FILE:LINE, printed as
@@ -27,6 +30,7 @@ def calls_allocator:
 .ftbl as $f
 | ($depth | tonumber) as $n
 | .pps[]
+| (if $at == "peak" then {tbk: .gbk, tb: .gb} + {fs} else . end)
 | (.fs | map($f[.] | frame)) as $fr
 | ([$fr[] | .loc | startswith($dir)] | index(true)) as $i
 | if $i == null then

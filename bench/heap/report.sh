@@ -236,6 +236,22 @@ done
 echo
 echo "The same run of each program ($size_note) under DHAT (the *dhat* build) and with MIP (*heap-nosib*), from the same directory with the binary at the same path, so that both allocate exactly the same. A site is a file and line: for DHAT the first frame of a program point in the program's own sources, for MIP the allocation call (\`site\` of \`mipdata show --heap\`); blocks are AllocCount and \`tbk\`, bytes TotalSize and \`tb\`. DHAT points whose allocator was called by another library function than strdup, strndup or reallocarray (fopen's FILE, stdio buffers, getpwuid...) are counted apart: MIP hooks the program's own allocation calls, not those inside libc, so it does not see them by design. A *context* is the site and the names of the functions above it in the program's sources, at most 12 (inlined ones included, libraries' left out: DHAT keeps 24 return addresses, \`--num-callers=24\`), summed over the contexts or program points that share it, so both sides merge deeper recursion alike."
 echo
+echo "## At the global peak: MIP against DHAT"
+echo
+echo "| program | MIP peak bytes (blocks) | DHAT t-gmax bytes (blocks) | DHAT direct sites' bytes then | sites | equal gb and gbk |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+for p in $PROGRAMS; do
+  T=$HB/truth/$p
+  [ -s "$T/peak.tsv" ] || continue
+  read -r mb mk db dk dd <"$T/peak.tsv"
+  awk -F'\t' -v p="$p" -v mb="$mb" -v mk="$mk" -v db="$db" -v dk="$dk" -v dd="$dd" '
+    { n++; if ($2 == $4 && $3 == $5) eq++ }
+    END { printf "| %s | %s (%s) | %s (%s) | %s | %d | %d |\n", p, mb, mk, db, dk, dd, n, eq }' \
+    "$T/peak-sites.tsv"
+done
+echo
+echo "The same runs as above. MIP's peak is the most bytes its blocks held at once (\`heap_peak\`); DHAT's t-gmax counts libc's own blocks too (stdio buffers and the like, which MIP does not see), and so may fall at another moment. Per site (as above), MIP's AtPeakCount and AtPeakSize against DHAT's \`gbk\` and \`gb\`, of the process whose peak is the highest (\`truth/PROG/peak-sites.tsv\`)."
+echo
 echo "Sites that differ or that one side lacks:"
 echo
 any=0

@@ -112,7 +112,7 @@ awk -F'\t' -v OFS='\t' '
   END { for (k in blocks) print k, alloc[k], blocks[k], bytes[k], re[k] }' "$T/mip.contexts" |
   sort >"$T/mip.tsv"
 for f in "$T"/dhat.*.json; do
-  jq -r --arg dir "$dir" --arg depth "$DEPTH" -f "$BENCH_DIR/heap/dhat.jq" "$f"
+  jq -r --arg dir "$dir" --arg depth "$DEPTH" --arg at total -f "$BENCH_DIR/heap/dhat.jq" "$f"
 done >"$T/dhat.tsv"
 
 awk -F'\t' -v OFS='\t' '$1 == "library" { k = $2 "\t" $3; b[k] += $4; s[k] += $5 }
@@ -135,4 +135,27 @@ awk -F'\t' -v OFS='\t' '
     for (k in mb) print k, mb[k], ms[k], (k in db) ? db[k] : "-", (k in ds) ? ds[k] : "-"
     for (k in db) if (!(k in mb)) print k, "-", "-", db[k], ds[k]
   }' "$T/mip.contexts" "$T/dhat.tsv" | sort >"$T/contexts.tsv"
-log "$prog: DHAT and MIP compared ($(wc -l <"$T/sites.tsv") sites, $(wc -l <"$T/contexts.tsv") contexts)"
+# At the global peak: the process whose peak is the highest (MIP's merge
+# keeps that run's; for DHAT, the file whose t-gmax, its points' gb
+# summed, is the largest), per site MIP's AtPeakCount and AtPeakSize
+# against DHAT's gbk and gb of its direct points.
+#   peak.tsv        mip_bytes mip_blocks dhat_bytes dhat_blocks (t-gmax,
+#                   libraries' blocks included) dhat_direct_bytes
+#   peak-sites.tsv  site mip_gbk mip_gb dhat_gbk dhat_gb ("-": none)
+top=$(for f in "$T"/dhat.*.json; do
+  echo "$(jq '[.pps[].gb] | add // 0' "$f") $f"
+done | sort -n | tail -1 | cut -d' ' -f2)
+jq -r --arg dir "$dir" --arg depth "$DEPTH" --arg at peak -f "$BENCH_DIR/heap/dhat.jq" "$top" |
+  awk -F'\t' -v OFS='\t' '$1 == "direct" { b[$2] += $4; s[$2] += $5 }
+    END { for (k in b) print k, b[k], s[k] }' | sort >"$T/dhat.peak"
+jq -r '.heap // [] | .[] | [(.site.file // "-"), (.site.line // 0), .AtPeakCount, .AtPeakSize] | @tsv' "$T/mip.json" |
+  awk -F'\t' -v OFS='\t' -v dir="$dir" '
+    function rel(f) { gsub(/\/\.\//, "/", f); return index(f, dir) == 1 ? substr(f, length(dir) + 1) : "" }
+    { k = (rel($1) != "" ? rel($1) : $1) ":" $2; b[k] += $3; s[k] += $4 }
+    END { for (k in b) print k, b[k], s[k] }' | sort >"$T/mip.peak"
+join -t "$(printf '\t')" -a 1 -a 2 -e - -o 0,1.2,1.3,2.2,2.3 "$T/mip.peak" "$T/dhat.peak" >"$T/peak-sites.tsv"
+printf '%s\t%s\t%s\t%s\t%s\n' \
+  "$(jq '.heap_peak.bytes // 0' "$T/mip.json")" "$(jq '.heap_peak.blocks // 0' "$T/mip.json")" \
+  "$(jq '[.pps[].gb] | add // 0' "$top")" "$(jq '[.pps[].gbk] | add // 0' "$top")" \
+  "$(awk -F'\t' '{ s += $3 } END { print s + 0 }' "$T/dhat.peak")" >"$T/peak.tsv"
+log "$prog: DHAT and MIP compared ($(wc -l <"$T/sites.tsv") sites, $(wc -l <"$T/contexts.tsv") contexts, $(wc -l <"$T/peak-sites.tsv") at the peak)"

@@ -51,6 +51,10 @@ enum mip_raw_payload_kind {
   MIP_RAW_HEAP_MIBS = 34,     /* raw_heap_mibs header, schema, contexts */
   MIP_RAW_HEAP_STACKS = 35,   /* raw_heap_stack entries and their frames */
   MIP_RAW_HEAP_SEGMENTS = 36, /* raw_heap_segment entries */
+  MIP_RAW_HEAP_TIMELINE = 37, /* heap_peak, raw_heap_timeline, heap_point
+                                 entries: the process's, in the owner's */
+  MIP_RAW_HEAP_PEAKS = 38,    /* heap_peak entries: a pooled file's runs
+                                 other than the TIMELINE's */
   /* Pooled raw profiles (MIP_RAW_POOLED) hold, instead of each counter
    * kind's section, its totals over the runs: kind MIP_RAW_POOL_BASE +
    * the counter kind. */
@@ -162,6 +166,8 @@ enum mip_profile_kind {
   MIP_PROF_HEAP_STACKS = 14, /* u32 frame indices, innermost first */
   MIP_PROF_HEAP_SCHEMA = 15, /* u32 MemInfoBlock field ids */
   MIP_PROF_HEAP_CONTEXTS = 16, /* profile_heap_context, then the fields */
+  MIP_PROF_HEAP_PEAKS = 17,    /* heap_peak entries: the kept run's first */
+  MIP_PROF_HEAP_TIMELINE = 18, /* heap_point entries of the kept run */
   MIP_PROF_KIND_COUNT
 };
 

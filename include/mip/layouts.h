@@ -160,4 +160,16 @@ static inline uint32_t mip_raw_pool_total_size(uint32_t kind) {
   return kind == MIP_RAW_ORD ? mip_rec_raw_pool_rank_size : 8;
 }
 
+#define MIP_LAYOUT_NAME heap_point
+#define MIP_LAYOUT_FILE "mip/layout/heap_point.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME heap_peak
+#define MIP_LAYOUT_FILE "mip/layout/heap_peak.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME raw_heap_timeline
+#define MIP_LAYOUT_FILE "mip/layout/raw_heap_timeline.inc"
+#include "mip/layout.h"
+
 #endif

@@ -39,6 +39,34 @@ extern "C" {
  */
 int mip_dump(void) __attribute__((weak));
 
+/*
+ * Heap profiling (-fmip-generate=heap) of a region of the program; defined
+ * only in programs with heap code (test the pointer, as for mip_dump).
+ *
+ * mip_heap_stop() stops recording allocations, mip_heap_start() starts it
+ * again; recording is on from the start unless MIP_OPTIONS has
+ * heap_record=0. Both return 1 when recording was on before the call, 0
+ * when it was off, -1 when heap profiling is off. What recording decides
+ * is a block's birth: a block allocated while it is on is followed to its
+ * death whenever that comes, even after mip_heap_stop() (and through
+ * realloc, which continues a block); a block allocated while it is off is
+ * counted nowhere, before or after mip_heap_start(), and its free is no
+ * ghost free.
+ *
+ * mip_heap_reset() starts the heap profile over, as
+ * __llvm_profile_reset_counters does counters: every context's counts, the
+ * statistics, the timeline and its peak go back to zero, and the blocks
+ * live at that moment are forgotten (their deaths change nothing).
+ * Returns 0, or -1 when heap profiling is off. Blocks that other threads
+ * allocate or free during the call may or may not be counted.
+ *
+ * None allocates; errno is preserved. Not for signal handlers (they take
+ * the runtime's locks).
+ */
+int mip_heap_start(void) __attribute__((weak));
+int mip_heap_stop(void) __attribute__((weak));
+int mip_heap_reset(void) __attribute__((weak));
+
 #ifdef __cplusplus
 }
 #endif

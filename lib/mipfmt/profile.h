@@ -105,6 +105,13 @@ struct mip_profile {
   struct mip_heap_context *heap_contexts;
   size_t heap_context_count;
   struct mip_heap_stats heap_stats;
+  /* The runs' global peaks, the highest first (its run's timeline and
+   * at-peak values are the ones kept: docs/heap.md, "Merging"), and that
+   * run's timeline. */
+  struct mip_heap_peak *heap_peaks;
+  size_t heap_peak_count;
+  struct mip_heap_point *heap_points;
+  size_t heap_point_count;
   size_t heap_strings_at;
   struct mip_buf strings; /* NUL-terminated; offset 0 is "" */
 };

@@ -43,8 +43,29 @@ struct mip_heap_stats {
   uint64_t live_uninterposed; /* blocks live at the end of those runs */
 };
 
+/* The global peak of a run's heap (mip/layout/heap_peak.inc) and one
+ * point of its timeline (mip/layout/heap_point.inc). */
+struct mip_heap_peak {
+  uint64_t bytes, blocks;
+  uint64_t event, events, interval;
+  uint32_t ms;
+};
+struct mip_heap_point {
+  uint64_t event;
+  uint32_t ms;
+  uint64_t bytes, blocks;
+};
+
 struct mip_raw_heap {
   int present;   /* the raw profile has heap payloads */
+  /* The process's timeline (its owner's profile only), checked. */
+  int has_timeline;
+  struct mip_heap_peak peak;
+  struct mip_heap_point *points;
+  size_t point_count;
+  /* A pooled file's other runs' peaks (PEAKS payload), none above peak. */
+  struct mip_heap_peak *other_peaks;
+  size_t other_peak_count;
   int has_stats; /* the raw profile has MIP_STAT_HEAP_* statistics */
   struct mip_raw_heap_context *contexts;
   size_t context_count;

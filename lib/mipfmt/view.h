@@ -82,6 +82,12 @@ int mip_view_heap_stack(const struct mip_view *v, uint64_t i,
                         uint32_t *frame, struct mip_error *err);
 int mip_view_heap_context(const struct mip_view *v, uint64_t i,
                           struct mip_heap_context *c, struct mip_error *err);
+/* The runs' global peaks (highest first) and the kept run's timeline,
+ * checked when the view was opened. */
+void mip_view_heap_peak(const struct mip_view *v, uint64_t i,
+                        struct mip_heap_peak *k);
+void mip_view_heap_point(const struct mip_view *v, uint64_t i,
+                         struct mip_heap_point *pt);
 /* The contexts of heap site site: returns how many (contexts are sorted by
  * site, so they follow each other from *first). */
 uint64_t mip_view_site_contexts(const struct mip_view *v, uint32_t site,

@@ -157,6 +157,9 @@ MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
 /* ---- Live blocks (heap_table.c) --------------------------------------- */
 
 #define MIP_RT_HEAP_NO_CONTEXT UINT32_MAX
+/* Born while recording was off (heap_region.c): tracked so that its free
+ * is known, never counted; no context has this number. */
+#define MIP_RT_HEAP_UNRECORDED 0x3fffeu
 #define MIP_RT_HEAP_NO_CPU 0x7ffu /* sched_getcpu failed, or a CPU from
                                    2047 up (11 bits in the table) */
 /* Block flags. */
@@ -219,6 +222,11 @@ struct mip_rt_heap_context {
   uint64_t live;  /* bytes of its blocks live now */
   uint64_t peak;  /* the most of them live at once */
   struct mip_rt_mib mib; /* its dead blocks; AllocCount 0: none yet */
+  uint64_t live_blocks; /* its blocks live now */
+  /* Its live bytes and blocks when the global peak of epoch at_epoch was
+   * confirmed (heap_timeline.c); live ones while at_epoch is older. */
+  uint64_t at_bytes, at_blocks, at_epoch;
+  uint64_t ghost_frees; /* frees at its stack of pointers never seen */
 };
 
 /* A call stack as the hooks take it: frames innermost first, and its
@@ -253,6 +261,179 @@ static inline uint64_t mip_rt_heap_hash_end(const uint64_t lane[2],
   h *= 0xc4ceb9fe1a85ec53ULL;
   return h ^ (h >> 33);
 }
+
+/* ---- Spin locks (heap_table.c) ------------------------------------------ */
+
+/* Spin locks: lock waits; try waits a bounded time and says whether it
+ * got the lock. */
+MIP_RT_HIDDEN void mip_rt_heap_lock_wait(uint32_t *lock);
+static inline void mip_rt_heap_lock(uint32_t *lock) {
+  if (__builtin_expect(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE), 0))
+    mip_rt_heap_lock_wait(lock);
+}
+MIP_RT_HIDDEN int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries);
+/* A dump's wait, short: the holder may be a thread a signal handler
+ * interrupted, this one's or another's, whose handler may itself be
+ * dumping; it does not let go until the handler returns, so waiting longer
+ * only slows every dump down. The dump then reads without the lock (see
+ * the tables' rules in docs/heap.md). */
+static inline int mip_rt_heap_try_lock(uint32_t *lock) {
+  return mip_rt_heap_try_lock_for(lock, 80);
+}
+static inline void mip_rt_heap_unlock(uint32_t *lock) {
+  __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- Timeline and global peak (heap_timeline.c) ------------------------ */
+
+/* One point: the births and deaths up to event since the one before
+ * (mip/layout/heap_point.inc). */
+struct mip_rt_heap_point {
+  uint64_t event;
+  uint32_t ms;
+  uint32_t reserved;
+  uint64_t bytes;  /* the most live during the point */
+  uint64_t blocks; /* live at that moment */
+};
+#define MIP_RT_HEAP_POINTS 4096u /* at most; then two become one */
+
+/* The bytes and blocks of the whole heap (every counted block), their
+ * peak, and their timeline, behind one lock: every birth and death goes
+ * through it in one order, which is what makes the peak and the bytes
+ * each context had then exact (DHAT's t-gmax, gb and gbk). A new maximum
+ * is pending until the heap first shrinks: then it is confirmed, the
+ * epoch goes up, and each context keeps its live bytes and blocks of that
+ * moment when it next changes (mip_rt_heap_at_peak_step). */
+struct mip_rt_heap_timeline {
+  uint32_t lock;
+  uint32_t pending; /* the maximum was reached since the last shrink */
+  uint64_t bytes, blocks; /* live now */
+  uint64_t events;        /* births and deaths so far */
+  uint64_t epoch;         /* confirmed peaks so far */
+  uint64_t peak_bytes, peak_blocks, peak_event;
+  uint32_t peak_ms;
+  uint32_t count;     /* points used */
+  uint64_t interval;  /* events per point, a power of two */
+  uint32_t interval_log2;
+  uint32_t reserved;
+  struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
+  struct mip_rt_heap_point *current; /* the point of event point_end */
+  uint64_t point_end; /* the last event current covers */
+  /* While one thread alone has changed the heap (owner, its thread
+   * pointer), it takes no lock: it marks itself busy and checks multi,
+   * which the second thread sets before it waits for busy to clear
+   * (heap_timeline.c, mip_rt_heap_timeline_enter). */
+  uintptr_t owner;
+  uint32_t multi; /* more than one thread: the lock, always */
+  uint32_t busy;  /* the owner is changing the totals without the lock */
+};
+
+/* The point of the event just counted, when it is past the current one's
+ * (halving the timeline when the points run out). */
+MIP_RT_HIDDEN struct mip_rt_heap_point *
+mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t);
+
+/* The calling thread's pointer (x86-64: %fs:0), its identity. */
+static inline uintptr_t mip_rt_heap_thread_pointer(void) {
+  uintptr_t tp;
+  __asm__("mov %%fs:0, %0" : "=r"(tp));
+  return tp;
+}
+
+/* Entering the totals: 0 when the calling thread is their only one so far
+ * (it is marked busy), 1 when it took the lock. */
+MIP_RT_HIDDEN int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t);
+
+/* A block of size bytes was born (born 1) or died (0) at now: the totals,
+ * the peak and the timeline; returns the epoch the change belongs to.
+ * Inline: every birth and death comes here, born a constant. A process
+ * whose heap one thread changes takes no lock: the thread marks itself
+ * busy, which a compiler barrier orders before its check that no other
+ * thread came (the other thread's membarrier does the rest). */
+static inline uint64_t mip_rt_heap_timeline_change(
+    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now) {
+  int locked = 1;
+  if (__builtin_expect(!__atomic_load_n(&t->multi, __ATOMIC_RELAXED) &&
+                           t->owner == mip_rt_heap_thread_pointer(),
+                       1)) {
+    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    locked = __atomic_load_n(&t->multi, __ATOMIC_RELAXED) != 0;
+    if (__builtin_expect(locked, 0)) {
+      __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+      locked = mip_rt_heap_timeline_enter(t);
+    }
+  } else {
+    locked = mip_rt_heap_timeline_enter(t);
+  }
+  uint64_t event = ++t->events;
+  if (born) {
+    t->bytes += size;
+    t->blocks++;
+    if (t->bytes > t->peak_bytes) { /* a new maximum, pending */
+      t->peak_bytes = t->bytes;
+      t->peak_blocks = t->blocks;
+      t->peak_event = event;
+      t->peak_ms = now;
+      t->pending = 1;
+    }
+  } else {
+    if (t->pending) { /* the heap first shrinks: the peak stands */
+      t->epoch++;
+      t->pending = 0;
+    }
+    t->bytes -= size;
+    t->blocks--;
+  }
+  struct mip_rt_heap_point *p = t->current;
+  if (__builtin_expect(event > t->point_end, 0)) {
+    p = mip_rt_heap_timeline_next(t);
+  } else if (born && t->bytes > p->bytes) {
+    p->bytes = t->bytes;
+    p->blocks = t->blocks;
+  }
+  p->event = event;
+  p->ms = now;
+  uint64_t epoch = t->epoch;
+  if (locked)
+    mip_rt_heap_unlock(&t->lock);
+  else
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+  return epoch;
+}
+/* The same change to one context's live bytes and blocks, under its
+ * lock: the first change of a later epoch keeps what it had before, its
+ * bytes at that epoch's peak; a change of an earlier epoch (a thread that
+ * took the context's lock after another's later one) happened before
+ * that peak, and changes those too. */
+static inline void mip_rt_heap_context_change(struct mip_rt_heap_context *c,
+                                              uint64_t size, int born,
+                                              uint64_t epoch) {
+  uint64_t blocks = 1;
+  if (!born)
+    size = -size, blocks = -blocks;
+  if (epoch > c->at_epoch) {
+    c->at_bytes = c->live;
+    c->at_blocks = c->live_blocks;
+    c->at_epoch = epoch;
+  } else if (epoch < c->at_epoch) {
+    c->at_bytes += size;
+    c->at_blocks += blocks;
+  }
+  c->live += size;
+  c->live_blocks += blocks;
+}
+/* Epoch of the peak that stands when the profile is written: a pending
+ * maximum counts as confirmed (nothing changed since). */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_epoch(
+    const struct mip_rt_heap_timeline *t);
+/* Context c's bytes and blocks at the peak of that epoch. */
+MIP_RT_HIDDEN void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c,
+                                       uint64_t epoch, uint64_t *bytes,
+                                       uint64_t *blocks);
+/* Back to nothing (a forked child, mip_heap_reset): the count, interval
+ * and peak start over; the points' memory stays. */
+MIP_RT_HIDDEN void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t);
 
 /* ---- A heap state (heap_state.c) ------------------------------------- */
 
@@ -308,7 +489,9 @@ struct mip_rt_heap {
                                 none works (times are 0) */
   uint8_t *first_tables;     /* every shard's first table, side by side */
   uint32_t first_used;       /* of them */
-  uint32_t reserved2;
+  uint32_t off; /* births are not recorded (heap_region.c): mip_heap_stop,
+                   MIP_OPTIONS heap_record=0 */
+  struct mip_rt_heap_timeline timeline;
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
 
@@ -405,25 +588,6 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h);
 MIP_RT_HIDDEN uint64_t mip_rt_heap_table_probes(struct mip_rt_heap *h,
                                                 uint64_t *most);
 
-/* Spin locks: lock waits; try waits a bounded time and says whether it
- * got the lock. */
-MIP_RT_HIDDEN void mip_rt_heap_lock_wait(uint32_t *lock);
-static inline void mip_rt_heap_lock(uint32_t *lock) {
-  if (__builtin_expect(__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE), 0))
-    mip_rt_heap_lock_wait(lock);
-}
-MIP_RT_HIDDEN int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries);
-/* A dump's wait, short: the holder may be a thread a signal handler
- * interrupted, this one's or another's, whose handler may itself be
- * dumping; it does not let go until the handler returns, so waiting longer
- * only slows every dump down. The dump then reads without the lock (see
- * the tables' rules in docs/heap.md). */
-static inline int mip_rt_heap_try_lock(uint32_t *lock) {
-  return mip_rt_heap_try_lock_for(lock, 80);
-}
-static inline void mip_rt_heap_unlock(uint32_t *lock) {
-  __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
-}
 
 /* A block taken out of the table, its counters summed, not yet settled.
  * Part of the ops interface between images: change it with the version. */
@@ -467,6 +631,22 @@ MIP_RT_HIDDEN void mip_rt_heap_block_mib(struct mip_rt_mib *m,
                                          const struct mip_rt_heap_block *b,
                                          uint64_t count, uint32_t now,
                                          uint32_t cpu);
+
+/* ---- Regions and ghost frees (heap_region.c) -------------------------- */
+
+/* Recording on (1) or off (0): blocks born while it is off are
+ * MIP_RT_HEAP_UNRECORDED. Returns what it was. */
+MIP_RT_HIDDEN int mip_rt_heap_record(struct mip_rt_heap *h, int on);
+/* Every context's MemInfoBlock, live bytes, peak and ghost frees, the
+ * statistics and the timeline back to zero; the blocks live now are
+ * forgotten (a new generation, as in a forked child). Takes every lock. */
+MIP_RT_HIDDEN void mip_rt_heap_reset(struct mip_rt_heap *h);
+/* A free in instrumented code of a pointer never seen allocated, at the
+ * stack of context. */
+MIP_RT_HIDDEN void mip_rt_heap_ghost(struct mip_rt_heap *h, uint32_t context);
+/* MIP_OPTIONS heap_record=0: the process's state starts with recording
+ * off. */
+MIP_RT_HIDDEN extern uint32_t mip_rt_heap_record_at_start;
 
 /* ---- Unwinding (heap_unwind.c, heap_recent.c) ------------------------ */
 
@@ -545,6 +725,11 @@ MIP_RT_HIDDEN size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h,
                                              uint32_t now, uint32_t cpu,
                                              struct mip_rt_payload *all,
                                              size_t count, size_t max);
+/* Adds the TIMELINE payload of the owner's state, from the snapshot its
+ * STATS payload (mip_rt_heap_stats_of with h) took; after the contexts',
+ * so that payloads go in kind order. */
+MIP_RT_HIDDEN size_t mip_rt_heap_timeline_of(struct mip_rt_payload *all,
+                                             size_t count, size_t max);
 MIP_RT_HIDDEN void mip_rt_heap_stats_release(struct mip_rt_payload *all,
                                              size_t count);
 MIP_RT_HIDDEN void mip_rt_heap_contexts_release(struct mip_rt_payload *all,
@@ -563,7 +748,7 @@ MIP_RT_HIDDEN void mip_rt_heap_payloads_release(struct mip_rt_payload *all,
 /* What an image's runtime offers the others once it owns the process's
  * heap state. Appended to, never reordered; version bumps when a change
  * would mislead an older caller. */
-#define MIP_RT_HEAP_OPS_VERSION 4u
+#define MIP_RT_HEAP_OPS_VERSION 5u
 struct mip_rt_heap_ops {
   uint32_t version; /* MIP_RT_HEAP_OPS_VERSION */
   uint32_t size;    /* sizeof(struct mip_rt_heap_ops) */
@@ -596,6 +781,14 @@ struct mip_rt_heap_ops {
   size_t (*payloads)(uintptr_t site_lo, uintptr_t site_hi,
                      struct mip_rt_payload *all, size_t count, size_t max);
   void (*release)(struct mip_rt_payload *all, size_t count);
+  /* Version 5. A free in instrumented code found no block at its pointer:
+   * a ghost free of the context of its call stack (walked from fp, the
+   * hook's frame, as alloc's) and site. */
+  void (*ghost)(uintptr_t site, const void *fp, uint32_t depth);
+  /* mip_heap_start and mip_heap_stop (1, 0): what recording was; reset:
+   * mip_heap_reset, on the owner's state. */
+  int (*record)(int on);
+  void (*reset)(void);
 };
 
 /* The ops of the owner of the process's heap state, starting this

@@ -45,6 +45,9 @@
 #define RULE_LiveAtExitSize SUM
 #define RULE_PeakLiveSize MAX
 #define RULE_ReallocCount SUM
+#define RULE_AtPeakSize SUM
+#define RULE_AtPeakCount SUM
+#define RULE_GhostFreeCount SUM
 
 static uint64_t add(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -109,6 +112,10 @@ struct block {
 #define BLOCK_LiveAtExitSize 0
 #define BLOCK_PeakLiveSize 0
 #define BLOCK_ReallocCount v.realloc
+/* Set from the context when the profile is written (heap_write.c). */
+#define BLOCK_AtPeakSize 0
+#define BLOCK_AtPeakCount 0
+#define BLOCK_GhostFreeCount 0
 
 static struct block values(uint64_t size, uint64_t count, uint32_t alloc_ms,
                            uint32_t dealloc_ms, uint32_t alloc_cpu,

@@ -71,8 +71,10 @@ HOOK void __mip_heap_free(void *p, uint8_t *site) {
     return;
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
   if (o) {
-    if (!o->free(p))
+    if (!o->free(p)) {
       __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
+      o->ghost((uintptr_t)site, __builtin_frame_address(0), mip_rt_heap_depth);
+    }
     /* The free that follows need not look for it again. */
     mip_rt_heap_just_freed = (uintptr_t)p;
   }

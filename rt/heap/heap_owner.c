@@ -86,7 +86,9 @@ static void op_alloc(void *p, uint64_t size, uintptr_t site, const void *fp,
                      uint32_t depth, uint32_t block_flags) {
   struct mip_rt_heap *h = &state;
   fetch(h, (uintptr_t)p);
-  uint32_t context = context_at(h, fp, depth, site);
+  uint32_t context = __builtin_expect(h->off, 0)
+                         ? MIP_RT_HEAP_UNRECORDED
+                         : context_at(h, fp, depth, site);
   mip_rt_heap_context_prefetch(h, context);
   mip_rt_heap_born(h, (uintptr_t)p, size, context, block_flags,
                    mip_rt_heap_now(h), mip_rt_heap_cpu());
@@ -121,11 +123,13 @@ static __thread uint32_t moved_context;
 
 static void op_settle_moved(const struct mip_rt_heap_taken *t, int died) {
   mip_rt_heap_settle(&state, t, died);
-  if (died) {
+  /* A block of another generation (the parent's, or live at a reset)
+   * is not followed: the new block is one of the realloc call's. */
+  if (died && t->block.generation == state.generation) {
     moved_from = t->block.addr;
-    moved_context = t->block.generation == state.generation
-                        ? t->block.context
-                        : MIP_RT_HEAP_NO_CONTEXT;
+    moved_context = t->block.context;
+  } else if (died) {
+    moved_from = 0;
   }
 }
 
@@ -158,12 +162,23 @@ static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
   fetch(h, (uintptr_t)p);
   uint32_t context;
   if (!context_moved_from(h, (uintptr_t)old, &context))
-    context = context_at(h, fp, depth, site);
+    context = h->off ? MIP_RT_HEAP_UNRECORDED
+                     : context_at(h, fp, depth, site);
   mip_rt_heap_context_prefetch(h, context);
   mip_rt_heap_born(h, (uintptr_t)p, size, context,
                    old ? MIP_RT_HEAP_REALLOC : 0, mip_rt_heap_now(h),
                    mip_rt_heap_cpu());
 }
+
+static void op_ghost(uintptr_t site, const void *fp, uint32_t depth) {
+  struct mip_rt_heap *h = &state;
+  if (!h->off)
+    mip_rt_heap_ghost(h, context_at(h, fp, depth, site));
+}
+
+static int op_record(int on) { return mip_rt_heap_record(&state, on); }
+
+static void op_reset(void) { mip_rt_heap_reset(&state); }
 
 static size_t op_payloads(uintptr_t site_lo, uintptr_t site_hi,
                           struct mip_rt_payload *all, size_t count,
@@ -184,6 +199,9 @@ static const struct mip_rt_heap_ops ops = {
     .free = op_free,
     .payloads = op_payloads,
     .release = mip_rt_heap_contexts_release,
+    .ghost = op_ghost,
+    .record = op_record,
+    .reset = op_reset,
 };
 
 static int owner_here(void) {
@@ -216,6 +234,8 @@ static int claim(void) {
     if (mip_rt_heap_init(&state, &config) != 0) {
       __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
       mip_rt_report("heap profiling off: no memory for its tables", NULL);
+    } else {
+      state.off = !mip_rt_heap_record_at_start;
     }
   }
   const struct mip_rt_heap_ops *none = NULL;
@@ -244,7 +264,7 @@ static const char *options_in(char **envp) {
 
 /* The heap_* settings of MIP_OPTIONS, "key=value:key=value" (options.c
  * leaves them to us): heap_stack_depth=N, 1 to MIP_RT_HEAP_DEPTH_MAX;
- * heap_patch=0|1 (heap_got.c). */
+ * heap_patch=0|1 (heap_got.c); heap_record=0|1 (heap_region.c). */
 static void read_options(const char *text, int quiet) {
   while (text && *text) {
     char key[64], value[64];
@@ -273,6 +293,12 @@ static void read_options(const char *text, int quiet) {
         mip_rt_report("MIP_OPTIONS: heap_stack_depth wants a number from 1 "
                       "to 128, not '",
                       value, "' (ignored)", NULL);
+    } else if (mip_rt_streq(key, "heap_record")) {
+      if (has_value && (mip_rt_streq(value, "0") || mip_rt_streq(value, "1")))
+        mip_rt_heap_record_at_start = value[0] == '1';
+      else if (!quiet)
+        mip_rt_report("MIP_OPTIONS: heap_record wants 0 or 1, not '", value,
+                      "' (ignored)", NULL);
     } else if (mip_rt_streq(key, "heap_patch")) {
       if (has_value && (mip_rt_streq(value, "0") || mip_rt_streq(value, "1")))
         mip_rt_heap_patch = value[0] == '1';
@@ -310,8 +336,11 @@ static size_t add_payloads(struct mip_rt_payload *all, size_t count,
   uintptr_t lo = (uintptr_t)__start___mip_site;
   uintptr_t hi = (uintptr_t)__stop___mip_site;
   if (owner)
-    return mip_rt_heap_contexts_of(&state, lo, hi, 1, mip_rt_heap_now(&state),
-                                   mip_rt_heap_cpu(), all, n, max);
+    return mip_rt_heap_timeline_of(
+        all,
+        mip_rt_heap_contexts_of(&state, lo, hi, 1, mip_rt_heap_now(&state),
+                                mip_rt_heap_cpu(), all, n, max),
+        max);
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
   return o && lo < hi ? o->payloads(lo, hi, all, n, max) : n;
 }

@@ -58,6 +58,9 @@ uint32_t mip_rt_heap_cpu_slow(void) {
                                                         : (uint32_t)cpu;
 }
 
+#define TIMELINE_BYTES                                                         \
+  (MIP_RT_HEAP_POINTS * sizeof(struct mip_rt_heap_point))
+
 /* The depot's slots: both tiers in one mapping. */
 static uint64_t depot_bytes(uint64_t second_slots) {
   return ((1u << MIP_RT_HEAP_DEPOT_FIRST_LOG2) + second_slots) *
@@ -69,7 +72,7 @@ int mip_rt_heap_init(struct mip_rt_heap *h,
   memset(h, 0, sizeof *h);
   if (!c->depot_slots || (c->depot_slots & (c->depot_slots - 1)) ||
       !c->depth || c->depth > MIP_RT_HEAP_DEPTH_MAX ||
-      c->arena_words >> 32 || c->contexts >= MIP_RT_HEAP_CONTEXTS_MAX)
+      c->arena_words >> 32 || c->contexts >= MIP_RT_HEAP_UNRECORDED)
     return -1;
   static uint32_t serials;
   h->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
@@ -84,7 +87,10 @@ int mip_rt_heap_init(struct mip_rt_heap *h,
   h->depot = mip_rt_heap_map(depot_bytes(c->depot_slots));
   h->arena = mip_rt_heap_map(c->arena_words * sizeof *h->arena);
   h->first_tables = mip_rt_heap_map(MIP_RT_HEAP_FIRST_TABLES_BYTES);
-  if (!h->contexts || !h->depot || !h->arena || !h->first_tables) {
+  h->timeline.points = mip_rt_heap_map(TIMELINE_BYTES);
+  mip_rt_heap_timeline_clear(&h->timeline);
+  if (!h->contexts || !h->depot || !h->arena || !h->first_tables ||
+      !h->timeline.points) {
     mip_rt_heap_destroy(h);
     return -1;
   }
@@ -102,6 +108,8 @@ void mip_rt_heap_destroy(struct mip_rt_heap *h) {
     mip_rt_heap_table_unmap(h->shards[i].table);
   if (h->first_tables)
     munmap(h->first_tables, MIP_RT_HEAP_FIRST_TABLES_BYTES);
+  if (h->timeline.points)
+    munmap(h->timeline.points, TIMELINE_BYTES);
   memset(h, 0, sizeof *h);
 }
 
@@ -119,9 +127,12 @@ void mip_rt_heap_forget(struct mip_rt_heap *h) {
     c->lock = 0;
     c->live = c->peak = 0;
     c->mib = (struct mip_rt_mib){0};
+    c->live_blocks = c->at_bytes = c->at_blocks = c->at_epoch = 0;
+    c->ghost_frees = 0;
   }
   for (int i = 0; i < MIP_RT_HEAP_STAT_COUNT; i++)
     h->stats[i] = 0;
+  mip_rt_heap_timeline_clear(&h->timeline);
   h->unlocked_readers = 0; /* the other threads' walks did not fork */
   mip_rt_heap_unlock_all(h);
 }
@@ -150,11 +161,12 @@ static void died(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
   if (b->context >= h->context_cap || b->generation != h->generation)
     return; /* never counted, or the parent's (fork) */
   struct mip_rt_heap_context *c = &h->contexts[b->context];
+  uint64_t epoch = mip_rt_heap_timeline_change(&h->timeline, b->size, 0, now);
   mip_rt_heap_lock(&c->lock);
   mip_rt_heap_mib_add(&c->mib, b->size, count, b->alloc_ms, now,
                       cpu_id(b->cpu), cpu_id(cpu),
                       (b->flags & MIP_RT_HEAP_REALLOC) != 0);
-  c->live -= b->size;
+  mip_rt_heap_context_change(c, b->size, 0, epoch);
   mip_rt_heap_unlock(&c->lock);
 }
 
@@ -186,12 +198,13 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
   }
   if (context < h->context_cap) {
     struct mip_rt_heap_context *c = &h->contexts[context];
+    uint64_t epoch = mip_rt_heap_timeline_change(&h->timeline, size, 1, now);
     mip_rt_heap_lock(&c->lock);
-    c->live += size;
+    mip_rt_heap_context_change(c, size, 1, epoch);
     if (c->live > c->peak) /* read by a dump without the lock */
       __atomic_store_n(&c->peak, c->live, __ATOMIC_RELAXED);
     mip_rt_heap_unlock(&c->lock);
-  } else {
+  } else if (context != MIP_RT_HEAP_UNRECORDED) {
     stat(h, MIP_RT_HEAP_STAT_DROPPED);
   }
   /* After the lock: a locked instruction waits for every store before it,

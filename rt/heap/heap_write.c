@@ -58,11 +58,13 @@ struct snapshot {
   struct mip_rt_mib mibs[]; /* n */
 };
 
-/* The statistics part: one STATS payload. */
+/* The statistics part: one STATS payload, and the owner's TIMELINE. */
 struct stats {
   uint64_t bytes;
   uint64_t size;
   uint8_t data[MAX_STATS * mip_rec_raw_stat_size];
+  struct mip_rt_heap_timeline timeline;
+  struct mip_rt_heap_point points[MIP_RT_HEAP_POINTS];
 };
 
 static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
@@ -146,7 +148,13 @@ static void add_live(const struct mip_rt_heap_block *b, void *arg) {
                         w->now, w->cpu);
   m.LiveAtExitCount = 1;
   m.LiveAtExitSize = b->size;
-  mip_rt_heap_mib_merge(&s->mibs[b->context], &m);
+  struct mip_rt_mib *into = &s->mibs[b->context];
+  if (!into->AllocCount) { /* the merge takes m whole: keep the context's */
+    m.AtPeakSize = into->AtPeakSize;
+    m.AtPeakCount = into->AtPeakCount;
+    m.GhostFreeCount = into->GhostFreeCount;
+  }
+  mip_rt_heap_mib_merge(into, &m);
 }
 
 /* Whether context i goes into this profile. Its site is written before
@@ -160,26 +168,50 @@ static int wanted(const struct snapshot *s, uint32_t i) {
   return site ? site >= s->site_lo && site < s->site_hi : s->siteless != 0;
 }
 
+/* The epoch of the peak that stands now (heap_timeline.c). */
+static uint64_t peak_epoch(struct mip_rt_heap *h) {
+  int locked = mip_rt_heap_try_lock(&h->timeline.lock);
+  uint64_t epoch = mip_rt_heap_timeline_epoch(&h->timeline);
+  if (locked)
+    mip_rt_heap_unlock(&h->timeline.lock);
+  return epoch;
+}
+
+/* Whether a context is written: it had blocks, or frees of pointers never
+ * seen allocated happened at its stack. */
+static int has_record(const struct mip_rt_mib *m) {
+  return m->AllocCount || m->GhostFreeCount;
+}
+
 static void take_contexts(struct snapshot *s, uint32_t now, uint32_t cpu) {
   struct mip_rt_heap *h = s->h;
+  uint64_t epoch = peak_epoch(h);
   for (uint32_t i = 0; i < s->n; i++) {
     struct mip_rt_heap_context *c = &h->contexts[i];
     if (!(s->wanted[i] = (uint8_t)wanted(s, i)))
       continue;
     int locked = mip_rt_heap_try_lock(&c->lock);
     s->mibs[i] = c->mib;
+    uint64_t at_bytes, at_blocks;
+    mip_rt_heap_at_peak(c, epoch, &at_bytes, &at_blocks);
+    uint64_t ghosts = c->ghost_frees;
     if (locked)
       mip_rt_heap_unlock(&c->lock);
+    /* The live blocks merged in below have 0 in these (add_live). */
+    s->mibs[i].AtPeakSize = at_bytes;
+    s->mibs[i].AtPeakCount = at_blocks;
+    s->mibs[i].GhostFreeCount = ghosts;
   }
   struct live_walk w = {s, now, cpu};
   mip_rt_heap_table_walk(h, add_live, &w);
   for (uint32_t i = 0; i < s->n; i++) {
     struct mip_rt_mib *m = &s->mibs[i];
     uint32_t depth, flags;
-    if (!s->wanted[i] || !m->AllocCount)
+    if (!s->wanted[i] || !has_record(m))
       continue;
     if (!mip_rt_heap_stack_of(h, i, &depth, &flags)) {
       m->AllocCount = 0; /* cannot happen: a block has a published stack */
+      m->GhostFreeCount = 0;
       continue;
     }
     uint64_t peak = __atomic_load_n(&h->contexts[i].peak, __ATOMIC_RELAXED);
@@ -223,7 +255,7 @@ static int write_mibs(int fd, const struct mip_rt_payload *p) {
     mip_put_le32(o.buf + o.n,
                  i < MIP_RT_HEAP_MIB_FIELDS ? mip_rt_heap_mib_ids[i] : 0);
   for (uint32_t i = 0; i < s->n; i++) {
-    if (!s->wanted[i] || !s->mibs[i].AllocCount)
+    if (!s->wanted[i] || !has_record(&s->mibs[i]))
       continue;
     if (need(&o, RECORD_SIZE))
       return -1;
@@ -247,7 +279,7 @@ static int write_stacks(int fd, const struct mip_rt_payload *p) {
   for (uint32_t i = 0; i < s->n; i++) {
     uint32_t depth, flags;
     const uint64_t *frames;
-    if (!s->wanted[i] || !s->mibs[i].AllocCount ||
+    if (!s->wanted[i] || !has_record(&s->mibs[i]) ||
         !(frames = mip_rt_heap_stack_of(s->h, i, &depth, &flags)))
       continue;
     if (need(&o, mip_rec_raw_heap_stack_size + 8 * (size_t)depth))
@@ -269,6 +301,55 @@ static int write_segments(int fd, const struct mip_rt_payload *p) {
 static int write_stats(int fd, const struct mip_rt_payload *p) {
   const struct stats *s = (const void *)p->data;
   return mip_write_all(fd, s->data, s->size);
+}
+
+static uint64_t timeline_size(const struct stats *s) {
+  return mip_rec_heap_peak_size + mip_rec_raw_heap_timeline_size +
+         (uint64_t)s->timeline.count * mip_rec_heap_point_size;
+}
+
+static int write_timeline(int fd, const struct mip_rt_payload *p) {
+  const struct stats *s = (const void *)p->data;
+  const struct mip_rt_heap_timeline *t = &s->timeline;
+  struct out o;
+  o.fd = fd;
+  struct mip_rec_heap_peak peak = {
+      .bytes = t->peak_bytes,
+      .blocks = t->peak_blocks,
+      .event = t->peak_event,
+      .events = t->events,
+      .interval = t->interval,
+      .ms = t->peak_ms,
+  };
+  struct mip_rec_raw_heap_timeline head = {t->count, mip_rec_heap_point_size};
+  mip_rec_heap_peak_encode(&peak, o.buf);
+  mip_rec_raw_heap_timeline_encode(&head, o.buf + mip_rec_heap_peak_size);
+  o.n = mip_rec_heap_peak_size + mip_rec_raw_heap_timeline_size;
+  for (uint32_t i = 0; i < t->count; i++) {
+    if (need(&o, mip_rec_heap_point_size))
+      return -1;
+    const struct mip_rt_heap_point *q = &s->points[i];
+    struct mip_rec_heap_point r = {q->event, q->ms, 0, q->bytes, q->blocks};
+    mip_rec_heap_point_encode(&r, o.buf + o.n);
+    o.n += mip_rec_heap_point_size;
+  }
+  return mip_write_all(fd, o.buf, o.n);
+}
+
+/* A copy of h's timeline into s, under its lock when it can be had. */
+static void take_timeline(struct stats *s, struct mip_rt_heap *h) {
+  struct mip_rt_heap_timeline *t = &h->timeline;
+  int locked = mip_rt_heap_try_lock(&t->lock);
+  s->timeline = *t;
+  if (s->timeline.count > MIP_RT_HEAP_POINTS)
+    s->timeline.count = MIP_RT_HEAP_POINTS; /* read while it halved */
+  if (t->points)
+    mip_copy_bytes((uint8_t *)s->points, (const uint8_t *)t->points,
+                   s->timeline.count * sizeof *s->points);
+  else
+    s->timeline.count = 0;
+  if (locked)
+    mip_rt_heap_unlock(&t->lock);
 }
 
 /* ---- Payloads --------------------------------------------------------- */
@@ -331,18 +412,31 @@ size_t mip_rt_heap_stats_of(struct mip_rt_heap *h, uint64_t unseen_frees,
     add_stat(s, MIP_STAT_HEAP_LIVE_UNINTERPOSED,
              h->stats[MIP_RT_HEAP_STAT_LIVE_UNINTERPOSED]);
   }
+  size_t n = count;
   if (stats_at < count) {
     all[stats_at].elem_size = mip_rec_raw_stat_size;
     all[stats_at].size = s->size;
     all[stats_at].data = (const uint8_t *)s;
     all[stats_at].write = write_stats;
-    return count;
+  } else if ((n = add(all, count, max, MIP_RAW_STATS, mip_rec_raw_stat_size,
+                      s->size, s, write_stats)) == count) {
+    munmap(s, bytes); /* no room even for that */
+    return n;
   }
-  size_t n = add(all, count, max, MIP_RAW_STATS, mip_rec_raw_stat_size,
-                 s->size, s, write_stats);
-  if (n == count) /* no room even for that */
-    munmap(s, bytes);
+  if (h) /* the process's timeline, kept with its statistics */
+    take_timeline(s, h);
   return n;
+}
+
+size_t mip_rt_heap_timeline_of(struct mip_rt_payload *all, size_t count,
+                               size_t max) {
+  for (size_t i = 0; i < count; i++)
+    if (all[i].write == write_stats) {
+      const struct stats *s = (const void *)all[i].data;
+      return add(all, count, max, MIP_RAW_HEAP_TIMELINE, 8, timeline_size(s),
+                 s, write_timeline);
+    }
+  return count;
 }
 
 size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h, uintptr_t site_lo,
@@ -395,7 +489,8 @@ size_t mip_rt_heap_payloads_of(struct mip_rt_heap *h, uint64_t unseen_frees,
   size_t n = mip_rt_heap_stats_of(h, unseen_frees, all, count, max);
   if (!h)
     return n;
-  return mip_rt_heap_contexts_of(h, 0, UINTPTR_MAX, 1, now, cpu, all, n, max);
+  n = mip_rt_heap_contexts_of(h, 0, UINTPTR_MAX, 1, now, cpu, all, n, max);
+  return mip_rt_heap_timeline_of(all, n, max);
 }
 
 /* Unmaps the region that the payload written by write holds, if any. */

@@ -9,6 +9,8 @@
  *   merge_counters.c  counter totals and the runs' coverage patterns
  *   merge_edges.c     call edges and statistics
  *   merge_heap.c      heap contexts, their stacks, the loaded segments
+ *   merge_timeline.c  the heap timeline of the run with the highest peak
+ *   merge_peak_check.c  lib's checks of heap peaks and timelines
  *   merge_mib.c       how MemInfoBlocks combine: lib's own rules
  *   merge_lock.c      the lock, with a bounded wait
  *   merge_arena.c     the memory all of it uses, mapped, never malloc's
@@ -94,6 +96,16 @@ MIP_RT_HIDDEN uint8_t *mip_rt_merge_payload(struct mip_rt_merge *m,
 MIP_RT_HIDDEN int mip_rt_merge_counters(struct mip_rt_merge *m);
 MIP_RT_HIDDEN int mip_rt_merge_edges(struct mip_rt_merge *m);
 MIP_RT_HIDDEN int mip_rt_merge_stats(struct mip_rt_merge *m);
+/* merge_peak_check.c: lib's checks of heap peaks and points (NULL, or
+ * what is wrong). */
+MIP_RT_HIDDEN const char *mip_rt_heap_peak_check(const struct mip_heap_peak *k);
+MIP_RT_HIDDEN const char *
+mip_rt_heap_points_check(const struct mip_heap_peak *k,
+                         const struct mip_heap_point *pt, size_t n);
+/* merge_timeline.c: the TIMELINE of the run with the highest peak and the
+ * others' PEAKS; which side's contexts lose their at-peak values. */
+MIP_RT_HIDDEN int mip_rt_merge_timeline(struct mip_rt_merge *m, int *clear_old,
+                                        int *clear_run);
 /* Heap payloads: mip_rt_merge_heap (mip_rt.h), which only heap images
  * link. */
 

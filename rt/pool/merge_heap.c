@@ -407,7 +407,7 @@ static void add_context(struct contexts *t, const struct context *c) {
  * site_delta; a site of 0 is none). */
 static int add_contexts(struct mip_rt_merge *m, struct contexts *t,
                         const struct mip_rt_view *v, const struct segments *segs,
-                        uint64_t site_delta) {
+                        uint64_t site_delta, int clear_at_peak) {
   const struct mip_rt_section *s = mip_rt_view_find(v, MIP_RAW_HEAP_MIBS);
   struct stacks stacks;
   if (!s || stacks_of(m, v, &stacks))
@@ -433,6 +433,10 @@ static int add_contexts(struct mip_rt_merge *m, struct contexts *t,
       c.hash = mip_rt_mix(c.hash, c.frames[d]);
     }
     mib_decode(at + mip_rec_raw_heap_context_size, &c.mib);
+    if (clear_at_peak) { /* another run's peak is kept (merge_timeline.c) */
+      c.mib.v[MIP_MIBI_AtPeakSize] = 0;
+      c.mib.v[MIP_MIBI_AtPeakCount] = 0;
+    }
     /* A block that contradicts itself would make a file mipdata refuses. */
     char why[96];
     if (mip_rt_mib_check(&c.mib, why, sizeof why))
@@ -513,7 +517,10 @@ int mip_rt_merge_heap(struct mip_rt_merge *m) {
     return 0;
   int64_t n_old = context_count(m, &m->old), n_run = context_count(m, &m->run);
   struct segments file, run;
-  if (n_old < 0 || n_run < 0 || segments_of(m, &m->run, 0, &run) ||
+  int clear_old, clear_run;
+  if (n_old < 0 || n_run < 0 ||
+      mip_rt_merge_timeline(m, &clear_old, &clear_run) ||
+      segments_of(m, &m->run, 0, &run) ||
       segments_of(m, &m->old, run.count, &file))
     return -1;
   struct contexts t = {NULL, 0, NULL, 1, 0};
@@ -527,13 +534,14 @@ int mip_rt_merge_heap(struct mip_rt_merge *m) {
   t.mask--;
   /* The file's addresses stay where they are, before the run's segments
    * join its own: one outside them is UNKNOWN. */
-  if (add_contexts(m, &t, &m->old, &file, 0) || place_segments(m, &file, &run))
+  if (add_contexts(m, &t, &m->old, &file, 0, clear_old) ||
+      place_segments(m, &file, &run))
     return -1;
   const struct segment *own = segment_at(&run, m->image->code_start);
   if (!own && n_run)
     return mip_rt_why_set(&m->why, "this run's heap segments lack its image",
                           NULL);
-  if (add_contexts(m, &t, &m->run, &run, own ? own->delta : 0))
+  if (add_contexts(m, &t, &m->run, &run, own ? own->delta : 0, clear_run))
     return -1;
   return write_contexts(m, &t) || write_segments(m, &file) ? -1 : 0;
 }

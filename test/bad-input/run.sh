@@ -270,6 +270,25 @@ with_byte unowned.mip "$(dump_offset blocks.mip \
   ".sections[] | select(.name == \"BLOCK_TABLE\") | .entries[$orphan]" dep_count)" \
   001 orphan-deps.mip
 
+# The heap timeline (raw TIMELINE payload, indexed HEAP_PEAKS and
+# HEAP_TIMELINE): a point's event set back to 0 (out of order), a peak's
+# interval made 3, a point's bytes above the peak.
+RAW_TL='.sections[] | select(.name == "HEAP_TIMELINE")'
+PEAKS='.sections[] | select(.name == "HEAP_PEAKS") | .entries'
+POINTS='.sections[] | select(.name == "HEAP_TIMELINE") | .entries'
+with_byte heap.mipraw "$(dump_offset heap.mipraw "$RAW_TL | .points[1]" event)" 000 tl-order.mipraw
+with_byte heap.mipraw "$(dump_offset heap.mipraw "$RAW_TL | .peak" interval)" 003 tl-interval.mipraw
+with_byte heap.mip "$(dump_offset heap.mip "$PEAKS | first" interval)" 003 peak-interval.mip
+with_byte heap.mip $(($(dump_offset heap.mip "$POINTS | first" bytes) + 5)) 001 point-above.mip
+for case in "tl-order.mipraw:heap timeline has points out of order" \
+  "tl-interval.mipraw:heap timeline has an interval that is not a power of two"; do
+  file=${case%%:*} needle=${case#*:}
+  cp heap.mip before
+  expect_failure "merge $file" "corrupt raw profile: $needle" "$file" -- \
+    merge -p heap.mip --debug heap "$file"
+  cmp -s before heap.mip || fail "merge of $file changed heap.mip"
+done
+
 for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "trunc.mip:truncated" "trunc-tail.mip:truncated" "trunc-heap.mip:truncated" \
   "magic.mip:bad magic" "newer.mip:newer" "good.mipmap:map file" \
@@ -277,7 +296,9 @@ for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "context-order.mip:heap contexts out of order" \
   "object-range.mip:heap frame 0 names a string out of range" \
   "object-outside.mip:heap frame $i is outside the image and names an object" \
-  "orphan-deps.mip:a block's dependencies are out of range"; do
+  "orphan-deps.mip:a block's dependencies are out of range" \
+  "peak-interval.mip:heap peak 0 has an interval that is not a power of two" \
+  "point-above.mip:heap timeline has a point above its peak"; do
   file=${case%%:*} needle=${case#*:}
   expect_failure "annotate $file" "$needle" "$file" -- annotate -p "$file" --format json
   [ -s stdout ] && fail "annotate $file printed output"
@@ -297,7 +318,7 @@ expect_failure "annotate --debug other build" "does not match" "other" -- \
 # merge and dump refuse each broken profile with the same line
 for file in trunc.mip trunc-tail.mip trunc-heap.mip newer.mip \
   site-range.mip context-order.mip object-range.mip object-outside.mip \
-  orphan-deps.mip; do
+  orphan-deps.mip peak-interval.mip point-above.mip; do
   cp "$file" target.mip
   show=$("$MIPDATA" show -p "$file" 2>&1 >/dev/null || true)
   annotate=$("$MIPDATA" annotate -p "$file" 2>&1 >/dev/null || true)
@@ -388,6 +409,18 @@ for case in "hot-share:1.5" "hot-share:-0.1" "hot-share:abc" "hot-share:" \
   expect_usage "annotate --$option '$value'" "--$option wants" -- \
     annotate -p heap.mip "--$option" "$value"
 done
+# The heap filters (report_filter.c), refused before any file is read
+expect_usage "show --heap --alloc bogus" "--alloc: unknown allocator 'bogus'" -- \
+  show -p heap.mip --heap --alloc malloc,bogus
+expect_usage "annotate --alloc ''," "--alloc: unknown allocator ''" -- \
+  annotate -p heap.mip --alloc ,malloc
+expect_usage "show --heap --frame '('" "--frame: bad regular expression '('" -- \
+  show -p heap.mip --heap --frame '('
+expect_usage "show --heap sizes crossed" "--min-size is above --max-size" -- \
+  show -p heap.mip --heap --min-size 10 --max-size 9
+expect_usage "show --heap --min-size -1" "--min-size wants" -- \
+  show -p heap.mip --heap --min-size -1
+expect_usage "show --live without --heap" "go with --heap" -- show -p heap.mip --live
 expect_usage "annotate ambiguous option" "ambiguous option '--hot'" -- annotate -p heap.mip --hot
 expect_usage "annotate unknown option" "unknown or ambiguous option '--sort'" -- annotate -p heap.mip --sort size
 expect_usage "annotate option without its value" "option '--debug' needs a value" -- \

@@ -142,11 +142,14 @@ awk '$1 == "segment" { n++; if (n == 1 && $6 == "-" && $5 == 20) exe = 1 }
   fail "segments: $(grep -c '^segment' run.txt)"
 
 # The library is no owner: its own site's context (with the segments of
-# every object), its own unseen free, none of the process's statistics.
+# every object), its own unseen free, also as a ghost free at its free
+# call's context, none of the process's statistics (nor its timeline).
 [ "$(head -1 lib.txt)" = "kinds 5 33 34 35 36" ] && [ "$(stat lib.txt 3)" = 1 ] &&
-  [ -z "$(stat lib.txt 4)" ] && [ "$(grep -c '^context' lib.txt)" = 1 ] &&
+  [ -z "$(stat lib.txt 4)" ] && [ "$(grep -c '^context' lib.txt)" = 2 ] &&
+  [ "$(grep '^context' lib.txt | grep -c ' AllocCount=1 .* GhostFreeCount=0')" = 1 ] &&
+  [ "$(grep '^context' lib.txt | grep -c ' AllocCount=0 .* GhostFreeCount=1')" = 1 ] &&
   [ "$(grep -c '^segment' lib.txt)" = "$(grep -c '^segment' run.txt)" ] &&
-  pass "library profile: its own context, segments and unseen free; no process statistics" ||
+  pass "library profile: its own context, its ghost free's, segments and unseen free; no process statistics" ||
   fail "library profile: $(head -2 lib.txt | tr '\n' ' '), $(grep -c '^context' lib.txt) contexts"
 # The child: only what it allocated; the parent's block it freed is no news.
 [ "$(grep -c '^context' child.txt)" = 1 ] && [ "$(stat child.txt 3)" = 0 ] &&

@@ -177,9 +177,15 @@ copy_bytes() {
 
 # mip_sites JSON...: per allocation site "file:line blocks bytes", from
 # the contexts of show --heap --format json (of one profile or several).
-mip_sites() {
-  jq -r '.heap[] | select(.site != null)
-         | "\(.site.file | split("/") | last):\(.site.line) \(.AllocCount) \(.TotalSize)"' "$@" |
+mip_sites() { mip_sites_by AllocCount TotalSize "$@"; }
+
+# mip_sites_by BLOCKS BYTES JSON...: the same with two other MemInfoBlock
+# fields (AtPeakCount AtPeakSize: at the global peak)
+mip_sites_by() {
+  blocks_field=$1 bytes_field=$2
+  shift 2
+  jq -r --arg n "$blocks_field" --arg b "$bytes_field" '.heap[] | select(.site != null)
+         | "\(.site.file | split("/") | last):\(.site.line) \(.[$n]) \(.[$b])"' "$@" |
     awk '{ n[$1] += $2; b[$1] += $3 } END { for (s in n) print s, n[s], b[s] }' | sort
 }
 
@@ -190,10 +196,16 @@ mip_sites() {
 # such as /tmp: only the name counts), keeping the lines that call an
 # allocator (DHAT also sees libc's own allocations, under the lines that
 # call printf and the like).
-dhat_sites() {
+dhat_sites() { dhat_sites_by tbk tb "$@"; }
+
+# dhat_sites_by BLOCKS BYTES DHAT_JSON SOURCE_DIR: the same with two other
+# fields of DHAT's program points (gbk gb: at the global peak, t-gmax)
+dhat_sites_by() {
+  blocks_field=$1 bytes_field=$2
+  shift 2
   ours=$(cd "$2" && ls | tr '\n' '|' | sed 's/|$//; s/\./\\./g')
-  jq -r --arg ours "($ours):[0-9]+\\)$" '.ftbl as $f | .pps[]
-         | "\(.tbk) \(.tb) " + ([.fs[] | $f[.] | select(test($ours))] | first // "-")' "$1" |
+  jq -r --arg ours "($ours):[0-9]+\\)$" --arg n "$blocks_field" --arg b "$bytes_field" '.ftbl as $f | .pps[]
+         | "\(.[$n]) \(.[$b]) " + ([.fs[] | $f[.] | select(test($ours))] | first // "-")' "$1" |
     sed -n 's/^\([0-9]*\) \([0-9]*\) .*(\([^()]*\/\)\{0,1\}\([^()/]*:[0-9]*\))$/\4 \1 \2/p' |
     awk '{ n[$1] += $2; b[$1] += $3 } END { for (s in n) print s, n[s], b[s] }' |
     sort >"$1.all"

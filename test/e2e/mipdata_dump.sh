@@ -93,7 +93,7 @@ got=$(jq '[.sections[] | .offset + ((.size + 7) / 8 | floor) * 8] | max' $raw)
 expect_eq "raw payloads: the last one, padded, ends the file" "$got" "$(wc -c <run.1.mipraw)"
 got=$(jq -r '[.sections[].name] | join(" ")' $raw)
 expect_eq "raw sections: the counters and payloads of $MODES" "$got" \
-  "COV CNT ORD BLK SITE EDGES STATS HEAP_MIBS HEAP_STACKS HEAP_SEGMENTS"
+  "COV CNT ORD BLK SITE EDGES STATS HEAP_MIBS HEAP_STACKS HEAP_SEGMENTS HEAP_TIMELINE"
 got=$(jq '.header.modes as $m | [.sections[] | pow(2; .kind)] | add == $m' $raw)
 expect_eq "raw header: modes has the bit of each section" "$got" true
 

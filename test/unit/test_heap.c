@@ -758,8 +758,8 @@ START_TEST(mib_follows_memprof) {
   mip_rt_heap_mib_encode(&m, out);
   ck_assert_uint_eq(mip_get_le32(out), UINT32_MAX);
   ck_assert_uint_eq(mip_get_le64(out + 4), 63);
-  ck_assert_uint_eq(MIP_RT_HEAP_MIB_FIELDS, 28);
-  ck_assert_uint_eq(MIP_RT_HEAP_MIB_BYTES, 148);
+  ck_assert_uint_eq(MIP_RT_HEAP_MIB_FIELDS, 31);
+  ck_assert_uint_eq(MIP_RT_HEAP_MIB_BYTES, 172);
 }
 END_TEST
 
@@ -1017,7 +1017,7 @@ START_TEST(payloads_decode) {
        .size = sizeof edge_stats, .data = edge_stats},
   };
   size_t count = mip_rt_heap_payloads_of(h, 7, 50, 2, all, 1, 8);
-  ck_assert_uint_eq(count, 4);
+  ck_assert_uint_eq(count, 5);
   struct decoded d;
   write_and_read(all, count, &d);
   mip_rt_heap_payloads_release(all, count);
@@ -1052,7 +1052,7 @@ START_TEST(payloads_decode) {
   mip_rec_raw_heap_mibs_decode(&head, p);
   ck_assert_uint_eq(head.field_count, MIP_RT_HEAP_MIB_FIELDS);
   ck_assert_uint_eq(head.record_count, 2);
-  ck_assert_uint_eq(head.record_size, 168);
+  ck_assert_uint_eq(head.record_size, 192);
   uint32_t i = 0;
 #define MIP_MIB_FIELD(id, Name, type)                                          \
   ck_assert_uint_eq(mip_get_le32(p + mip_rec_raw_heap_mibs_size + 4 * i++), id);
@@ -1089,6 +1089,11 @@ START_TEST(payloads_decode) {
   ck_assert_uint_eq(field(f, "LiveAtExitSize"), 64);
   ck_assert_uint_eq(field(f, "PeakLiveSize"), 64);
   ck_assert_uint_eq(field(f, "ReallocCount"), 0);
+  /* The peak is the last moment (164 bytes, a's 64 and b's 100), not yet
+   * left when the profile is written. */
+  ck_assert_uint_eq(field(f, "AtPeakSize"), 64);
+  ck_assert_uint_eq(field(f, "AtPeakCount"), 1);
+  ck_assert_uint_eq(field(f, "GhostFreeCount"), 0);
   ck_assert_uint_eq(mip_get_le32(f + MIP_RT_HEAP_MIB_BYTES), 0); /* pad */
   r += head.record_size;
   mip_rec_raw_heap_context_decode(&rc, r);
@@ -1100,6 +1105,39 @@ START_TEST(payloads_decode) {
   ck_assert_uint_eq(field(f, "LiveAtExitSize"), 100);
   ck_assert_uint_eq(field(f, "ReallocCount"), 1);
   ck_assert_uint_eq(field(f, "AllocCpuId"), 1);
+  ck_assert_uint_eq(field(f, "AtPeakSize"), 100);
+  ck_assert_uint_eq(field(f, "AtPeakCount"), 1);
+
+  /* TIMELINE: the peak, then one point per birth or death. */
+  p = find(&d, MIP_RAW_HEAP_TIMELINE, &size);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_uint_eq(size, mip_rec_heap_peak_size +
+                              mip_rec_raw_heap_timeline_size +
+                              4 * mip_rec_heap_point_size);
+  struct mip_rec_heap_peak pk;
+  mip_rec_heap_peak_decode(&pk, p);
+  ck_assert_uint_eq(pk.bytes, 164);
+  ck_assert_uint_eq(pk.blocks, 2);
+  ck_assert_uint_eq(pk.event, 4);
+  ck_assert_uint_eq(pk.events, 4);
+  ck_assert_uint_eq(pk.interval, 1);
+  ck_assert_uint_eq(pk.ms, 35);
+  struct mip_rec_raw_heap_timeline th;
+  mip_rec_raw_heap_timeline_decode(&th, p + mip_rec_heap_peak_size);
+  ck_assert_uint_eq(th.point_count, 4);
+  ck_assert_uint_eq(th.point_size, mip_rec_heap_point_size);
+  static const uint64_t points[4][4] = {
+      {1, 10, 32, 1}, {2, 20, 0, 0}, {3, 30, 64, 1}, {4, 35, 164, 2}};
+  for (int k = 0; k < 4; k++) {
+    struct mip_rec_heap_point pt;
+    mip_rec_heap_point_decode(&pt, p + mip_rec_heap_peak_size +
+                                       mip_rec_raw_heap_timeline_size +
+                                       k * mip_rec_heap_point_size);
+    ck_assert_uint_eq(pt.event, points[k][0]);
+    ck_assert_uint_eq(pt.ms, points[k][1]);
+    ck_assert_uint_eq(pt.bytes, points[k][2]);
+    ck_assert_uint_eq(pt.blocks, points[k][3]);
+  }
 
   /* STACKS: the two contexts' stacks, by id. */
   p = find(&d, MIP_RAW_HEAP_STACKS, &size);
@@ -1232,6 +1270,235 @@ START_TEST(payloads_of_one_image) {
 }
 END_TEST
 
+/* ---- timeline and global peak ------------------------------------------ */
+
+/* An independent model of the heap over time: every event's totals, and
+ * DHAT's rule for the bytes at the global peak (dh_main.c's
+ * check_for_peak: before a block dies, when the heap is at its maximum
+ * and that maximum is above the last one recorded, every context's live
+ * bytes and blocks are recorded; once more at the end). */
+#define MODEL_CONTEXTS 8
+struct model {
+  uint64_t bytes, blocks, max, max_blocks, last_check;
+  uint64_t live[MODEL_CONTEXTS], live_blocks[MODEL_CONTEXTS];
+  uint64_t at[MODEL_CONTEXTS], at_blocks[MODEL_CONTEXTS];
+  uint64_t *after, *after_blocks; /* totals after event i (from 0) */
+  uint64_t events;
+};
+
+static void model_check_for_peak(struct model *m) {
+  if (m->bytes == m->max && m->bytes > m->last_check) {
+    memcpy(m->at, m->live, sizeof m->at);
+    memcpy(m->at_blocks, m->live_blocks, sizeof m->at_blocks);
+    m->last_check = m->bytes;
+  }
+}
+
+static void model_event(struct model *m, int context, uint64_t size,
+                        int born) {
+  if (born) {
+    m->bytes += size, m->blocks++;
+    m->live[context] += size, m->live_blocks[context]++;
+    if (m->bytes > m->max)
+      m->max = m->bytes, m->max_blocks = m->blocks;
+  } else {
+    model_check_for_peak(m);
+    m->bytes -= size, m->blocks--;
+    m->live[context] -= size, m->live_blocks[context]--;
+  }
+  m->after[m->events] = m->bytes;
+  m->after_blocks[m->events++] = m->blocks;
+}
+
+/* The points the model's events make at a given interval: for each run of
+ * interval events, the most bytes after any of them and the blocks at the
+ * first such moment; its last event. */
+static void check_points(const struct model *m,
+                         const struct mip_rt_heap_timeline *t) {
+  uint64_t interval = 1;
+  while ((m->events + interval - 1) / interval > MIP_RT_HEAP_POINTS)
+    interval *= 2;
+  ck_assert_uint_eq(t->interval, interval);
+  ck_assert_uint_eq(t->count, (m->events + interval - 1) / interval);
+  for (uint32_t j = 0; j < t->count; j++) {
+    uint64_t first = j * interval, end = first + interval;
+    end = end < m->events ? end : m->events;
+    uint64_t most = first;
+    for (uint64_t e = first; e < end; e++)
+      if (m->after[e] > m->after[most])
+        most = e;
+    ck_assert_uint_eq(t->points[j].event, end);
+    ck_assert_uint_eq(t->points[j].ms, (uint32_t)((end - 1) / 7));
+    ck_assert_uint_eq(t->points[j].bytes, m->after[most]);
+    ck_assert_uint_eq(t->points[j].blocks, m->after_blocks[most]);
+  }
+}
+
+/* Random births and deaths (sizes 0 to 99, several peaks) in 8 contexts:
+ * the peak, each context's bytes and blocks at it, and every point of the
+ * timeline are the model's, at each of several lengths (the last ones
+ * past MIP_RT_HEAP_POINTS events, so halved). */
+START_TEST(timeline_and_peak_follow_the_model) {
+  static const uint64_t lengths[] = {1, 2, 31, 4096, 4097, 9000, 100000};
+  for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+    struct mip_rt_heap *h = new_heap(NULL, 16);
+    uint32_t ctx[MODEL_CONTEXTS];
+    for (uintptr_t k = 0; k < MODEL_CONTEXTS; k++) {
+      uintptr_t frames[1] = {0x400000 + k};
+      ctx[k] = mip_rt_heap_context_of(h, frames, 1, 0, 0x1000 + k);
+    }
+    struct model m = {0};
+    m.after = calloc(lengths[l], sizeof *m.after);
+    m.after_blocks = calloc(lengths[l], sizeof *m.after_blocks);
+    enum { SLOTS = 256 };
+    uint64_t size[SLOTS] = {0};
+    int where[SLOTS], live[SLOTS] = {0};
+    srand(17 + (unsigned)l);
+    for (uint64_t e = 0; e < lengths[l]; e++) {
+      int i = rand() % SLOTS;
+      uint64_t addr = 0x10000 + 0x100 * (uint64_t)i;
+      uint32_t now = (uint32_t)(e / 7);
+      if (live[i]) {
+        ck_assert_int_eq(mip_rt_heap_free(h, addr, now, 0), 1);
+        model_event(&m, where[i], size[i], 0);
+      } else {
+        /* Grows for a while, then shrinks: several peaks. */
+        size[i] = (uint64_t)(rand() % 100) * ((e / 3000) % 3 + 1);
+        where[i] = rand() % MODEL_CONTEXTS;
+        mip_rt_heap_born(h, addr, size[i], ctx[where[i]], 0, now, 0);
+        model_event(&m, where[i], size[i], 1);
+      }
+      live[i] = !live[i];
+    }
+    model_check_for_peak(&m); /* at the end, as DHAT's */
+    const struct mip_rt_heap_timeline *t = &h->timeline;
+    ck_assert_uint_eq(t->peak_bytes, m.max);
+    ck_assert_uint_eq(t->peak_blocks, m.max_blocks);
+    ck_assert_uint_eq(t->events, lengths[l]);
+    uint64_t epoch = mip_rt_heap_timeline_epoch(t), sum = 0, blocks = 0;
+    for (int k = 0; k < MODEL_CONTEXTS; k++) {
+      uint64_t at, at_blocks;
+      mip_rt_heap_at_peak(&h->contexts[ctx[k]], epoch, &at, &at_blocks);
+      ck_assert_uint_eq(at, m.at[k]);
+      ck_assert_uint_eq(at_blocks, m.at_blocks[k]);
+      sum += at, blocks += at_blocks;
+    }
+    ck_assert_uint_eq(sum, m.max);
+    check_points(&m, t);
+    free(m.after);
+    free(m.after_blocks);
+    free_heap(h);
+  }
+}
+END_TEST
+
+/* Steps known in advance: 10 blocks of 1000 bytes, 5 freed, 4 of 3000,
+ * all freed: 28 points, one per event, the peak at the 19th (17000 bytes
+ * in 9 blocks), 5 blocks of the first context and 4 of the second then. */
+START_TEST(timeline_of_known_steps) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  uintptr_t f1[1] = {0x400001}, f2[1] = {0x400002};
+  uint32_t a = mip_rt_heap_context_of(h, f1, 1, 0, 0x1001);
+  uint32_t b = mip_rt_heap_context_of(h, f2, 1, 0, 0x1002);
+  for (uint64_t i = 0; i < 10; i++)
+    mip_rt_heap_born(h, 0x10000 + 0x1000 * i, 1000, a, 0, 0, 0);
+  for (uint64_t i = 0; i < 5; i++)
+    mip_rt_heap_free(h, 0x10000 + 0x1000 * i, 0, 0);
+  for (uint64_t i = 10; i < 14; i++)
+    mip_rt_heap_born(h, 0x10000 + 0x1000 * i, 3000, b, 0, 0, 0);
+  for (uint64_t i = 5; i < 14; i++)
+    mip_rt_heap_free(h, 0x10000 + 0x1000 * i, 0, 0);
+  const struct mip_rt_heap_timeline *t = &h->timeline;
+  static const uint64_t bytes[28] = {
+      1000,  2000,  3000,  4000,  5000,  6000,  7000,  8000,  9000, 10000,
+      9000,  8000,  7000,  6000,  5000,  8000,  11000, 14000, 17000, 16000,
+      15000, 14000, 13000, 12000, 9000,  6000,  3000,  0};
+  ck_assert_uint_eq(t->count, 28);
+  for (uint32_t i = 0; i < 28; i++) {
+    ck_assert_uint_eq(t->points[i].event, i + 1);
+    ck_assert_uint_eq(t->points[i].bytes, bytes[i]);
+  }
+  ck_assert_uint_eq(t->peak_bytes, 17000);
+  ck_assert_uint_eq(t->peak_blocks, 9);
+  ck_assert_uint_eq(t->peak_event, 19);
+  uint64_t epoch = mip_rt_heap_timeline_epoch(t), at, at_blocks;
+  mip_rt_heap_at_peak(&h->contexts[a], epoch, &at, &at_blocks);
+  ck_assert_uint_eq(at, 5000);
+  ck_assert_uint_eq(at_blocks, 5);
+  mip_rt_heap_at_peak(&h->contexts[b], epoch, &at, &at_blocks);
+  ck_assert_uint_eq(at, 12000);
+  ck_assert_uint_eq(at_blocks, 4);
+  free_heap(h);
+}
+END_TEST
+
+/* 10^8 births and deaths keep MIP_RT_HEAP_POINTS points: the interval
+ * grows to 2^15 (10^8 / 4096 rounded up to a power of two), the points
+ * span the whole run, and the peak is exact. */
+START_TEST(timeline_keeps_its_bound) {
+  struct mip_rt_heap_timeline t = {0};
+  t.points = calloc(MIP_RT_HEAP_POINTS, sizeof *t.points);
+  mip_rt_heap_timeline_clear(&t);
+  const uint64_t n = 100000000;
+  for (uint64_t e = 0; e < n; e += 2) {
+    /* A saw whose teeth grow: its highest at the middle of the run. */
+    uint64_t size = 1 + (e < n / 2 ? e : n - e) / 1000;
+    mip_rt_heap_timeline_change(&t, size, 1, (uint32_t)(e >> 20));
+    if (e % 4 == 0)
+      mip_rt_heap_timeline_change(&t, size, 0, (uint32_t)(e >> 20));
+    else
+      mip_rt_heap_timeline_change(&t, 0, 1, (uint32_t)(e >> 20));
+  }
+  ck_assert_uint_eq(t.events, n);
+  ck_assert_uint_le(t.count, MIP_RT_HEAP_POINTS);
+  ck_assert_uint_eq(t.interval, 1u << 15);
+  ck_assert_uint_eq(t.count, (n + t.interval - 1) / t.interval);
+  ck_assert_uint_eq(t.points[t.count - 1].event, n);
+  for (uint32_t i = 1; i + 1 < t.count; i++) /* the last one is partial */
+    ck_assert_uint_eq(t.points[i].event - t.points[i - 1].event, t.interval);
+  uint64_t top = 0;
+  for (uint32_t i = 0; i < t.count; i++)
+    top = t.points[i].bytes > top ? t.points[i].bytes : top;
+  ck_assert_uint_eq(top, t.peak_bytes);
+  free(t.points);
+}
+END_TEST
+
+/* 8 threads allocate and free in 4 contexts at once: whatever the order,
+ * the bytes and blocks each context had at the peak add up to the peak. */
+START_TEST(peak_adds_up_under_threads) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  uint32_t contexts[4];
+  for (uintptr_t k = 0; k < 4; k++) {
+    uintptr_t frames[2] = {0x400000 + k, 0x500000};
+    contexts[k] = mip_rt_heap_context_of(h, frames, 2, 0, 0x1000 + k);
+  }
+  pthread_t t[THREADS];
+  struct worker w[THREADS];
+  for (int i = 0; i < THREADS; i++) {
+    w[i] = (struct worker){h, {contexts[0], contexts[1], contexts[2],
+                               contexts[3]},
+                           i + 1};
+    ck_assert_int_eq(pthread_create(&t[i], NULL, work, &w[i]), 0);
+  }
+  for (int i = 0; i < THREADS; i++)
+    pthread_join(t[i], NULL);
+  const struct mip_rt_heap_timeline *tl = &h->timeline;
+  uint64_t epoch = mip_rt_heap_timeline_epoch(tl), bytes = 0, blocks = 0;
+  for (int k = 0; k < 4; k++) {
+    uint64_t at, at_blocks;
+    mip_rt_heap_at_peak(&h->contexts[k], epoch, &at, &at_blocks);
+    bytes += at, blocks += at_blocks;
+  }
+  ck_assert_uint_gt(tl->peak_bytes, 0);
+  ck_assert_uint_eq(bytes, tl->peak_bytes);
+  ck_assert_uint_eq(blocks, tl->peak_blocks);
+  ck_assert_uint_eq(tl->events, 2 * (uint64_t)THREADS * PER_THREAD);
+  ck_assert_uint_eq(tl->bytes, 0);
+  free_heap(h);
+}
+END_TEST
+
 Suite *heap_runtime_suite(void) {
   Suite *s = suite_create("heap-runtime");
   /* Six million table operations: seconds alone, but minutes under the
@@ -1259,6 +1526,14 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, shadow_releases_big_blocks);
   tcase_add_test(tc, payloads_decode);
   tcase_add_test(tc, payloads_of_one_image);
+  tcase_add_test(tc, timeline_and_peak_follow_the_model);
+  tcase_add_test(tc, timeline_of_known_steps);
+  tcase_add_test(tc, peak_adds_up_under_threads);
   suite_add_tcase(s, tc);
+  /* 10^8 events: a second alone, more under the sanitizers. */
+  TCase *bound = tcase_create("heap-timeline-bound");
+  tcase_set_timeout(bound, 600);
+  tcase_add_test(bound, timeline_keeps_its_bound);
+  suite_add_tcase(s, bound);
   return s;
 }

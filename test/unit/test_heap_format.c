@@ -203,7 +203,28 @@ struct raw_parts {
   size_t stat_count;
   const uint32_t *schema; /* NULL: every known field */
   uint32_t field_count;
+  const uint8_t *timeline; /* a TIMELINE payload, or NULL */
+  size_t timeline_size;
 };
+
+/* A TIMELINE payload: the peak, then n points of point_size bytes. */
+static void timeline_payload(struct mip_buf *b, const struct mip_heap_peak *k,
+                             const struct mip_heap_point *pt, uint32_t n,
+                             uint32_t point_size) {
+  struct mip_rec_heap_peak r = {k->bytes,    k->blocks, k->event, k->events,
+                                k->interval, k->ms,     0};
+  mip_rec_heap_peak_encode(&r, mip_buf_extend(b, mip_rec_heap_peak_size));
+  struct mip_rec_raw_heap_timeline t = {n, point_size};
+  mip_rec_raw_heap_timeline_encode(
+      &t, mip_buf_extend(b, mip_rec_raw_heap_timeline_size));
+  for (uint32_t i = 0; i < n; i++) {
+    struct mip_rec_heap_point q = {pt[i].event, pt[i].ms, 0, pt[i].bytes,
+                                   pt[i].blocks};
+    uint8_t *at = mip_buf_extend(b, point_size);
+    memset(at, 0, point_size);
+    mip_rec_heap_point_encode(&q, at);
+  }
+}
 
 static const struct heap_stack_spec STACKS[] = {
     {1, 0, 4, S1}, {2, 0, 2, S2}, {3, 1, 4, S3}, {4, 0, 1, S4}};
@@ -254,9 +275,10 @@ static const char *write_raw(const char *name, const struct raw_parts *r) {
       {MIP_RAW_HEAP_MIBS, 1, 0, mibs.data, mibs.size},
       {MIP_RAW_HEAP_STACKS, 1, 0, stacks.data, stacks.size},
       {MIP_RAW_HEAP_SEGMENTS, 1, 0, segments.data, segments.size},
+      {MIP_RAW_HEAP_TIMELINE, 8, 0, r->timeline, r->timeline_size},
   };
   struct mip_buf b = {0};
-  build_raw_payloads(&b, &ID, payloads, 6);
+  build_raw_payloads(&b, &ID, payloads, r->timeline ? 7 : 6);
   const char *path = test_path(name);
   write_file(path, b.data, b.size);
   mip_buf_free(&b);
@@ -416,6 +438,7 @@ static const char *raw_with(const char *name, uint32_t kind, const void *data,
       {MIP_RAW_HEAP_MIBS, 1, 0, mibs.data, mibs.size},
       {MIP_RAW_HEAP_STACKS, 1, 0, stacks.data, stacks.size},
       {MIP_RAW_HEAP_SEGMENTS, 1, 0, segments.data, segments.size},
+      {kind, 8, 0, data, size}, /* a kind not above: added */
   };
   size_t count = 5;
   for (size_t i = 0; i < count; i++)
@@ -426,7 +449,10 @@ static const char *raw_with(const char *name, uint32_t kind, const void *data,
       } else { /* drop it */
         payloads[i] = payloads[--count];
       }
+      kind = 0;
     }
+  if (kind && data)
+    count++;
   struct mip_buf b = {0};
   build_raw_payloads(&b, &ID, payloads, count);
   const char *path = test_path(name);
@@ -551,6 +577,12 @@ START_TEST(raw_refuses_contradicting_mibs) {
                        "heap context 1 has MinSize 34 above MaxSize 33");
   expect_raw_mib_error(MIP_MIBI_LiveAtExitSize, MIP_MIBI_TotalSize, 1,
                        "heap context 1 has 65 bytes live at exit of 64 "
+                       "allocated");
+  expect_raw_mib_error(MIP_MIBI_AtPeakCount, MIP_MIBI_AllocCount, 1,
+                       "heap context 1 has 3 blocks at the peak of 2 "
+                       "allocated");
+  expect_raw_mib_error(MIP_MIBI_AtPeakSize, MIP_MIBI_TotalSize, 1,
+                       "heap context 1 has 65 bytes at the peak of 64 "
                        "allocated");
 }
 END_TEST
@@ -1169,6 +1201,221 @@ static void expect_profile_error(struct mip_file *f, const char *needle) {
   mip_file_free(f);
 }
 
+/* ---- timeline and peaks ------------------------------------------------- */
+
+/* A run whose peak is `bytes` (3 points), with AtPeakSize at its contexts
+ * (S1 at site 0, S2 at site 1) as given. */
+static const char *run_with_peak(const char *name, uint64_t bytes,
+                                 uint64_t at1, uint64_t at2,
+                                 struct mip_buf *payload) {
+  struct raw_parts r;
+  default_parts(&r);
+  struct mip_mib m1 = make_mib(2, 64, 5, 9, 1), m2 = make_mib(1, 80, 1, 2, 0);
+  m1.v[MIP_MIBI_AtPeakSize] = at1;
+  m1.v[MIP_MIBI_AtPeakCount] = 1;
+  m2.v[MIP_MIBI_AtPeakSize] = at2;
+  m2.v[MIP_MIBI_AtPeakCount] = 1;
+  add_context(&r, 1, BIAS + SITE, m1);
+  add_context(&r, 2, BIAS + SITE + 1, m2);
+  const struct mip_heap_peak k = {bytes, 2, 2, 3, 1, 7};
+  const struct mip_heap_point pt[3] = {
+      {1, 5, bytes / 2, 1}, {2, 7, bytes, 2}, {3, 9, 0, 0}};
+  payload->size = 0;
+  timeline_payload(payload, &k, pt, 3, mip_rec_heap_point_size);
+  r.timeline = payload->data;
+  r.timeline_size = payload->size;
+  return write_raw(name, &r);
+}
+
+static uint64_t at_peak_of(const struct mip_profile *p, uint32_t site) {
+  for (size_t i = 0; i < p->heap_context_count; i++)
+    if (p->heap_contexts[i].site == site)
+      return p->heap_contexts[i].mib.v[MIP_MIBI_AtPeakSize];
+  ck_abort_msg("no context at site %u", site);
+  return 0;
+}
+
+/* Two runs: the one with the higher peak gives the timeline and the
+ * at-peak values, whichever comes first; both peaks are listed, highest
+ * first; the result survives writing and reading. */
+START_TEST(merge_keeps_the_highest_peak) {
+  struct mip_buf t1 = {0}, t2 = {0};
+  char *low = mip_xstrdup(run_with_peak("low.mipraw", 60, 40, 20, &t1));
+  char *high = mip_xstrdup(run_with_peak("high.mipraw", 90, 30, 60, &t2));
+  const char *lh[] = {low, high}, *hl[] = {high, low};
+  struct mip_file f1, f2;
+  merged(lh, 2, &f1, "lh.mip");
+  merged(hl, 2, &f2, "hl.mip");
+  assert_same_file(&f1, &f2);
+  struct mip_profile p;
+  struct mip_error err;
+  ck_assert_msg(mip_profile_read(test_path("lh.mip"), &p, &err) == 0, "%s",
+                err.msg);
+  ck_assert_uint_eq(p.heap_peak_count, 2);
+  ck_assert_uint_eq(p.heap_peaks[0].bytes, 90);
+  ck_assert_uint_eq(p.heap_peaks[1].bytes, 60);
+  ck_assert_uint_eq(p.heap_point_count, 3);
+  ck_assert_uint_eq(p.heap_points[1].bytes, 90);
+  ck_assert_uint_eq(at_peak_of(&p, 0), 30);
+  ck_assert_uint_eq(at_peak_of(&p, 1), 60);
+  mip_profile_free(&p);
+
+  /* One run alone: its own values; a profile merged into it compares
+   * its highest peak the same way. */
+  struct mip_profile one, two;
+  heap_profile(&one);
+  heap_profile(&two);
+  ck_assert_int_eq(add_heap_run(&one, low, &err), 0);
+  ck_assert_uint_eq(at_peak_of(&one, 0), 40);
+  ck_assert_int_eq(add_heap_run(&two, high, &err), 0);
+  ck_assert_int_eq(mip_profile_add_profile(&one, "one", &two, "two", &err), 0);
+  struct mip_file f3;
+  write_profile(&one, "tree.mip", &f3);
+  assert_same_file(&f1, &f3);
+  mip_profile_free(&one);
+  mip_profile_free(&two);
+  mip_file_free(&f1);
+  mip_file_free(&f2);
+  mip_file_free(&f3);
+  mip_buf_free(&t1);
+  mip_buf_free(&t2);
+  free(low);
+  free(high);
+}
+END_TEST
+
+/* A raw profile without a timeline (an older runtime's, or another
+ * image's) merges as before: its at-peak values add up. */
+START_TEST(runs_without_timeline_add_up) {
+  struct mip_profile p;
+  struct mip_error err;
+  heap_profile(&p);
+  ck_assert_int_eq(add_heap_run(&p, run_a(), &err), 0);
+  ck_assert_uint_eq(p.heap_peak_count, 0);
+  const char *path = test_path("nopeak.mip");
+  ck_assert_int_eq(mip_profile_write(path, &p, &err), 0);
+  struct mip_file f;
+  ck_assert_int_eq(mip_file_read(path, &f, &err), 0);
+  uint64_t size;
+  ck_assert_ptr_null(section(&f, MIP_PROF_HEAP_PEAKS, &size, NULL));
+  ck_assert_ptr_null(section(&f, MIP_PROF_HEAP_TIMELINE, &size, NULL));
+  mip_file_free(&f);
+  mip_profile_free(&p);
+}
+END_TEST
+
+static const char *raw_timeline(const struct mip_heap_peak *k,
+                                const struct mip_heap_point *pt, uint32_t n,
+                                uint32_t point_size, struct mip_buf *b) {
+  b->size = 0;
+  timeline_payload(b, k, pt, n, point_size);
+  return raw_with("t.mipraw", MIP_RAW_HEAP_TIMELINE, b->data, b->size);
+}
+
+START_TEST(raw_refuses_bad_timelines) {
+  const struct mip_heap_peak good = {100, 2, 2, 3, 1, 7};
+  const struct mip_heap_point pt[3] = {
+      {1, 5, 50, 1}, {2, 7, 100, 2}, {3, 9, 0, 0}};
+  struct mip_buf b = {0};
+  struct mip_raw raw;
+  struct mip_error err;
+  ck_assert_msg(mip_raw_read(raw_timeline(&good, pt, 3, 32, &b), &raw, &err) ==
+                    0,
+                "%s", err.msg);
+  ck_assert_int_eq(raw.heap.has_timeline, 1);
+  ck_assert_uint_eq(raw.heap.point_count, 3);
+  ck_assert_uint_eq(raw.heap.points[1].bytes, 100);
+  mip_raw_free(&raw);
+  /* Points of a later version, longer: their head is read. */
+  ck_assert_int_eq(mip_raw_read(raw_timeline(&good, pt, 3, 40, &b), &raw, &err),
+                   0);
+  ck_assert_uint_eq(raw.heap.points[2].event, 3);
+  mip_raw_free(&raw);
+
+  b.size = 0;
+  timeline_payload(&b, &good, pt, 3, 32);
+  expect_raw_error(raw_with("t.mipraw", MIP_RAW_HEAP_TIMELINE, b.data, 40),
+                   "heap timeline is truncated");
+  expect_raw_error(raw_with("t.mipraw", MIP_RAW_HEAP_TIMELINE, b.data, 96),
+                   "heap timeline does not hold its points");
+  expect_raw_error(raw_timeline(&good, pt, 3, 24, &b),
+                   "heap timeline has points of a bad size");
+  struct mip_heap_peak k = good;
+  k.interval = 3;
+  expect_raw_error(raw_timeline(&k, pt, 3, 32, &b),
+                   "interval that is not a power of two");
+  k = good;
+  k.event = 4;
+  expect_raw_error(raw_timeline(&k, pt, 3, 32, &b),
+                   "has its peak after its last event");
+  k = good;
+  k.blocks = 3;
+  expect_raw_error(raw_timeline(&k, pt, 3, 32, &b),
+                   "more blocks at its peak than births before it");
+  struct mip_heap_point bad[3];
+  memcpy(bad, pt, sizeof bad);
+  bad[2].event = 2;
+  expect_raw_error(raw_timeline(&good, bad, 3, 32, &b),
+                   "has points out of order");
+  memcpy(bad, pt, sizeof bad);
+  bad[2].event = 4;
+  expect_raw_error(raw_timeline(&good, bad, 3, 32, &b),
+                   "has a point after its last event");
+  memcpy(bad, pt, sizeof bad);
+  bad[0].bytes = 101;
+  expect_raw_error(raw_timeline(&good, bad, 3, 32, &b),
+                   "has a point above its peak");
+  memcpy(bad, pt, sizeof bad);
+  bad[0].blocks = 2;
+  expect_raw_error(raw_timeline(&good, bad, 3, 32, &b),
+                   "has a point with more blocks than events");
+  mip_buf_free(&b);
+}
+END_TEST
+
+static void peak_file(struct mip_file *f) {
+  struct mip_buf t1 = {0}, t2 = {0};
+  char *low = mip_xstrdup(run_with_peak("low.mipraw", 60, 40, 20, &t1));
+  char *high = mip_xstrdup(run_with_peak("high.mipraw", 90, 30, 60, &t2));
+  const char *both[] = {low, high};
+  merged(both, 2, f, "peaks.mip");
+  mip_buf_free(&t1);
+  mip_buf_free(&t2);
+  free(low);
+  free(high);
+}
+
+START_TEST(profile_refuses_bad_timelines) {
+  struct mip_file f;
+  uint64_t size;
+  uint8_t *at;
+
+  peak_file(&f);
+  replace_section(&f, MIP_PROF_HEAP_PEAKS, NULL, 0, mip_rec_heap_peak_size, 1);
+  expect_profile_error(&f, "a heap timeline without a peak");
+
+  peak_file(&f);
+  at = section(&f, MIP_PROF_HEAP_PEAKS, &size, NULL);
+  mip_put_le64(at, 10); /* the first peak below the second */
+  expect_profile_error(&f, "heap peaks not highest first");
+
+  peak_file(&f);
+  at = section(&f, MIP_PROF_HEAP_PEAKS, &size, NULL);
+  mip_put_le64(at + mip_rec_heap_peak_size + 32, 0); /* second's interval */
+  expect_profile_error(&f, "heap peak 1 has an interval that is not");
+
+  peak_file(&f);
+  at = section(&f, MIP_PROF_HEAP_TIMELINE, &size, NULL);
+  mip_put_le64(at + 2 * mip_rec_heap_point_size, 1); /* third's event */
+  expect_profile_error(&f, "heap timeline has points out of order");
+
+  peak_file(&f);
+  at = section(&f, MIP_PROF_HEAP_TIMELINE, &size, NULL);
+  mip_put_le64(at + 16, 1000); /* first point's bytes */
+  expect_profile_error(&f, "heap timeline has a point above its peak");
+}
+END_TEST
+
 START_TEST(profile_refuses_bad_heap_sections) {
   struct mip_file f;
   uint64_t size;
@@ -1237,8 +1484,8 @@ START_TEST(profile_refuses_bad_heap_sections) {
   at = section(&f, MIP_PROF_HEAP_SCHEMA, &size, NULL);
   mip_put_le32(at, 999);      /* AllocCount and MinSize (4 bytes each) become */
   mip_put_le32(at + 20, 998); /* 8 unknown bytes each */
-  expect_profile_error(&f, "heap contexts of 168 bytes cannot hold their "
-                           "172 bytes");
+  expect_profile_error(&f, "heap contexts of 192 bytes cannot hold their "
+                           "196 bytes");
 
   good_heap_file(&f);
   replace_section(&f, MIP_PROF_HEAP_SCHEMA, NULL, 0, 4, 1);
@@ -1396,6 +1643,10 @@ Suite *heap_suite(void) {
   tcase_add_test(tc, heap_stats_alone_count);
   tcase_add_test(tc, coverage_profiles_have_no_heap_sections);
   tcase_add_test(tc, profile_refuses_bad_heap_sections);
+  tcase_add_test(tc, merge_keeps_the_highest_peak);
+  tcase_add_test(tc, runs_without_timeline_add_up);
+  tcase_add_test(tc, raw_refuses_bad_timelines);
+  tcase_add_test(tc, profile_refuses_bad_timelines);
   tcase_add_test(tc, profile_refuses_contradicting_mibs);
   tcase_add_test(tc, profile_reads_version_1_frames);
   tcase_add_test(tc, profile_skips_unknown_heap_fields);

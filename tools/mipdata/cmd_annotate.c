@@ -21,6 +21,7 @@
 #include "emit.h"
 #include "report_debug.h"
 #include "report_emit.h"
+#include "report_filter.h"
 #include "report_text.h"
 
 struct annotate_cmd {
@@ -29,6 +30,7 @@ struct annotate_cmd {
   enum emit_format format;
   int all; /* warm functions too */
   struct mip_decide_options decide;
+  struct report_filter filter_heap; /* the contexts listed */
 };
 
 /* How sites are counted: the four groups partition the listed sites. */
@@ -374,6 +376,7 @@ static int parse_options(int argc, char **argv, struct annotate_cmd *o) {
   int format = EMIT_TEXT;
   const char *report_path = NULL;
   memset(o, 0, sizeof *o);
+  report_filter_init(&o->filter_heap);
   mip_decide_defaults(&o->decide);
   struct opt options[] = {
       OPT_PROFILE(&o->profile, "the profile a rebuild would use"),
@@ -384,6 +387,7 @@ static int parse_options(int argc, char **argv, struct annotate_cmd *o) {
   opt_decide(MIP_DECIDE_##NAME, &o->decide.field),
 #include "mip/decide.inc"
 #undef MIP_DECIDE_SETTING
+      OPT_HEAP_FILTERS(&o->filter_heap),
       OPT_REPORT(&report_path),
       OPT_END,
   };
@@ -391,6 +395,9 @@ static int parse_options(int argc, char **argv, struct annotate_cmd *o) {
   int rc = cli_parse(&cli, argc, argv);
   if (rc != CLI_GO_ON)
     return rc;
+  char why[512];
+  if (report_filter_compile(&o->filter_heap, why, sizeof why))
+    return cli_error(&cli, "%s", why);
   o->format = (enum emit_format)format;
   return CLI_GO_ON;
 }
@@ -432,7 +439,11 @@ int cmd_annotate(int argc, char **argv) {
     return rc;
   struct mip_error err;
   struct report r;
-  if (report_open_debug(o.profile, o.debug, 1, &r, &err))
+  int failed = report_open_debug(o.profile, o.debug, 1, &r, &err);
+  if (!failed) /* the contexts listed; sites are decided on all of them */
+    report_filter_apply(&r, &o.filter_heap);
+  report_filter_free(&o.filter_heap);
+  if (failed)
     return report(&err);
   rc = annotate(&o, &r, &err) ? report(&err) : 0;
   report_free(&r);

@@ -17,6 +17,7 @@
 #include "emit.h"
 #include "report_debug.h"
 #include "report_emit.h"
+#include "report_filter.h"
 #include "report_text.h"
 #include "show_heap.h"
 
@@ -29,6 +30,7 @@ struct show_options {
   enum emit_format format;
   int heap;
   enum heap_order order;
+  struct report_filter filter_heap;
 };
 
 static int wanted(const struct show_options *o,
@@ -193,6 +195,7 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
   int covered = 0, uncovered = 0, format = EMIT_TEXT, sort = HEAP_BY_SIZE;
   const char *report_path = NULL;
   memset(o, 0, sizeof *o);
+  report_filter_init(&o->filter_heap);
   struct opt options[] = {
       OPT_PROFILE(&o->profile, "the profile to show"),
       OPT_DEBUG_LOCATIONS(&o->debug),
@@ -201,6 +204,7 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
       OPT_FLAG("heap", &o->heap, "the allocation contexts instead"),
       OPT_CHOICE("sort", &sort, sorts,
                  "with --heap: the most bytes, or allocations, first"),
+      OPT_HEAP_FILTERS(&o->filter_heap),
       OPT_FORMAT(&format),
       OPT_REPORT(&report_path),
       OPT_END,
@@ -215,6 +219,12 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
     return cli_error(&cli, "--heap takes no --covered or --uncovered");
   if (cli_given(&cli, "sort") && !o->heap)
     return cli_error(&cli, "--sort goes with --heap");
+  if (report_filter_active(&o->filter_heap) && !o->heap)
+    return cli_error(&cli, "--alloc, --min-size, --max-size, --live and "
+                           "--frame go with --heap");
+  char why[512];
+  if (report_filter_compile(&o->filter_heap, why, sizeof why))
+    return cli_error(&cli, "%s", why);
   o->filter = covered ? SHOW_COVERED : uncovered ? SHOW_UNCOVERED : SHOW_ALL;
   o->format = (enum emit_format)format;
   o->order = (enum heap_order)sort;
@@ -228,8 +238,12 @@ int cmd_show(int argc, char **argv) {
     return rc;
   struct mip_error err;
   struct report r;
-  if (report_open_debug(o.profile, o.debug, !o.heap, &r, &err))
+  if (report_open_debug(o.profile, o.debug, !o.heap, &r, &err)) {
+    report_filter_free(&o.filter_heap);
     return report(&err);
+  }
+  report_filter_apply(&r, &o.filter_heap);
+  report_filter_free(&o.filter_heap);
   if (o.heap)
     show_heap(&r, o.format, o.order);
   else if (o.format == EMIT_TEXT)

@@ -39,6 +39,15 @@ static const struct dump_field raw_heap_stack_fields[] = {
 static const struct dump_field raw_heap_segment_fields[] = {
 #include "mip/layout/raw_heap_segment.inc"
 };
+static const struct dump_field raw_heap_timeline_fields[] = {
+#include "mip/layout/raw_heap_timeline.inc"
+};
+static const struct dump_field heap_peak_fields[] = {
+#include "mip/layout/heap_peak.inc"
+};
+static const struct dump_field heap_point_fields[] = {
+#include "mip/layout/heap_point.inc"
+};
 static const struct dump_field raw_pool_blocks_fields[] = {
 #include "mip/layout/raw_pool_blocks.inc"
 };

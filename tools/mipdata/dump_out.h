@@ -38,6 +38,9 @@ struct dump_layout {
   X(raw_heap_context)                                                          \
   X(raw_heap_stack)                                                            \
   X(raw_heap_segment)                                                          \
+  X(raw_heap_timeline)                                                         \
+  X(heap_peak)                                                                 \
+  X(heap_point)                                                                \
   X(raw_pool_blocks)                                                           \
   X(raw_pool_pattern)                                                          \
   X(raw_pool_rank)                                                             \

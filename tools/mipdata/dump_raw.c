@@ -23,6 +23,10 @@ static const char *kind_name(uint32_t kind) {
     return "HEAP_STACKS";
   case MIP_RAW_HEAP_SEGMENTS:
     return "HEAP_SEGMENTS";
+  case MIP_RAW_HEAP_TIMELINE:
+    return "HEAP_TIMELINE";
+  case MIP_RAW_HEAP_PEAKS:
+    return "HEAP_PEAKS";
   case MIP_RAW_POOL_COV:
     return "POOL_COV";
   case MIP_RAW_POOL_CNT:
@@ -161,6 +165,25 @@ static void heap_segments(struct dump_out *d, const struct mip_raw *raw) {
   free(order);
 }
 
+/* TIMELINE: the peak, the header, then the points (checked: they fit). */
+static void heap_timeline(struct dump_out *d, const uint8_t *p,
+                          uint64_t offset) {
+  dump_record_begin(d, "peak", DUMP_heap_peak, p, offset);
+  dump_object_end(d);
+  uint64_t at = mip_rec_heap_peak_size;
+  struct mip_rec_raw_heap_timeline t;
+  mip_rec_raw_heap_timeline_decode(&t, p + at);
+  dump_record_begin(d, "header", DUMP_raw_heap_timeline, p + at, offset + at);
+  dump_object_end(d);
+  at += mip_rec_raw_heap_timeline_size;
+  dump_array_begin(d, "points");
+  for (uint32_t i = 0; i < t.point_count; i++, at += t.point_size) {
+    dump_record_begin(d, NULL, DUMP_heap_point, p + at, offset + at);
+    dump_object_end(d);
+  }
+  dump_array_end(d);
+}
+
 /* POOL_BLK: its header, then each distinct coverage pattern: its head
  * (how many runs had it) and its bits, as bytes. */
 static void pool_patterns(struct dump_out *d, const struct mip_raw *raw,
@@ -198,6 +221,10 @@ static void payload(struct dump_out *d, const struct mip_raw *raw,
     heap_stacks(d, raw);
   else if (e->kind == MIP_RAW_HEAP_SEGMENTS)
     heap_segments(d, raw);
+  else if (e->kind == MIP_RAW_HEAP_TIMELINE)
+    heap_timeline(d, s->data, offset);
+  else if (e->kind == MIP_RAW_HEAP_PEAKS)
+    entries(d, DUMP_heap_peak, s->data, e, offset);
   else if (e->kind == MIP_RAW_POOL_ORD)
     entries(d, DUMP_raw_pool_rank, s->data, e, offset);
   else if (e->kind == MIP_RAW_POOL_BLK)

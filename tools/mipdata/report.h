@@ -163,6 +163,10 @@ void report_drop_view(struct report *r);
 int report_decide(struct report *r, const struct mip_decide_options *o,
                   struct mip_error *err);
 
+/* Keeps the contexts whose keep[i] is set, in order (report_filter.c):
+ * the sites' contexts and the statistics follow. */
+void report_keep_contexts(struct report *r, const uint8_t *keep);
+
 /* The object a frame's code is in: an outside frame's, a symbolized frame
  * of another image's, NULL for the profile's own code. */
 const char *report_frame_object(const struct report_frame *f);

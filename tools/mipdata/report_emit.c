@@ -436,6 +436,53 @@ void report_emit_context(struct emitter *e, const char *key,
   emit_object_end(e);
 }
 
+const struct report_timeline_keys report_timeline_json = {
+    "heap_peak", "heap_peaks", "heap_timeline", "bytes", "blocks",
+    "event", "events", "interval", "ms"};
+const struct report_timeline_keys report_timeline_memprof = {
+    "HeapPeak", "HeapPeaks", "HeapTimeline", "Bytes", "Blocks",
+    "Event", "Events", "Interval", "Ms"};
+
+static void emit_peak(struct emitter *e, const char *key,
+                      const struct mip_heap_peak *p,
+                      const struct report_timeline_keys *k) {
+  emit_object_begin(e, key);
+  emit_u64(e, k->bytes, p->bytes);
+  emit_u64(e, k->blocks, p->blocks);
+  emit_u64(e, k->ms, p->ms);
+  emit_u64(e, k->event, p->event);
+  emit_u64(e, k->events, p->events);
+  emit_u64(e, k->interval, p->interval);
+  emit_object_end(e);
+}
+
+void report_emit_timeline(struct emitter *e, const struct report *r,
+                          const struct report_timeline_keys *k) {
+  const struct mip_profile *p = &r->profile;
+  if (!p->heap_peak_count) {
+    emit_null(e, k->peak);
+    emit_null(e, k->peaks);
+    emit_null(e, k->timeline);
+    return;
+  }
+  emit_peak(e, k->peak, &p->heap_peaks[0], k);
+  emit_array_begin(e, k->peaks);
+  for (size_t i = 0; i < p->heap_peak_count; i++)
+    emit_peak(e, NULL, &p->heap_peaks[i], k);
+  emit_array_end(e);
+  emit_array_begin(e, k->timeline);
+  for (size_t i = 0; i < p->heap_point_count; i++) {
+    const struct mip_heap_point *q = &p->heap_points[i];
+    emit_object_begin(e, NULL);
+    emit_u64(e, k->event, q->event);
+    emit_u64(e, k->ms, q->ms);
+    emit_u64(e, k->bytes, q->bytes);
+    emit_u64(e, k->blocks, q->blocks);
+    emit_object_end(e);
+  }
+  emit_array_end(e);
+}
+
 void report_emit_stats(struct emitter *e, const char *key,
                        const struct report *r, const struct report_layout *l) {
   if (!r->has_heap) {

@@ -134,6 +134,17 @@ void report_emit_context(struct emitter *e, const char *key,
                          const struct report *r,
                          const struct report_context *c,
                          const struct report_layout *l);
+/* The heap's global peak over time (docs/formats.md, show --heap): under
+ * peak_key the kept run's peak, under peaks_key every run's, highest
+ * first, under timeline_key its timeline; null without. */
+struct report_timeline_keys {
+  const char *peak, *peaks, *timeline;
+  const char *bytes, *blocks, *event, *events, *interval, *ms;
+};
+extern const struct report_timeline_keys report_timeline_json;
+extern const struct report_timeline_keys report_timeline_memprof;
+void report_emit_timeline(struct emitter *e, const struct report *r,
+                          const struct report_timeline_keys *k);
 /* null without heap data */
 void report_emit_stats(struct emitter *e, const char *key,
                        const struct report *r, const struct report_layout *l);

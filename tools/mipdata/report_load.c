@@ -261,6 +261,26 @@ int report_decide(struct report *r, const struct mip_decide_options *o,
   return 0;
 }
 
+void report_keep_contexts(struct report *r, const uint8_t *keep) {
+  for (size_t i = 0; i < r->site_count; i++)
+    r->sites[i].first_context = r->sites[i].context_count = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < r->context_count; i++) {
+    struct report_context *c = &r->contexts[i];
+    if (!keep[i]) {
+      free_keys(c->key);
+      continue;
+    }
+    r->contexts[n] = *c;
+    struct report_site *s = (struct report_site *)c->site;
+    if (s && !s->context_count++)
+      s->first_context = n;
+    n++;
+  }
+  r->context_count = n;
+  load_stats(r);
+}
+
 const char *report_frame_object(const struct report_frame *f) {
   return f->outside ? f->function : f->object;
 }

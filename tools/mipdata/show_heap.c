@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_chart.h"
 #include "report_emit.h"
 #include "report_text.h"
 #include "show_heap.h"
+
+#define CHART_WIDTH 64
+#define CHART_HEIGHT 8
 
 static uint64_t mib(const struct report_context *c, int field) {
   return c->mib.v[field];
@@ -25,6 +29,7 @@ static void show_json(const struct report *r, struct report_context_iter *it) {
   emit_begin(&e, stdout, EMIT_JSON);
   report_emit_profile(&e, r, &report_profile_json);
   report_emit_stats(&e, "heap_stats", r, &report_stats_json);
+  report_emit_timeline(&e, r, &report_timeline_json);
   if (!r->has_heap) {
     emit_null(&e, "heap");
   } else {
@@ -78,6 +83,7 @@ static void show_yaml(const struct report *r,
   emit_begin(&e, stdout, EMIT_YAML);
   report_emit_profile(&e, r, &report_profile_memprof);
   report_emit_stats(&e, "HeapStats", r, &report_stats_memprof);
+  report_emit_timeline(&e, r, &report_timeline_memprof);
   if (r->has_heap)
     yaml_records(&e, r, it);
   else
@@ -133,6 +139,13 @@ static void text_context(const struct report *r,
          mib(c, MIP_MIBI_LiveAtExitCount), mib(c, MIP_MIBI_LiveAtExitSize),
          mib(c, MIP_MIBI_PeakLiveSize), mib(c, MIP_MIBI_ReallocCount),
          report_plural(mib(c, MIP_MIBI_ReallocCount)));
+  if (r->profile.heap_peak_count)
+    printf("    at the global peak %" PRIu64 " live (%" PRIu64 " bytes)\n",
+           mib(c, MIP_MIBI_AtPeakCount), mib(c, MIP_MIBI_AtPeakSize));
+  if (mib(c, MIP_MIBI_GhostFreeCount))
+    printf("    %" PRIu64 " free%s of blocks never seen allocated\n",
+           mib(c, MIP_MIBI_GhostFreeCount),
+           report_plural(mib(c, MIP_MIBI_GhostFreeCount)));
   report_text_frames(stdout, "    ", r, c);
 }
 
@@ -172,6 +185,8 @@ static void show_text(const struct report *r, struct report_context_iter *it,
          " allocations, %" PRIu64 " live at exit (%" PRIu64 " bytes)\n",
          r->context_count, report_plural(r->context_count), bytes, count, live,
          live_bytes);
+  heap_peak_text(stdout, &r->profile);
+  heap_chart_text(stdout, &r->profile, CHART_WIDTH, CHART_HEIGHT);
   text_runtime(r);
   printf("Contexts by %s:\n", by == HEAP_BY_COUNT ? "allocations" : "bytes");
   size_t rank = 0;

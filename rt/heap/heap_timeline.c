@@ -1,0 +1,147 @@
+/*
+ * The whole heap over time: the bytes and blocks live, their global peak
+ * and a timeline of at most MIP_RT_HEAP_POINTS points (docs/heap.md,
+ * "Timeline and peak").
+ *
+ * Time is counted in births and deaths (events), so that a program that
+ * allocates the same way gets the same points whatever the machine; each
+ * point also has the time of its last event. A point covers `interval`
+ * events and keeps the most bytes live during them (and the blocks at the
+ * first moment they were), so that no peak is lost between points. When
+ * the points run out, two neighbours become one and the interval doubles:
+ * a run of any length keeps its whole life in the same memory, at a
+ * coarser grain.
+ *
+ * The peak is DHAT's: the most bytes live at once, reached by a birth; it
+ * is confirmed when the heap first shrinks after it (the epoch goes up),
+ * and every context keeps its own live bytes and blocks of that moment
+ * the next time it changes (heap.h, mip_rt_heap_context_change). One
+ * lock orders every change, so that the peak is a moment that really
+ * happened even when several threads allocate.
+ */
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "heap.h"
+
+/* membarrier(MEMBARRIER_CMD_GLOBAL): every running thread of the system
+ * passes a full memory barrier before it returns; 0 when it did. */
+static int barrier_everywhere(void) {
+  int saved = errno;
+  long rc = syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+  errno = saved;
+  return rc == 0 ? 0 : -1;
+}
+
+/* Whether this kernel has it: without, the lock from the start. */
+static int barrier_works(void) {
+  int saved = errno;
+  long rc = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  errno = saved;
+  return rc > 0 && (rc & MEMBARRIER_CMD_GLOBAL);
+}
+
+/* A second thread: from now on every change takes the lock. The owner may
+ * be changing the totals without it right now, having checked multi
+ * before this store reached it: after the barrier its busy mark is seen
+ * here (the barrier drained its stores), or its check sees multi; so
+ * once busy reads 0, it has left and will not come back unlocked. */
+static void go_multi(struct mip_rt_heap_timeline *t) {
+  __atomic_store_n(&t->multi, 1, __ATOMIC_SEQ_CST);
+  barrier_everywhere();
+  while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE))
+    sched_yield();
+}
+
+int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
+  if (!__atomic_load_n(&t->multi, __ATOMIC_ACQUIRE)) {
+    uintptr_t self = mip_rt_heap_thread_pointer(), none = 0;
+    if (t->owner == self ||
+        __atomic_compare_exchange_n(&t->owner, &none, self, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
+      if (!__atomic_load_n(&t->multi, __ATOMIC_RELAXED))
+        return 0;
+      __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+    } else {
+      go_multi(t);
+    }
+  }
+  mip_rt_heap_lock(&t->lock);
+  return 1;
+}
+
+/* Two neighbouring points become one, the interval doubles. */
+static void halve(struct mip_rt_heap_timeline *t) {
+  uint32_t n = t->count / 2;
+  for (uint32_t i = 0; i < n; i++) {
+    const struct mip_rt_heap_point *a = &t->points[2 * i];
+    const struct mip_rt_heap_point *b = &t->points[2 * i + 1];
+    struct mip_rt_heap_point m = *b; /* ends where b ends */
+    if (a->bytes >= b->bytes) { /* the first moment of the most bytes */
+      m.bytes = a->bytes;
+      m.blocks = a->blocks;
+    }
+    t->points[i] = m;
+  }
+  if (t->count & 1)
+    t->points[n++] = t->points[t->count - 1];
+  t->count = n;
+  t->interval <<= 1;
+  t->interval_log2++;
+}
+
+/* Points cover interval events each: point i the events from
+ * i * interval + 1 to (i + 1) * interval. The first event of a point sets
+ * its bytes and blocks (the totals after it), later births raise them
+ * (heap.h, mip_rt_heap_timeline_change). */
+struct mip_rt_heap_point *
+mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t) {
+  uint64_t i = (t->events - 1) >> t->interval_log2;
+  while (i >= MIP_RT_HEAP_POINTS) {
+    halve(t);
+    i = (t->events - 1) >> t->interval_log2;
+  }
+  struct mip_rt_heap_point *p = &t->points[i];
+  if (i >= t->count) {
+    t->count = (uint32_t)i + 1;
+    p->bytes = t->bytes;
+    p->blocks = t->blocks;
+  } else if (t->bytes > p->bytes) { /* a halved point goes on */
+    p->bytes = t->bytes;
+    p->blocks = t->blocks;
+  }
+  t->current = p;
+  t->point_end = (i + 1) << t->interval_log2;
+  return p;
+}
+
+uint64_t mip_rt_heap_timeline_epoch(const struct mip_rt_heap_timeline *t) {
+  return t->epoch + (t->pending != 0);
+}
+
+void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c, uint64_t epoch,
+                         uint64_t *bytes, uint64_t *blocks) {
+  int kept = c->at_epoch == epoch;
+  *bytes = kept ? c->at_bytes : c->live;
+  *blocks = kept ? c->at_blocks : c->live_blocks;
+}
+
+void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
+  struct mip_rt_heap_point *points = t->points;
+  uintptr_t owner = t->owner;
+  uint32_t multi = t->multi, busy = t->busy;
+  *t = (struct mip_rt_heap_timeline){0};
+  t->points = points;
+  t->current = points; /* point_end 0: the first event starts a point */
+  t->interval = 1;
+  /* Who changes the totals stays as it was; a state starting out on a
+   * kernel without membarrier takes the lock from the start. */
+  t->owner = owner;
+  t->busy = busy;
+  t->multi = multi || !barrier_works();
+}
