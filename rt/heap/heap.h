@@ -333,13 +333,6 @@ struct mip_rt_heap_timeline {
 MIP_RT_HIDDEN struct mip_rt_heap_point *
 mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t);
 
-/* The calling thread's pointer (x86-64: %fs:0), its identity. */
-static inline uintptr_t mip_rt_heap_thread_pointer(void) {
-  uintptr_t tp;
-  __asm__("mov %%fs:0, %0" : "=r"(tp));
-  return tp;
-}
-
 /* Entering the totals: 0 when the calling thread is their only one so far
  * (it is marked busy), 1 when it took the lock. */
 MIP_RT_HIDDEN int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t);
@@ -354,7 +347,7 @@ static inline uint64_t mip_rt_heap_timeline_change(
     struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now) {
   int locked = 1;
   if (__builtin_expect(!__atomic_load_n(&t->multi, __ATOMIC_RELAXED) &&
-                           t->owner == mip_rt_heap_thread_pointer(),
+                           t->owner == mip_rt_thread_pointer(),
                        1)) {
     __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);

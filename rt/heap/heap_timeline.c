@@ -58,7 +58,7 @@ static void go_multi(struct mip_rt_heap_timeline *t) {
 
 int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
   if (!__atomic_load_n(&t->multi, __ATOMIC_ACQUIRE)) {
-    uintptr_t self = mip_rt_heap_thread_pointer(), none = 0;
+    uintptr_t self = mip_rt_thread_pointer(), none = 0;
     if (t->owner == self ||
         __atomic_compare_exchange_n(&t->owner, &none, self, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
