@@ -285,4 +285,13 @@ check "text on a terminal: the failed headline in red" grep -q "^${ESC}\[31m${ES
 NO_COLOR=1 script -qec "'$MIPDATA' diff v1.mip v2.mip" /dev/null >tty.out || true
 check "text on a terminal, NO_COLOR set: no colour" sh -c "[ -s tty.out ] && ! grep -q '$ESC' tty.out"
 
+# ---- heap filters: both sides filtered as show --heap filters them ------
+diff_json filtered v1.mip v2.mip --min-bytes 0 --live
+want=$(for p in v1.mip v2.mip; do mip_show "$p" --heap --live |
+  jq '[.heap[].TotalSize] | add // 0'; done | tr '\n' ' ')
+expect_eq "--live: totals are those of show --heap --live (base new)" \
+  "$(value filtered '"\(.heap.totals.bytes.base) \(.heap.totals.bytes.new) "')" "$want"
+check "--live: fewer bytes than unfiltered (the check can fail)" \
+  test "$(value filtered .heap.totals.bytes.new)" -lt "$NEW_BYTES"
+
 finish

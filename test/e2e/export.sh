@@ -370,4 +370,9 @@ expect_eq "folded: the values add up to show's allocations" \
   "$(awk '{ n += $NF } END { print n + 0 }' prog.folded)" \
   "$(jq '[.heap[].AllocCount] | add' heap.json)"
 
+expect_eq "folded --alloc c++: the values add up to show --heap --alloc c++'s" \
+  "$("$MIPDATA" export -p prog.mip --format folded --metric bytes --alloc c++ |
+     awk '{ n += $NF } END { print n + 0 }')" \
+  "$(mip_show prog.mip --heap --alloc c++ | jq '[.heap[].TotalSize] | add')"
+
 finish

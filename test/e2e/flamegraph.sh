@@ -105,4 +105,32 @@ for pair in bytes:TotalSize allocs:AllocCount lifetime:TotalLifetime; do
   fi
 done
 
+# Heap filters: the contexts drawn are those show --heap keeps.
+expect_eq "--frame grow_index: folded bytes add up to show --heap --frame's" \
+  "$(flame -p v2.mip --format folded --frame grow_index | awk '{ n += $NF } END { print n + 0 }')" \
+  "$(mip_show v2.mip --heap --frame grow_index | jq '[.heap[].TotalSize] | add')"
+
+# Firefox (Debian's firefox-esr, headless) draws the same differential page
+# from file://: its screenshot has the regression's red, the improvement's
+# blue and the new frame's purple (each box at least 1,000 pixels); the
+# page of one profile is drawn in its warm colours, with no blue or purple.
+firefox_shot() { # PAGE PNG
+  HOME=$TMP timeout 120 firefox-esr --headless --window-size=1200,700 \
+    --screenshot "$TMP/$2" "file://$TMP/$1" >>"$CHECK_LOG" 2>&1
+}
+if firefox_shot diff.html ff-diff.png &&
+  node "$HERE/browser/hues.js" ff-diff.png 1000 red blue purple >>"$CHECK_LOG"; then
+  pass "Firefox: the differential page from file:// draws the red, blue and purple frames"
+else
+  fail "Firefox: no screenshot of the differential page, or colours missing"
+fi
+if firefox_shot single.html ff-single.png &&
+  node "$HERE/browser/hues.js" ff-single.png 1000 red >>"$CHECK_LOG" &&
+  ! node "$HERE/browser/hues.js" ff-single.png 1000 blue >>"$CHECK_LOG" &&
+  ! node "$HERE/browser/hues.js" ff-single.png 1000 purple >>"$CHECK_LOG"; then
+  pass "Firefox: the page of one profile is drawn, with no blue or purple (the check can fail)"
+else
+  fail "Firefox: the page of one profile is blank or shows differential colours"
+fi
+
 finish

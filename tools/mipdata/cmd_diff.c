@@ -38,6 +38,7 @@ static void free_options(struct diff_options *o) {
   for (size_t i = 0; i < o->condition_count; i++)
     diff_condition_free(o->conditions[i]);
   free(o->conditions);
+  report_filter_free(&o->filter);
 }
 
 /* Fills o from the command line; CLI_GO_ON, or the status to exit with. */
@@ -50,6 +51,7 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
   o->min_bytes = DIFF_DEFAULT_MIN_BYTES;
   o->top = 10;
   o->first_called = 20;
+  report_filter_init(&o->filter);
   struct opt options[] = {
       OPT_CHOICE("format", &format, format_names, "how to print the report"),
       OPT_STRINGS("fail-on", 0, &exprs, "EXPR",
@@ -66,6 +68,7 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
       OPT_UINT("first", &o->first_called, 1, UINT32_MAX, "N",
                "the first N functions called, whose entries and exits "
                "are listed"),
+      OPT_HEAP_FILTERS(&o->filter),
       OPT_REPORT(&report_path),
       OPT_END,
   };
@@ -77,6 +80,8 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
     rc = cli_error(&cli, "expects two profiles, BASE and NEW");
   if (rc == CLI_GO_ON)
     rc = parse_conditions(&cli, &exprs, o);
+  if (rc == CLI_GO_ON)
+    rc = report_filter_parsed(&cli, &o->filter);
   if (rc == CLI_GO_ON) {
     o->path[REPORT_BASE] = cli.operand[0];
     o->path[REPORT_NEW] = cli.operand[1];
@@ -147,11 +152,13 @@ static int run(struct diff_options *o) {
    * nothing, and holds two. */
   if (report_open(o->path[REPORT_BASE], &r[REPORT_BASE], &err))
     return report(&err);
+  report_filter_apply(&r[REPORT_BASE], &o->filter);
   report_drop_view(&r[REPORT_BASE]);
   if (report_open(o->path[REPORT_NEW], &r[REPORT_NEW], &err)) {
     report_free(&r[REPORT_BASE]);
     return report(&err);
   }
+  report_filter_apply(&r[REPORT_NEW], &o->filter);
   report_drop_view(&r[REPORT_NEW]);
   o->colour = o->format == DIFF_TEXT && output_to_terminal();
   struct diff d = {.r = {&r[REPORT_BASE], &r[REPORT_NEW]}, .o = o};

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "export.h"
 #include "report_debug.h"
+#include "report_filter.h"
 
 struct export_format {
   const char *name;
@@ -36,6 +37,7 @@ struct export_options {
   const char *profile, *debug;
   int format;
   int metric; /* enum report_metric */
+  struct report_filter filter; /* of the heap contexts exported */
 };
 
 static int parse_options(int argc, char **argv, struct export_options *o) {
@@ -45,6 +47,7 @@ static int parse_options(int argc, char **argv, struct export_options *o) {
   const char *report_path = NULL;
   memset(o, 0, sizeof *o); /* format: given, as it is required */
   o->metric = REPORT_BYTES;
+  report_filter_init(&o->filter);
   struct opt options[] = {
       OPT_PROFILE(&o->profile, "the profile to export"),
       OPT_DEBUG(&o->debug, "the profiled binary (unstripped) or its debug "
@@ -52,11 +55,13 @@ static int parse_options(int argc, char **argv, struct export_options *o) {
       OPT_NEEDED(OPT_CHOICE("format", &o->format, format_names,
                             "the format to write")),
       OPT_METRIC(&o->metric, "the metric of folded stacks"),
+      OPT_HEAP_FILTERS(&o->filter),
       OPT_REPORT(&report_path),
       OPT_END,
   };
   struct cli cli = {.command = "export", .options = options};
-  return cli_parse(&cli, argc, argv);
+  int rc = cli_parse(&cli, argc, argv);
+  return rc == CLI_GO_ON ? report_filter_parsed(&cli, &o->filter) : rc;
 }
 
 /* The class of each context (pprof's labels) where a rebuild would
@@ -77,11 +82,15 @@ int cmd_export(int argc, char **argv) {
     return rc;
   struct mip_error err;
   struct report r;
-  if (report_open_debug(o.profile, o.debug, 1, &r, &err))
+  if (report_open_debug(o.profile, o.debug, 1, &r, &err)) {
+    report_filter_free(&o.filter);
     return report(&err);
+  }
+  report_filter_apply(&r, &o.filter);
   struct export_input in = {&r, o.debug, (enum report_metric)o.metric};
   const struct export_format *f = &formats[o.format];
   rc = decide(f, &r, &err) || f->write(&in, stdout, &err) ? report(&err) : 0;
   report_free(&r);
+  report_filter_free(&o.filter);
   return rc;
 }

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "flame_page.h"
 #include "folded.h"
+#include "report_filter.h"
 #include "report_debug.h"
 #include "report_text.h"
 
@@ -24,6 +25,7 @@ struct flame_options {
   const char *profile, *base, *debug;
   enum flame_format format;
   struct flame_page_options page;
+  struct report_filter filter; /* of both profiles' contexts */
 };
 
 static const char *const formats[] = {"html", "folded", NULL};
@@ -51,6 +53,7 @@ static int parse_options(int argc, char **argv, struct flame_options *o) {
       normalize = REPORT_NORMALIZE_RUNS, metric = REPORT_BYTES;
   double band = 100 * FLAME_PAGE_BAND, merge = FLAME_PAGE_MERGE_BELOW;
   memset(o, 0, sizeof *o);
+  report_filter_init(&o->filter);
   struct opt options[] = {
       OPT_PROFILE(&o->profile, "the profile to draw"),
       OPT_STRING("base", 0, &o->base, "BASE",
@@ -69,6 +72,7 @@ static int parse_options(int argc, char **argv, struct flame_options *o) {
                  "metric merge into one 'other' box"),
       OPT_CHOICE("format", &format, formats,
                  "an HTML page or folded stacks"),
+      OPT_HEAP_FILTERS(&o->filter),
       OPT_REPORT(&report_path),
       OPT_END,
   };
@@ -82,14 +86,18 @@ static int parse_options(int argc, char **argv, struct flame_options *o) {
   o->page.normalize = (enum report_normalize)normalize;
   o->page.band = band / 100;
   o->page.merge_below = merge;
-  return check_combinations(&cli, o);
+  rc = check_combinations(&cli, o);
+  return rc == CLI_GO_ON ? report_filter_parsed(&cli, &o->filter) : rc;
 }
 
-/* A profile whose heap the command can draw: one line when not. */
-static int open_heap(const char *path, const char *debug, struct report *r,
+/* A profile whose heap the command can draw, the contexts filter keeps:
+ * one line when not. */
+static int open_heap(const char *path, const char *debug,
+                     const struct report_filter *filter, struct report *r,
                      struct mip_error *err) {
   if (report_open_debug(path, debug, 0, r, err))
     return -1;
+  report_filter_apply(r, filter);
   if (!r->has_heap) {
     report_free(r);
     return mip_fail(err, path,
@@ -127,15 +135,17 @@ int cmd_flamegraph(int argc, char **argv) {
     return rc;
   struct mip_error err;
   struct report cur, base;
-  if (open_heap(o.profile, o.debug, &cur, &err))
-    return report(&err);
-  if (o.base && open_heap(o.base, NULL, &base, &err)) {
+  if (open_heap(o.profile, o.debug, &o.filter, &cur, &err)) {
+    rc = report(&err);
+  } else if (o.base && open_heap(o.base, NULL, &o.filter, &base, &err)) {
     report_free(&cur);
-    return report(&err);
+    rc = report(&err);
+  } else {
+    rc = draw(&o, &cur, o.base ? &base : NULL);
+    if (o.base)
+      report_free(&base);
+    report_free(&cur);
   }
-  rc = draw(&o, &cur, o.base ? &base : NULL);
-  if (o.base)
-    report_free(&base);
-  report_free(&cur);
+  report_filter_free(&o.filter);
   return rc;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "emit.h"
+#include "report_filter.h"
 #include "report.h"
 #include "report_match.h"
 #include "report_metric.h"
@@ -58,6 +59,7 @@ struct diff_options {
   uint64_t min_bytes;        /* the noise floor of the distribution */
   uint64_t top;              /* entries per list */
   uint64_t first_called;     /* N of "the first N called" */
+  struct report_filter filter;        /* of both profiles' contexts */
   struct diff_condition **conditions; /* --fail-on, in order */
   size_t condition_count;
   int colour; /* text: to a terminal */

@@ -48,6 +48,16 @@ void report_filter_init(struct report_filter *f);
 int report_filter_active(const struct report_filter *f);
 /* Checks and compiles the options: 0, or -1 with why (one line). */
 int report_filter_compile(struct report_filter *f, char *why, size_t size);
+/* After cli_parse: compiles f, or says why not as a usage error. Returns
+ * CLI_GO_ON, or the status to exit with. (Inline: the model's objects,
+ * which the unit tests link, do not take the command line's.) */
+static inline int report_filter_parsed(struct cli *cli,
+                                       struct report_filter *f) {
+  char why[512];
+  if (report_filter_compile(f, why, sizeof why))
+    return cli_error(cli, "%s", why);
+  return CLI_GO_ON;
+}
 /* Drops the contexts of r that f does not keep. */
 void report_filter_apply(struct report *r, const struct report_filter *f);
 void report_filter_free(struct report_filter *f);

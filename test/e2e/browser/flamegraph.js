@@ -15,6 +15,7 @@
 const fs = require("fs");
 const path = require("path");
 const cdp = require("./cdp.js");
+const { hue } = require("./hues.js");
 
 const dir = process.argv[2];
 const truth = JSON.parse(fs.readFileSync(path.join(dir, "truth.json"), "utf8"));
@@ -45,13 +46,6 @@ async function pixel(page, name) {
   })()`);
 }
 
-const hue = {
-  red: ([r, g, b]) => r > g + 60 && r > b + 60,
-  blue: ([r, g, b]) => b > r + 60 && b > g + 30,
-  purple: ([r, g, b]) => r > g + 40 && b > g + 40,
-  grey: ([r, g, b]) => Math.abs(r - g) < 12 && Math.abs(g - b) < 12,
-  green: ([r, g, b]) => g > r + 60 && g > b + 60,
-};
 
 async function colourIs(page, name, kind, colour) {
   const b = await box(page, name);
