@@ -6,6 +6,23 @@
 #include "mip/layouts.h"
 #include "mipfmt.h"
 
+/* The record each element of a payload of entries starts with (a later
+ * version may append fields to it), 0 for the other kinds: every reader,
+ * mipdata dump's too, may then read a whole record at each element. */
+static uint32_t entry_size(uint32_t kind) {
+  switch (kind) {
+  case MIP_RAW_EDGES:
+    return mip_rec_raw_edge_size;
+  case MIP_RAW_STATS:
+    return mip_rec_raw_stat_size;
+  case MIP_RAW_POOL_ORD:
+    return mip_rec_raw_pool_rank_size;
+  case MIP_RAW_HEAP_PEAKS:
+    return mip_rec_heap_peak_size;
+  }
+  return 0;
+}
+
 static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h,
                          const char *path, struct mip_error *err) {
   const struct mip_file *f = &raw->file;
@@ -34,7 +51,7 @@ static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h
     /* (A pooled file holds no counters: its reader names any it finds.) */
     uint32_t known = raw->pooled ? 0 : mip_raw_kind_elem_size(s.kind);
     if (s.elem_size == 0 || s.size % s.elem_size ||
-        (known && s.elem_size != known))
+        (known && s.elem_size != known) || s.elem_size < entry_size(s.kind))
       return mip_fail(err, path, "corrupt raw profile: section %" PRIu32
                                  " has a bad element size",
                       i);

@@ -42,7 +42,9 @@ seconds_of() {
     total=$((total + ${w#*:})) n=$((n + 1))
     if [ "${w%%:*}" = "$1" ]; then mine=${w#*:}; fi
   done
-  echo $((SECONDS_EACH * n * mine / total))
+  # At least a second: libFuzzer takes -max_total_time=0 as no limit.
+  share=$((SECONDS_EACH * n * mine / total))
+  echo $((share > 0 ? share : 1))
 }
 . "$(dirname "$0")/../e2e/lib.sh"
 make_tmp
