@@ -103,28 +103,23 @@ static void json_string(FILE *f, const char *key, const char *value) {
     fputs("null", f);
 }
 
-/* "key":[...] of one whole number per node, or "key":[] when all are 0
- * (most columns of most trees: metrics a build does not count, flags). */
-static void json_integers(FILE *f, const char *key, const int64_t *v,
-                          size_t n) {
+/* "key":[...] of one number per node, whole (iv) or with a fraction (dv,
+ * when iv is NULL), or "key":[] when all are 0 (most columns of most
+ * trees: metrics a build does not count, flags). */
+static void json_column(FILE *f, const char *key, const int64_t *iv,
+                        const double *dv, size_t n) {
   size_t nonzero = 0;
-  while (nonzero < n && !v[nonzero])
+  while (nonzero < n && (iv ? iv[nonzero] == 0 : dv[nonzero] == 0))
     nonzero++;
   fprintf(f, "\"%s\":[", key);
-  for (size_t j = 0; j < n && nonzero < n; j++)
-    fprintf(f, j ? ",%lld" : "%lld", (long long)v[j]);
-  fputc(']', f);
-}
-
-/* The same of numbers with a fraction. */
-static void json_doubles(FILE *f, const char *key, const double *v,
-                         size_t n) {
-  size_t nonzero = 0;
-  while (nonzero < n && !v[nonzero])
-    nonzero++;
-  fprintf(f, "\"%s\":[", key);
-  for (size_t j = 0; j < n && nonzero < n; j++)
-    fprintf(f, j ? ",%.9g" : "%.9g", v[j]);
+  for (size_t j = 0; j < n && nonzero < n; j++) {
+    if (j)
+      fputc(',', f);
+    if (iv)
+      fprintf(f, "%lld", (long long)iv[j]);
+    else
+      fprintf(f, "%.9g", dv[j]);
+  }
   fputc(']', f);
 }
 
@@ -149,7 +144,7 @@ static void json_tree(FILE *f, const struct flame_tree *t, int compared,
       const struct flame_node *x = &nodes[order[j]];                           \
       v[j] = (int64_t)(EXPR);                                                  \
     }                                                                          \
-    json_integers(f, KEY, v, n);                                               \
+    json_column(f, KEY, v, NULL, n);                                           \
   } while (0)
   fputc('{', f);
   COLUMN("up", x->parent == FLAME_NONE ? 0 : (int64_t)j - pos[x->parent]);
@@ -175,7 +170,7 @@ static void json_tree(FILE *f, const struct flame_tree *t, int compared,
       d[j] = flame_compare(&nodes[order[j]], (enum report_metric)m,
                            factor[m], band, basis)
                  .base;
-    json_doubles(f, "v", d, n);
+    json_column(f, "v", NULL, d, n);
     fputs(m == REPORT_METRICS - 1 ? "}]" : "}", f);
   }
   fputc('}', f);
