@@ -24,27 +24,27 @@ static void text(struct mip_buf *b, const char *s) {
   mip_buf_append(b, s, strlen(s));
 }
 
-/* Whether byte c is written %XX in a field. */
-static int escaped(unsigned char c) {
-  return c < 0x20 || c == 0x7f || c == '%' || c == '|' || c == '@' ||
-         c == ':' || c == '#';
-}
+/* The bytes written %XX in a field: control bytes, DEL and the
+ * delimiters (NUL ends the field anyway). */
+static const char escaped_bytes[] =
+    "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+    "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f"
+    "\x7f%|@:#";
 
 /* One field, its delimiters escaped; NULL is an empty field. The bytes
- * between two escapes go in at once: keys are made for every frame of
- * every context. */
+ * between two escapes go in at once, found by strcspn rather than a test
+ * per byte: keys are made for every frame of every context. */
 static void field(struct mip_buf *b, const char *s) {
   static const char hex[] = "0123456789ABCDEF";
-  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  const char *p = s ? s : "";
   while (*p) {
-    const unsigned char *plain = p;
-    while (*p && !escaped(*p))
-      p++;
-    mip_buf_append(b, plain, (size_t)(p - plain));
+    size_t plain = strcspn(p, escaped_bytes);
+    mip_buf_append(b, p, plain);
+    p += plain;
     if (*p) {
-      char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+      unsigned char c = (unsigned char)*p++;
+      char e[3] = {'%', hex[c >> 4], hex[c & 15]};
       mip_buf_append(b, e, 3);
-      p++;
     }
   }
 }
