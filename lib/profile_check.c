@@ -96,14 +96,21 @@ static int check_functions(const struct mip_view *v, struct mip_error *err) {
   return 0;
 }
 
-/* Every block of the table readable, those no function's range takes too:
- * the whole-profile reader reads them all. */
+/* Every block of the table readable and run in no more runs than the
+ * profile has, those no function's range takes too: the whole-profile
+ * reader reads them all, and a merge writes them all (where a function's
+ * range may take them). */
 static int check_block_table(const struct mip_view *v, struct mip_error *err) {
   uint64_t n = mip_view_count(v, MIP_PROF_BLOCK_TABLE);
   for (uint64_t i = 0; i < n; i++) {
     struct mip_block b;
     if (mip_view_block(v, i, &b, err))
       return -1;
+    if (b.covered_runs > v->runs)
+      return CORRUPT(v, err,
+                     "block %" PRIu64 " of the table ran in %" PRIu64
+                     " runs of %" PRIu64,
+                     i, b.covered_runs, v->runs);
   }
   return 0;
 }

@@ -269,6 +269,11 @@ with_byte blocks.mip "$(dump_offset blocks.mip "$BLOCKS | first" block_count)" 0
 with_byte unowned.mip "$(dump_offset blocks.mip \
   ".sections[] | select(.name == \"BLOCK_TABLE\") | .entries[$orphan]" dep_count)" \
   001 orphan-deps.mip
+# and that block run in more runs than the profile has: a merge writes it,
+# where a function's range may take it
+with_byte unowned.mip "$(dump_offset blocks.mip \
+  ".sections[] | select(.name == \"BLOCK_TABLE\") | .entries[$orphan]" covered_runs)" \
+  005 orphan-runs.mip
 
 # The heap timeline (raw TIMELINE payload, indexed HEAP_PEAKS and
 # HEAP_TIMELINE): a point's event set back to 0 (out of order), a peak's
@@ -297,6 +302,7 @@ for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "object-range.mip:heap frame 0 names a string out of range" \
   "object-outside.mip:heap frame $i is outside the image and names an object" \
   "orphan-deps.mip:a block's dependencies are out of range" \
+  "orphan-runs.mip:block $orphan of the table ran in 5 runs of 0" \
   "peak-interval.mip:heap peak 0 has an interval that is not a power of two" \
   "point-above.mip:heap timeline has a point above its peak"; do
   file=${case%%:*} needle=${case#*:}
