@@ -19,7 +19,10 @@ cmd=("${CC_CMD[@]}" -O2 $PROG_CFLAGS $PROG_SRCS "${LINK_EXTRA[@]}" $PROG_LIBS)
 
 fresh=1
 [ -x "$out" ] && [ -f "$out.stripped" ] && [ -f "$out.nodebug" ] && [ "$(cat "$out.cmd" 2>/dev/null)" = "${cmd[*]}" ] || fresh=0
-for dep in "$PLUGIN" "$RT_LIB" "$MIPCC" "${LINK_EXTRA[@]}" "$PROG_DIR/.fetched" \
+# heap-base's compiler and runtime are the baseline build's
+deps=("$PLUGIN" "$RT_LIB" "$MIPCC")
+[ "$config" != heap-base ] || deps=("$BENCH_HEAP_BASELINE"/lib/mip/*.so "$BENCH_HEAP_BASELINE/lib/mip/libmip_rt.a" "${CC_CMD[0]}")
+for dep in "${deps[@]}" "${LINK_EXTRA[@]}" "$PROG_DIR/.fetched" \
   "$BENCH_DIR/programs/$prog.sh" "$BENCH_DIR/lib.sh" "$0"; do
   if [ -e "$dep" ] && [ "$dep" -nt "$out" ]; then fresh=0; fi
 done

@@ -110,6 +110,12 @@ config_flags() {
     heap-stub)
       CC_CMD=("$MIPCC" -fmip-generate=heap -g)
       LINK_EXTRA=("$BIN/heap-hooks-stub.o") ;;
+    # heap as another MIP build makes it (BENCH_HEAP_BASELINE: that
+    # build's directory), to set a change against in the same runs.
+    heap-base)
+      [ -x "${BENCH_HEAP_BASELINE:-}/bin/mipcc" ] ||
+        die "heap-base needs BENCH_HEAP_BASELINE, the build directory of another MIP checkout (with bin/mipcc)"
+      CC_CMD=("$BENCH_HEAP_BASELINE/bin/mipcc" -fmip-generate=heap -g) ;;
     memprof)
       CC_CMD=("$CLANG" -g -fmemory-profile -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer) ;;
     # For DHAT: DWARF 4 (valgrind 3.19 cannot read 5), and no tail calls,

@@ -63,6 +63,27 @@ awk -v t="$gh" -v r="$grh" 'BEGIN {
     t, (t + 0 <= 2 ? "met" : "**not met**"), r, (r + 0 <= 1.5 ? "met" : "**not met**") }'
 echo
 
+# ---- against a baseline build ----
+if [ -n "${BASELINE:-}" ]; then
+  echo "## Against a baseline"
+  echo
+  echo "*heap-base* is the heap build made by the MIP build in \`$BASELINE\` (\`BENCH_HEAP_BASELINE\`, commit $(git -C "$BASELINE" rev-parse --short HEAD 2>/dev/null || echo unknown)), timed in the same rounds as the others; instructions from the same callgrind runs as below."
+  echo
+  echo "| program | heap-base / plain | heap / plain | heap / heap-base | heap-base / plain RSS | heap / plain RSS | heap / heap-base RSS | heap / heap-base Ir |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for p in $PROGRAMS; do
+    tp=$(median "$p" plain 4) th=$(median "$p" heap 4) tb=$(median "$p" heap-base 4)
+    rp=$(median "$p" plain 5) rh=$(median "$p" heap 5) rb=$(median "$p" heap-base 5)
+    ir=$(awk -F'\t' -v p="$p" '$1 == p && $4 > 0 { printf "%.4f", $3 / $4 }' "$HB/out/instructions.tsv")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$p" "$(ratio "$tb" "$tp")" "$(ratio "$th" "$tp")" \
+      "$(awk -v a="$th" -v b="$tb" 'BEGIN { printf "%.3f", a / b }')" "$(ratio "$rb" "$rp")" "$(ratio "$rh" "$rp")" \
+      "$(awk -v a="$rh" -v b="$rb" 'BEGIN { printf "%.3f", a / b }')" "${ir:--}"
+  done | awk -F'\t' '{ print "| " $1 " | " $2 " | " $3 " | **" $4 "** | " $5 " | " $6 " | **" $7 "** | " $8 " |"
+      for (i = 2; i <= 8; i++) if ($i > 0) { l[i] += log($i); n[i]++ } }
+    END { printf "| geomean |"; for (i = 2; i <= 8; i++) printf " %s |", n[i] ? sprintf(i == 4 || i >= 7 ? "%.3f" : "%.2f", exp(l[i] / n[i])) : "-"; print "" }'
+  echo
+fi
+
 # ---- the split ----
 echo "What heap mode's wall time is made of, from the same interleaved runs: *plain-fp* is plain with heap's frame pointers (\`-fno-omit-frame-pointer\`), *heap-stub* the heap build with hooks that only mark their site (\`bench/heap/hooks-stub.c\`, linked before \`libmip_rt.a\`): the same inline access counts, hook calls and interposed \`free\` and \`realloc\`, without the runtime's work for each block (no walk, no table, no MemInfoBlock). What the runtime adds per block is heap's median less heap-stub's, over the blocks the run allocated (each born and dead once); the budget is what it could add and keep heap at 2x plain."
 echo

@@ -29,6 +29,11 @@
 #   BENCH_JOBS            parallel builds and DHAT runs (default: cores)
 #   BENCH_HEAP_SWEEP_RUNS, BENCH_HEAP_SWEEP_LIVE, BENCH_HEAP_SWEEP_OPS: the
 #                         sweep's (sweep.sh); BENCH_HEAP_SWEEP_RUNS=0 skips it
+#   BENCH_HEAP_BASELINE   the build directory of another MIP checkout (an
+#                         older commit, made with make): its heap build,
+#                         heap-base, is built, checked, timed and counted
+#                         with the others, and the report sets heap
+#                         against it, measured in the same rounds
 set -eu -o pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -42,6 +47,14 @@ HERE=$BENCH_DIR/heap
 HB=$B/heap
 REPORT=$B/heap.md
 TIMED="plain heap memprof plain-fp heap-stub"
+BUILT=$HEAP_CONFIGS
+COUNTED="plain heap"
+if [ -n "${BENCH_HEAP_BASELINE:-}" ]; then
+  BENCH_HEAP_BASELINE=$(cd "$BENCH_HEAP_BASELINE" && pwd) ||
+    die "BENCH_HEAP_BASELINE: no directory $BENCH_HEAP_BASELINE"
+  export BENCH_HEAP_BASELINE
+  TIMED="$TIMED heap-base" BUILT="$BUILT heap-base" COUNTED="$COUNTED heap-base"
+fi
 case $RUNS in '' | *[!0-9]* | 0) die "BENCH_HEAP_RUNS must be a positive number, not '$RUNS'" ;; esac
 case $JOBS in '' | *[!0-9]* | 0) die "BENCH_JOBS must be a positive number, not '$JOBS'" ;; esac
 case ${BENCH_HEAP_DHAT_SIZE:-full} in full | small) ;; *) die "BENCH_HEAP_DHAT_SIZE must be full or small" ;; esac
@@ -92,7 +105,7 @@ else
   rm -f "$BIN/heap-hooks-stub.o.tmp"
 fi
 log "building ($JOBS at a time)"
-for p in $PROGRAMS; do for c in $HEAP_CONFIGS; do echo "$p $c"; done; done |
+for p in $PROGRAMS; do for c in $BUILT; do echo "$p $c"; done; done |
   xargs -P "$JOBS" -n 2 "$BENCH_DIR/build.sh" || die "a build failed (see above)"
 
 # run PROG CONFIG SCRATCH OUTFILE [RUNNER...]: one full-size run of the
@@ -153,14 +166,19 @@ done
 # Instructions, at the callgrind size of make bench (bench/workload.sh);
 # the heap runtime takes a smaller shadow under valgrind (docs/heap.md).
 log "counting instructions with callgrind ($JOBS at a time)"
-for p in $PROGRAMS; do for c in plain heap; do echo "$p $c callgrind"; done; done |
+for p in $PROGRAMS; do for c in $COUNTED; do echo "$p $c callgrind"; done; done |
   xargs -P "$JOBS" -n 3 "$BENCH_DIR/workload.sh" >/dev/null || die "a callgrind run failed (see above)"
 : >"$HB/out/instructions.tsv"
 for p in $PROGRAMS; do
   read -r want plain_ir <"$OUT/callgrind/$p.plain/result"
   read -r sum heap_ir <"$OUT/callgrind/$p.heap/result"
   [ "$sum" = "$want" ] || die "$p/heap prints something else than $p/plain under callgrind"
-  printf '%s\t%s\t%s\n' "$p" "$plain_ir" "$heap_ir" >>"$HB/out/instructions.tsv"
+  base_ir=-
+  if [ -n "${BENCH_HEAP_BASELINE:-}" ]; then
+    read -r sum base_ir <"$OUT/callgrind/$p.heap-base/result"
+    [ "$sum" = "$want" ] || die "$p/heap-base prints something else than $p/plain under callgrind"
+  fi
+  printf '%s\t%s\t%s\t%s\n' "$p" "$plain_ir" "$heap_ir" "$base_ir" >>"$HB/out/instructions.tsv"
 done
 
 # ---- 4. the live-block sweep; where the heap build's time goes ----------------
@@ -222,5 +240,6 @@ MEMPROF_OPTIONS=log_path=$C/memprof.profraw "$C/calib-memprof"
 # ---- 7. report ----------------------------------------------------------------
 elapsed=$(($(date +%s) - start))
 PROGRAMS="$PROGRAMS" RUNS=$RUNS JOBS=$JOBS PERF_OK=$perf_ok SWEEP_OK=$sweep_ok \
+  BASELINE=${BENCH_HEAP_BASELINE:-} \
   "$HERE/report.sh" "$elapsed" | tee "$REPORT"
 log "tables written to $REPORT (raw numbers: $HB)"
