@@ -226,8 +226,8 @@ MIP_RT_HIDDEN int mip_rt_write_raw(const char *path,
 MIP_RT_HIDDEN int mip_rt_write_raw_size(const char *path,
                                         const struct mip_rt_image *image,
                                         uint64_t *size, const char **why);
-/* This run's raw profile written into fd, as the file would hold it
- * (pool mode renders it before it merges); *size is its size. */
+/* write_fd.c: this run's raw profile written into fd, as the file would
+ * hold it (pool mode renders it before it merges); *size is its size. */
 MIP_RT_HIDDEN int mip_rt_write_raw_fd(int fd, const struct mip_rt_image *image,
                                       uint64_t *size);
 
@@ -248,6 +248,13 @@ MIP_RT_HIDDEN uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw);
 typedef int (*mip_rt_fill_fn)(int fd, const void *arg);
 /* A mip_rt_fill_fn for a struct mip_rt_raw. */
 MIP_RT_HIDDEN int mip_rt_raw_fill(int fd, const void *raw);
+/* This run's payloads into sections (room for MIP_RT_MAX_PAYLOADS): the
+ * counters, the call edges, and the heap payloads of a snapshot, which
+ * (*heap)->release() gives back once written (*heap NULL: none). */
+MIP_RT_HIDDEN size_t
+mip_rt_gather_run(const struct mip_rt_image *image,
+                  struct mip_rt_payload *sections,
+                  const struct mip_rt_payload_source **heap);
 /* The raw profile of one run of image: sections[0..count). */
 MIP_RT_HIDDEN struct mip_rt_raw mip_rt_one_run(
     const struct mip_rt_image *image, const struct mip_rt_payload *sections,
