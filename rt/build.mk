@@ -4,7 +4,9 @@
 #                samples, the raw profile and when it is written
 #   rt/heap/     heap mode's runtime (allocation contexts, live blocks,
 #                access counters); only heap images link it
-#   rt/pool/     pool mode's merge of a run into a pooled raw file (%Nm)
+#   rt/pool/     pool mode's merge of a run into a pooled raw file (%Nm),
+#                which only images linked with mipcc -fmip-pool pull out
+#                (include/mip/link.h)
 # Position-independent (it goes into shared libraries too), hidden by
 # default (each image keeps its own copy), never sanitized or
 # instrumented itself. File names are unique across the folders: they are
@@ -19,15 +21,34 @@ ALL_TARGETS += $(RT_LIB)
 
 $(RT_OBJ): SAN_FLAGS :=
 # DWARF 4: valgrind 3.19 cannot read DWARF 5, and the runtime ends up in
-# every instrumented program. Optimized for size, without unwind tables
-# (no exception ever crosses it): it is part of what every image ships.
-$(RT_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4 -Os \
+# every instrumented program. Optimized for size (-Oz: about 900 bytes
+# less than -Os in an empty coverage program, x86-64 and AArch64 alike;
+# it runs at start-up and when a profile is written), without unwind
+# tables (no exception ever crosses it): it is part of what every image
+# ships. A section per function and per object, so that a link with
+# --gc-sections keeps only what the image uses (mipcc adds none: the link
+# is the user's).
+RT_CFLAGS := -fPIC -fvisibility=hidden -gdwarf-4 -Oz \
   -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt \
-  $(RT_INCLUDES)
+  -ffunction-sections -fdata-sections $(RT_INCLUDES)
+# $(call rt_arch_cflags,TRIPLE): on AArch64, atomics inline (LL/SC)
+# rather than calls to libgcc's helpers, which would bring their LSE
+# test, a constructor and an import with them (660 bytes of the empty
+# coverage program): the runtime's atomics run at start-up and when a
+# profile is written. The heap runtime, whose atomics run at every
+# allocation, keeps the helpers (rt_heap_arch_cflags).
+rt_arch_cflags = $(if $(filter aarch64%,$(1)),-mno-outline-atomics)
+rt_heap_arch_cflags = $(if $(filter aarch64%,$(1)),-moutline-atomics)
+RT_HOST := $(shell $(CC) -dumpmachine)
+$(RT_OBJ): ALL_CFLAGS += $(RT_CFLAGS) $(call rt_arch_cflags,$(RT_HOST))
 # Except the heap runtime, which runs at every allocation and free:
 # optimized for speed (Lua's bench run, 6.2 million blocks, 11% faster
 # than at -Os, for 6 KiB more text).
-$(filter $(OBJ)/rt/heap/%.o,$(RT_OBJ)): ALL_CFLAGS += -O2
+$(filter $(OBJ)/rt/heap/%.o,$(RT_OBJ)): ALL_CFLAGS += -O2 \
+  $(call rt_heap_arch_cflags,$(RT_HOST))
+# And pool mode's merge, linked only for it (-fmip-pool), stays at -Os:
+# the figures of `make bench-pool` (docs/runtime.md) were taken so.
+$(filter $(OBJ)/rt/pool/%.o,$(RT_OBJ)): ALL_CFLAGS += -Os
 
 $(RT_LIB): $(RT_OBJ)
 	@mkdir -p $(@D)
@@ -64,9 +85,7 @@ CONTINUOUS     := $(LIB)/mip/mip_continuous.o
 ALL_TARGETS += $(CONTINUOUS)
 
 $(CONTINUOUS_OBJ): SAN_FLAGS :=
-$(CONTINUOUS_OBJ): ALL_CFLAGS += -fPIC -fvisibility=hidden -gdwarf-4 -Os \
-  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt \
-  $(RT_INCLUDES)
+$(CONTINUOUS_OBJ): ALL_CFLAGS += $(RT_CFLAGS) $(call rt_arch_cflags,$(RT_HOST))
 
 $(CONTINUOUS): $(CONTINUOUS_OBJ)
 	@mkdir -p $(@D)
@@ -92,10 +111,11 @@ ALL_TARGETS += $$(LIB)/mip/$(1)/libmip_rt.a \
   $$(LIB)/mip/$(1)/mip_continuous.o
 
 $$($(1)_RT_OBJ) $$($(1)_INTERPOSE_OBJ) $$($(1)_CONTINUOUS_OBJ): SAN_FLAGS :=
-$$($(1)_RT_OBJ) $$($(1)_CONTINUOUS_OBJ): ALL_CFLAGS += --target=$(1) -fPIC \
-  -fvisibility=hidden -gdwarf-4 -Os -fno-asynchronous-unwind-tables \
-  -fno-unwind-tables -fno-plt $$(RT_INCLUDES)
-$$(filter $$(OBJ)/$(1)/rt/heap/%.o,$$($(1)_RT_OBJ)): ALL_CFLAGS += -O2
+$$($(1)_RT_OBJ) $$($(1)_CONTINUOUS_OBJ): ALL_CFLAGS += --target=$(1) \
+  $$(RT_CFLAGS) $$(call rt_arch_cflags,$(1))
+$$(filter $$(OBJ)/$(1)/rt/heap/%.o,$$($(1)_RT_OBJ)): ALL_CFLAGS += -O2 \
+  $$(call rt_heap_arch_cflags,$(1))
+$$(filter $$(OBJ)/$(1)/rt/pool/%.o,$$($(1)_RT_OBJ)): ALL_CFLAGS += -Os
 $$($(1)_INTERPOSE_OBJ): ALL_CFLAGS += --target=$(1) -fPIC -Irt/arch
 $$(OBJ)/$(1)/rt/interpose/shared.o: ALL_CFLAGS += -DMIP_INTERPOSE_FOR_SHARED
 

@@ -37,10 +37,11 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 cd "$OUT"
 
-# build NAME KIND N MODES
+# build NAME KIND N MODES: linked with pool mode's merge (-fmip-pool),
+# which the pool runs use and the plain ones leave alone
 build() {
   sh "$HERE/gen.sh" "$2" "$3" >"$1.c"
-  "$MIPCC" "-fmip-generate=$4" -O2 -I"$INCLUDE" "$1.c" -o "$1"
+  "$MIPCC" "-fmip-generate=$4" -fmip-pool -O2 -I"$INCLUDE" "$1.c" -o "$1"
 }
 build cov cov "$FUNCTIONS" coverage
 build all cov "$FUNCTIONS" all

@@ -14,6 +14,14 @@
 #define MIP_RT_LINK_SYMBOL "__mip_link_with_mipcc_or_libmip_rt"
 #define MIP_HEAP_LINK_SYMBOL "__mip_heap_link_with_mipcc_or_mip_interpose"
 
+/* Pool mode's merge (%Nm) is in libmip_rt.a but no instrumented object
+ * refers to it: an image links it only when asked (mipcc -fmip-pool),
+ * through an undefined reference (-u) to MIP_RT_POOL_SYMBOL; a heap image
+ * also to MIP_RT_POOL_HEAP_SYMBOL, the merge of its heap data. Without
+ * them a pool pattern gets a file per process (docs/runtime.md). */
+#define MIP_RT_POOL_SYMBOL "__mip_link_pool"
+#define MIP_RT_POOL_HEAP_SYMBOL "__mip_link_pool_heap"
+
 /* The retained section of each instrumented object that holds the
  * references: 4 bytes each, in the image's .rodata. */
 #define MIP_LINK_SECTION ".rodata.mip.link"

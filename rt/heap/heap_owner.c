@@ -356,6 +356,10 @@ static void release_payloads(struct mip_rt_payload *all, size_t count) {
     o->release(all, count);
 }
 
+/* Pool mode's merge of heap data (merge_heap.c), linked only with pool
+ * mode (mipcc -fmip-pool): a weak reference, NULL without it. */
+extern __typeof__(mip_rt_merge_heap) mip_rt_merge_heap __attribute__((weak));
+
 static const struct mip_rt_payload_source payloads = {
     .add = add_payloads,
     .release = release_payloads,

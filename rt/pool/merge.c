@@ -32,6 +32,12 @@
 
 #include "merge.h"
 #include "mip/io.h"
+#include "mip/link.h"
+
+/* What mipcc -fmip-pool names with -u, which no instrumented object refers
+ * to: it pulls this file out of libmip_rt.a, and with it the definitions
+ * that replace dump.c's and fork.c's weak stand-ins (include/mip/link.h). */
+MIP_RT_HIDDEN const char mip_rt_pool_anchor __asm__(MIP_RT_POOL_SYMBOL) = 1;
 
 uint8_t *mip_rt_merge_payload(struct mip_rt_merge *m, uint32_t kind,
                               uint32_t elem_size, uint64_t link_addr,
@@ -116,6 +122,10 @@ static int merge_heap(struct mip_rt_merge *m) {
   const struct mip_rt_payload_source *heap = mip_rt_heap_payloads;
   if (heap && heap->merge)
     return heap->merge(m);
+  /* A heap image linked with the merge but not its heap part. */
+  if (heap)
+    return mip_rt_why_set(&m->why, "the merge of heap data is not linked "
+                                   "(" MIP_RT_POOL_HEAP_SYMBOL ")", NULL);
   for (uint32_t kind = MIP_RAW_HEAP_MIBS; kind <= MIP_RAW_HEAP_SEGMENTS; kind++)
     if (mip_rt_view_find(&m->old, kind) || mip_rt_view_find(&m->run, kind))
       return mip_rt_why_set(&m->why, "it holds the profile of another build "
@@ -179,27 +189,6 @@ static int merge_run(struct mip_rt_merge *m, const char *path, uint64_t *runs) {
 
 /* ---- when it cannot merge ------------------------------------------------ */
 
-/* path with ".<pid>" inserted before the extension of its last component,
- * as a forked child's name gets it (path.c). */
-static int fallback_path(const char *path, char *out, size_t size) {
-  size_t n = mip_rt_strlen(path), last = 0, dot = n;
-  for (size_t i = 0; i < n; i++)
-    if (path[i] == '/')
-      last = i + 1;
-  for (size_t i = last + 1; i < n; i++)
-    if (path[i] == '.')
-      dot = i;
-  size_t at = 0;
-  for (size_t i = 0; i < dot; i++) {
-    char piece[2] = {path[i], '\0'};
-    at = mip_rt_append(out, at, size, piece);
-  }
-  at = mip_rt_append(out, at, size, ".");
-  at = mip_rt_append_u64(out, at, size, (uint64_t)getpid());
-  at = mip_rt_append(out, at, size, path + dot);
-  return at < size ? 0 : -1;
-}
-
 static int fill_bytes(int fd, const void *arg) {
   const struct rendered *r = arg;
   return mip_write_all(fd, r->data, r->size);
@@ -212,7 +201,7 @@ static int fall_back(const char *path, const struct mip_rt_image *image,
   const char *problem = "its name is too long";
   uint64_t size = 0;
   int rc = -1;
-  if (fallback_path(path, other, sizeof other) == 0)
+  if (mip_rt_pool_fallback_path(path, other, sizeof other) == 0)
     rc = r->data ? mip_rt_write_file(other, r->size, fill_bytes, r, &problem)
                  : mip_rt_write_raw_size(other, image, &size, &problem);
   if (rc != 0)

@@ -21,6 +21,13 @@
  */
 #include "merge.h"
 #include "mip/layouts.h"
+#include "mip/link.h"
+
+/* What mipcc -fmip-pool names with -u in a heap image: it pulls this file
+ * out of libmip_rt.a, which heap_owner.c refers to weakly only, so that
+ * heap images without pool mode leave it out (include/mip/link.h). */
+MIP_RT_HIDDEN const char mip_rt_pool_heap_anchor
+    __asm__(MIP_RT_POOL_HEAP_SYMBOL) = 1;
 
 #define UNKNOWN UINT64_MAX
 #define PAGE 4096ULL

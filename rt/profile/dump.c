@@ -8,12 +8,40 @@
 #include <errno.h>
 #include <link.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "mip_rt.h"
 
 const char *mip_rt_profile_pattern(void) {
   const char *pattern = getenv("MIP_PROFILE_FILE");
   return pattern && *pattern ? pattern : MIP_RT_DEFAULT_PROFILE;
+}
+
+/* Pool mode's merge (merge.c) replaces this when the image is linked
+ * with it (mipcc -fmip-pool; include/mip/link.h). Without it a pool
+ * pattern's run goes where pool mode puts a run it cannot merge, under a
+ * name of its own, which `mipdata merge` takes like any other; the first
+ * write of each process says so in one line. */
+__attribute__((weak)) int mip_rt_pool_dump(const char *path,
+                                           const struct mip_rt_image *image) {
+  static int32_t said_in; /* the pid that said it: a forked child says it */
+  char other[MIP_RT_PATH_MAX];
+  const char *why = "its name is too long";
+  uint64_t size = 0;
+  int said = __atomic_exchange_n(&said_in, (int32_t)getpid(),
+                                 __ATOMIC_RELAXED) == (int32_t)getpid();
+  if (mip_rt_pool_fallback_path(path, other, sizeof other) == 0 &&
+      mip_rt_write_raw_size(other, image, &size, &why) == 0) {
+    if (!said)
+      mip_rt_report("cannot pool profile into '", path,
+                    "': linked without pool mode (mipcc -fmip-pool); "
+                    "wrote '", other, "' instead", NULL);
+  } else {
+    mip_rt_report("cannot pool profile into '", path,
+                  "': linked without pool mode (mipcc -fmip-pool); cannot "
+                  "write '", other, "' either: ", why, NULL);
+  }
+  return -1;
 }
 
 /* In continuous mode, the mapped file is finished where it is; else, and

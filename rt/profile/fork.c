@@ -43,9 +43,11 @@ static void counters_reset(void) {
 #undef MIP_RAW_KIND
 }
 
-/* Stand-ins for order.c and edges.c, which replace them when linked. */
+/* Stand-ins for order.c, edges.c and merge.c (pool mode), which replace
+ * them when linked. */
 __attribute__((weak)) void mip_rt_order_reset(void) {}
 __attribute__((weak)) void mip_rt_edges_reset(void) {}
+__attribute__((weak)) void mip_rt_pool_after_fork(void) {}
 
 /* In continuous mode the counters are the parent's file until the child
  * maps pages of its own over them (continuous.c): first, before anything

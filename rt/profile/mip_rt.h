@@ -173,6 +173,12 @@ MIP_RT_HIDDEN void mip_rt_set_ready(void);
 /* path.c: the N of a pool pattern's first %Nm (1..9), or 0 when the
  * pattern asks for no pool. */
 MIP_RT_HIDDEN unsigned mip_rt_pool_size(const char *pattern);
+/* path.c: where a run goes that pool mode cannot merge into the pooled
+ * file at path: path with ".<pid>" inserted before the extension of its
+ * last component, as a forked child's name gets it; -1 when it does not
+ * fit. */
+MIP_RT_HIDDEN int mip_rt_pool_fallback_path(const char *path, char *out,
+                                            size_t size);
 /* path.c: expands a MIP_PROFILE_FILE pattern for this image (%m is
  * mip_rt_self()'s identity); 0 on success, -1 when the result does not
  * fit. */
@@ -220,8 +226,8 @@ MIP_RT_HIDDEN int mip_rt_write_raw(const char *path,
 MIP_RT_HIDDEN int mip_rt_write_raw_size(const char *path,
                                         const struct mip_rt_image *image,
                                         uint64_t *size, const char **why);
-/* This run's raw profile written into fd, as the file would hold it
- * (pool mode renders it before it merges); *size is its size. */
+/* write_fd.c: this run's raw profile written into fd, as the file would
+ * hold it (pool mode renders it before it merges); *size is its size. */
 MIP_RT_HIDDEN int mip_rt_write_raw_fd(int fd, const struct mip_rt_image *image,
                                       uint64_t *size);
 
@@ -242,6 +248,13 @@ MIP_RT_HIDDEN uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw);
 typedef int (*mip_rt_fill_fn)(int fd, const void *arg);
 /* A mip_rt_fill_fn for a struct mip_rt_raw. */
 MIP_RT_HIDDEN int mip_rt_raw_fill(int fd, const void *raw);
+/* This run's payloads into sections (room for MIP_RT_MAX_PAYLOADS): the
+ * counters, the call edges, and the heap payloads of a snapshot, which
+ * (*heap)->release() gives back once written (*heap NULL: none). */
+MIP_RT_HIDDEN size_t
+mip_rt_gather_run(const struct mip_rt_image *image,
+                  struct mip_rt_payload *sections,
+                  const struct mip_rt_payload_source **heap);
 /* The raw profile of one run of image: sections[0..count). */
 MIP_RT_HIDDEN struct mip_rt_raw mip_rt_one_run(
     const struct mip_rt_image *image, const struct mip_rt_payload *sections,
@@ -281,14 +294,18 @@ MIP_RT_HIDDEN int mip_rt_fits_size_limit(uint64_t size);
 /* merge.c: pool mode (a pattern with %Nm): adds this run to the pooled
  * raw profile at path, under a lock (docs/runtime.md, "Pooled
  * profiles"), or writes it under a name of its own when it cannot; once
- * per process and image. 0 when the run is merged or written, else -1
- * after one line on stderr. */
+ * per process and image. 0 when the run is merged, else -1 after one line
+ * on stderr. Linked only with mipcc -fmip-pool (include/mip/link.h):
+ * dump.c's weak stand-in otherwise writes the run under the name of its
+ * own, with one line on stderr, and returns -1. */
 MIP_RT_HIDDEN int mip_rt_pool_dump(const char *path,
                                    const struct mip_rt_image *image);
 /* In a forked child: closes the child's copy of a pooled file's lock
- * that the parent held at the fork (fork.c). */
+ * that the parent held at the fork (fork.c; a weak no-op there without
+ * merge.c). */
 MIP_RT_HIDDEN void mip_rt_pool_after_fork(void);
-/* merge_heap.c: the merge member of the heap payloads' source. */
+/* merge_heap.c: the merge member of the heap payloads' source (linked
+ * with pool mode only: heap_owner.c refers to it weakly). */
 MIP_RT_HIDDEN int mip_rt_merge_heap(struct mip_rt_merge *m);
 
 /* util.c */

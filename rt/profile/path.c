@@ -47,6 +47,25 @@ unsigned mip_rt_pool_size(const char *pattern) {
   return 0;
 }
 
+int mip_rt_pool_fallback_path(const char *path, char *out, size_t size) {
+  size_t n = mip_rt_strlen(path), last = 0, dot = n;
+  for (size_t i = 0; i < n; i++)
+    if (path[i] == '/')
+      last = i + 1;
+  for (size_t i = last + 1; i < n; i++)
+    if (path[i] == '.')
+      dot = i;
+  size_t at = 0;
+  for (size_t i = 0; i < dot; i++) {
+    char piece[2] = {path[i], '\0'};
+    at = mip_rt_append(out, at, size, piece);
+  }
+  at = mip_rt_append(out, at, size, ".");
+  at = mip_rt_append_u64(out, at, size, (uint64_t)getpid());
+  at = mip_rt_append(out, at, size, path + dot);
+  return at < size ? 0 : -1;
+}
+
 /* The identity and the slot: processes spread over n files by pid. */
 static size_t append_pool(char *out, size_t at, size_t size,
                           const struct mip_rt_image *image, unsigned n) {

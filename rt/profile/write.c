@@ -13,8 +13,9 @@
  * reached some other way fails the write (EFBIG) instead of killing the
  * process.
  *
- * Pool mode (merge.c) renders the run with the same writer into memory,
- * and writes the merged file through the same temporary file and rename.
+ * Pool mode (merge.c) renders the run with the same writer into memory
+ * (write_fd.c), and writes the merged file through the same temporary
+ * file and rename.
  * Continuous mode (rt/continuous/) creates its file through the same
  * temporary file, with the same header and payloads at offsets of its own.
  */
@@ -274,11 +275,9 @@ __attribute__((weak)) size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
   return 0;
 }
 
-/* This run's payloads: the counters, the call edges, and the heap
- * payloads from a snapshot, which release() gives back once written. */
-static size_t gather(const struct mip_rt_image *image,
-                     struct mip_rt_payload *sections,
-                     const struct mip_rt_payload_source **heap) {
+size_t mip_rt_gather_run(const struct mip_rt_image *image,
+                         struct mip_rt_payload *sections,
+                         const struct mip_rt_payload_source **heap) {
   size_t count = mip_rt_counter_payloads(image, sections, MIP_RT_MAX_PAYLOADS);
   count += mip_rt_edge_payloads(sections + count, MIP_RT_MAX_PAYLOADS - count);
   *heap = mip_rt_heap_payloads;
@@ -300,26 +299,13 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
                      uint64_t *size, const char **why) {
   struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
   const struct mip_rt_payload_source *heap;
-  size_t count = gather(image, sections, &heap);
+  size_t count = mip_rt_gather_run(image, sections, &heap);
   struct mip_rt_raw raw = mip_rt_one_run(image, sections, count);
   *size = mip_rt_raw_size(&raw);
   struct mip_rt_xfsz guard;
   mip_rt_xfsz_block(&guard);
   int rc = mip_rt_write_file(path, *size, mip_rt_raw_fill, &raw, why);
   mip_rt_xfsz_unblock(&guard);
-  if (heap)
-    heap->release(sections, count);
-  return rc;
-}
-
-int mip_rt_write_raw_fd(int fd, const struct mip_rt_image *image,
-                        uint64_t *size) {
-  struct mip_rt_payload sections[MIP_RT_MAX_PAYLOADS];
-  const struct mip_rt_payload_source *heap;
-  size_t count = gather(image, sections, &heap);
-  struct mip_rt_raw raw = mip_rt_one_run(image, sections, count);
-  *size = mip_rt_raw_size(&raw);
-  int rc = mip_rt_raw_fill(fd, &raw);
   if (heap)
     heap->release(sections, count);
   return rc;

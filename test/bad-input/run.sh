@@ -23,7 +23,7 @@ C
 cat >other.c <<'C'
 int main(void) { return 0; }
 C
-"$MIPCC" -fmip-generate -g -O1 prog.c -o prog
+"$MIPCC" -fmip-generate -fmip-pool -g -O1 prog.c -o prog
 "$MIPCC" -fmip-generate -O1 other.c -o other
 "$CLANG" -O1 other.c -o plain
 "$LLVM_BIN/llvm-strip" --strip-debug --keep-section=.debug_mip prog -o prog-nodebug

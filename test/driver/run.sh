@@ -922,6 +922,31 @@ t_link_continuous() {
 check "-fmip-continuous: links get mip_continuous.o before the runtime, compiles nothing" \
   t_link_continuous
 
+t_link_pool() {
+  POOL=-Wl,-u,__mip_link_pool
+  POOL_HEAP=-Wl,-u,__mip_link_pool_heap
+  # A compile: nothing added, the flag not passed on.
+  drive "$MIPCC" -fmip-generate -fmip-pool -c a.c -o pa.o
+  [ "$RC" = 0 ] && lacks __mip_link_pool && lacks -fmip- &&
+    # A link: the merge named before the runtime; heap code, its heap part.
+    drive "$MIPCC" -fmip-pool a.o -o px && [ "$RC" = 0 ] &&
+    ends_with "a.o -o px $POOL $RT" &&
+    grep -qxF "mipcc: pool mode's merge added: -fmip-pool" "$TMP/err" &&
+    drive "$MIPCC" -fmip-pool ha.o -o phx && [ "$RC" = 0 ] &&
+    ends_with "ha.o -o phx $INTERPOSE $POOL $POOL_HEAP $RT" &&
+    drive "$MIPCC" -fmip-pool -fmip-continuous a.o -o pcx && [ "$RC" = 0 ] &&
+    ends_with "a.o -o pcx $LIB/mip_continuous.o $POOL $RT" &&
+    # Pooled at run time: the second run merges into the first's file.
+    (cd "$W" && for i in 1 2; do MIP_OPTIONS=verbose=1 MIP_PROFILE_FILE=$W/pooled/%1m.mipraw ./px; done) 2>"$TMP/run" &&
+    grep -q "^mip: merged profile into '$W/pooled/[0-9a-f]*_0.mipraw' (2 runs)$" "$TMP/run" &&
+    # A later -fno-mip-pool cancels it; no runtime, nothing.
+    argv_drive -fmip-pool -fno-mip-pool a.o -o py && ends_with "a.o -o py $RT" &&
+    drive "$MIPCC" -fmip-pool amain.o -o pz && [ "$RC" = 0 ] &&
+    lacks __mip_link_pool
+}
+check "-fmip-pool: links name pool mode's merge before the runtime, compiles nothing" \
+  t_link_pool
+
 t_link_scan_hints() {
   # Hinted calls in a static library found through -L and -l.
   argv_drive -fmip-use=p.mip plain.o -L. -lhint -o u

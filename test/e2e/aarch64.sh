@@ -133,7 +133,7 @@ mip_show fewer.mip >fewer.json
 # ---- pool mode (%1m: the runs merged into one file at exit) and
 # continuous mode (%c: the counters mapped onto the file): the same
 # profile as from the runs' own files.
-"$MIPCC" $TARGET_FLAGS $LINK -fmip-generate -fmip-continuous -O2 \
+"$MIPCC" $TARGET_FLAGS $LINK -fmip-generate -fmip-continuous -fmip-pool -O2 \
   "$MODES/main.c" "$MODES/work.c" -o cov.a64
 mip_create cov.a64 cov.mip >/dev/null
 for way in plain pool cont; do

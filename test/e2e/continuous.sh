@@ -21,7 +21,7 @@ make_tmp
 cd "$TMP"
 
 "$CLANG" -O2 -fPIC -fvisibility=hidden -c "$PROGS/truth.c" -o truth.o
-MODES="-fmip-generate=all -fmip-continuous"
+MODES="-fmip-generate=all -fmip-continuous -fmip-pool"
 "$MIPCC" $MODES -O2 -g -shared -fPIC "$PROGS/lib.c" truth.o -o libcw.so
 "$MIPCC" $MODES -O2 -g -shared -fPIC "$PROGS/plug.c" truth.o -o libplug.so
 "$MIPCC" $MODES -O2 -g "$PROGS/main.c" "$PROGS/work.c" truth.o -L. -lcw \

@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
 }
 C
 MODES=counts,order,blocks,edges,heap
-mip_build $MODES prog -O1 -g prog.c
+mip_build $MODES prog -fmip-pool -O1 -g prog.c
 mip_runs run ./prog "" "a b"
 "$MIPDATA" extract prog -o prog.mipmap >extract.txt
 "$MIPDATA" create -p prog.mip prog.mipmap

@@ -9,7 +9,8 @@
 # one, one of another format version (each: one line, the file kept, the
 # run in a file of its own), a read-only directory, a lock held too long;
 # and what must not stop it: a forked child, a second mip_dump(), a
-# process killed with SIGKILL while it holds the lock.
+# process killed with SIGKILL while it holds the lock. Last, images
+# linked without pool mode (no -fmip-pool): a file per process, one line.
 #   test/e2e/pool.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -23,14 +24,16 @@ check() {
   [ "$2" = "$3" ] && pass "$1" || fail "$1: got '$2', want '$3'"
 }
 
-# build MODE: libpool-MODE.so and app-MODE, with their empty profiles
+# build MODE [NAME POOL]: libpool-NAME.so and app-NAME (NAME: MODE), with
+# their empty profiles, linked with POOL (-fmip-pool: pool mode's merge)
 build() {
-  flags="-fmip-generate=$1 -g -O2 -I$INCLUDE -I$PROGS"
-  [ "$1" = coverage ] && flags="-fmip-generate -g -O2 -I$INCLUDE -I$PROGS"
-  "$MIPCC" $flags -shared -fPIC "$PROGS/lib.c" -o "libpool-$1.so"
-  "$MIPCC" $flags "$PROGS/main.c" "$PROGS/work.c" -L. "-lpool-$1" \
-    -Wl,-rpath,'$ORIGIN' -o "app-$1"
-  for image in "app-$1" "libpool-$1.so"; do
+  name=${2:-$1} pool=${3:--fmip-pool}
+  flags="-fmip-generate=$1 $pool -g -O2 -I$INCLUDE -I$PROGS"
+  [ "$1" = coverage ] && flags="-fmip-generate $pool -g -O2 -I$INCLUDE -I$PROGS"
+  "$MIPCC" $flags -shared -fPIC "$PROGS/lib.c" -o "libpool-$name.so"
+  "$MIPCC" $flags "$PROGS/main.c" "$PROGS/work.c" -L. "-lpool-$name" \
+    -Wl,-rpath,'$ORIGIN' -o "app-$name"
+  for image in "app-$name" "libpool-$name.so"; do
     "$MIPDATA" extract "$image" -o "$image.mipmap" >/dev/null
     "$MIPDATA" create -p "$image.mip" "$image.mipmap"
   done
@@ -180,7 +183,7 @@ refused() {
 }
 
 # ---- 4. a pooled file of another build --------------------------------------
-"$MIPCC" -fmip-generate=all -O2 -I"$INCLUDE" -I"$PROGS" -DOTHER_BUILD \
+"$MIPCC" -fmip-generate=all -fmip-pool -O2 -I"$INCLUDE" -I"$PROGS" -DOTHER_BUILD \
   "$PROGS/main.c" "$PROGS/work.c" -L. -lpool-all -Wl,-rpath,'$ORIGIN' -o other
 OTHER_ID=$(readelf -n other | sed -n 's/.*Build ID: //p' | cut -c1-16)
 mkdir otherbuild
@@ -286,5 +289,53 @@ grep -q "^mip: merged profile into '${APP_ID}_0.mipraw' (3 runs)$" killed/child.
   ! grep -q "lock" killed/child.txt &&
   pass "a child forked while its parent held the lock merges once the parent is gone" ||
   fail "forked under the lock: $(cat killed/child.txt)"
+
+
+# ---- 10. linked without -fmip-pool ---------------------------------------
+# Images built as for coverage but linked without pool mode's merge carry
+# none of its code; a pool pattern then gets each image's run under the
+# pool's name with ".<pid>" (a forked child's its own), the same profile
+# as the run's own file, one line per image and process, the exit status
+# kept.
+build coverage nopool -fno-mip-pool
+has_merge() { nm "$1" | grep -q ' mip_rt_pool_lock$'; }
+has_merge app-coverage && has_merge libpool-coverage.so &&
+  ! has_merge app-nopool && ! has_merge libpool-nopool.so &&
+  pass "without -fmip-pool: no merge code in the images (with it: there)" ||
+  fail "without -fmip-pool: merge code linked, or not with it"
+NAPP_ID=$(readelf -n app-nopool | sed -n 's/.*Build ID: //p' | cut -c1-16)
+NLIB_ID=$(readelf -n libpool-nopool.so | sed -n 's/.*Build ID: //p' | cut -c1-16)
+mkdir nopool
+set +e
+(cd nopool && MIP_PROFILE_FILE="$TMP/nopool/own/%m.%p.mipraw" \
+  ../app-nopool 5 dump "MIP_PROFILE_FILE=%1m.mipraw" 3 2>err.txt)
+rc=$?
+set -e
+check "without -fmip-pool: the program's exit status is kept" "$rc" 3
+pid=$(ls nopool/own | sed -n "s/^$NAPP_ID\.\([0-9]*\)\.mipraw$/\1/p")
+want_line() { # IMAGE_ID PID
+  echo "mip: cannot pool profile into '$1_0.mipraw': linked without pool mode (mipcc -fmip-pool); wrote '$1_0.$2.mipraw' instead"
+}
+check "without -fmip-pool: one line per image" "$(sort nopool/err.txt)" \
+  "$( (want_line "$NAPP_ID" "$pid"; want_line "$NLIB_ID" "$pid") | sort)"
+merge_into nopool/a nopool "nopool/${NAPP_ID}_0.$pid.mipraw" "nopool/${NLIB_ID}_0.$pid.mipraw"
+merge_into nopool/b nopool nopool/own/*.mipraw
+[ "$(shown nopool/a | jq -r .runs | sort -u)" = 1 ] &&
+  [ "$(shown nopool/a)" = "$(shown nopool/b)" ] &&
+  pass "without -fmip-pool: each file is the run, as its own file has it" ||
+  fail "without -fmip-pool: the files differ from the run's own"
+
+# mip_dump() twice, then exit: three writes per image, one line each; a
+# forked child writes and says its own (its and its parent's mip_dump()
+# go to the default name, before the pool pattern is set).
+(cd nopool && rm -f ./*.mipraw && MIP_PROFILE_FILE=%1m.mipraw ../app-nopool 3 dump2 2>err2.txt)
+check "without -fmip-pool, mip_dump twice: one line per image" "$(wc -l <nopool/err2.txt)" 2
+check "without -fmip-pool, mip_dump twice: one file per image" "$(ls nopool/*.mipraw | wc -l)" 2
+(cd nopool && rm -f ./*.mipraw && ../app-nopool 2 fork "MIP_PROFILE_FILE=%1m.mipraw" 2>err3.txt)
+check "without -fmip-pool, fork: a line per image and process" \
+  "$(sed -n "s/.*wrote '\(.*\)' instead$/\1/p" nopool/err3.txt | sort | tr '\n' ' ')" \
+  "$(ls nopool | grep '_0\.[0-9]*\.mipraw$' | sort | tr '\n' ' ')"
+check "without -fmip-pool, fork: 4 files (2 processes, 2 images)" \
+  "$(ls nopool | grep -c '_0\.[0-9]*\.mipraw$')" 4
 
 finish

@@ -99,14 +99,15 @@ int main(int argc, char **) {
 C
 mkdir -p seeds/map seeds/mapfile seeds/raw seeds/profile seeds/view seeds/extract
 # seed NAME COMPILER MODES SOURCE [RUN ARGS...]
-# Each build gets a build-id of its own name and no trace of this
+# Each build links pool mode (-fmip-pool: the heap build's runs are
+# pooled below) and gets a build-id of its own name and no trace of this
 # directory, so that its raw profiles, and the regression inputs made from
 # them, merge into the same build's profile in every run.
 seed() {
   name=$1 compiler=$2 modes=$3 source=$4
   shift 4
   id=$(printf '%s' "$name" | sha1sum | cut -c1-40)
-  "$compiler" -fmip-generate="$modes" -O1 -gdwarf-4 -fdebug-prefix-map="$TMP"=. \
+  "$compiler" -fmip-generate="$modes" -fmip-pool -O1 -gdwarf-4 -fdebug-prefix-map="$TMP"=. \
     -Wl,--build-id=0x"$id" "$source" -o "$name"
   MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >/dev/null
   mip_create "$name" "$name.fresh.mip"

@@ -213,10 +213,13 @@ static void apply_own(struct request *rq, const char *arg) {
   } else if (strcmp(arg, "-fmip-continuous") == 0 ||
              strcmp(arg, "-fno-mip-continuous") == 0) {
     rq->continuous = arg[2] == 'm';
+  } else if (strcmp(arg, "-fmip-pool") == 0 ||
+             strcmp(arg, "-fno-mip-pool") == 0) {
+    rq->pool = arg[2] == 'm';
   } else if (!apply_use_flag(rq, arg)) {
     die("unknown option '%s' (known: -f[no-]mip-generate[=MODES], "
         "-fmip-use=FILE, -fno-mip-use, -f[no-]mip-order, "
-        "-f[no-]mip-continuous, %s"
+        "-f[no-]mip-continuous, -f[no-]mip-pool, %s"
         "-f[no-]mip-list-stale, -f[no-]mip-cold-minsize, "
         "-f[no-]mip-alloc-hints, -f[no-]mip-branch-weights)",
         arg, decide_flags);

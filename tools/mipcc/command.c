@@ -4,7 +4,9 @@
  *   COMPILER [plugin args] [-Wl,--build-id] USER ARGS...
  *            [frame-pointer flags] [-ffunction-sections]
  *            [-fuse-ld=lld] [ordering file] [-x none]
- *            [INTERPOSER] [-Wl,-u,__mip_link_with_mipcc_or_libmip_rt RUNTIME]
+ *            [INTERPOSER] [CONTINUOUS] [-Wl,-u,__mip_link_pool
+ *            [-Wl,-u,__mip_link_pool_heap]]
+ *            [-Wl,-u,__mip_link_with_mipcc_or_libmip_rt RUNTIME]
  *            [LIBMIP_ALLOC -Wl,--push-state,--as-needed -ljemalloc
  *             -Wl,--pop-state]
  *            [-- INPUTS...]
@@ -81,6 +83,13 @@ static void add_libraries(struct strvec *cmd, const struct request *rq,
    * its page padding after their counters. */
   if (add->continuous)
     strvec_push(cmd, add->continuous);
+  /* Pool mode's merge, which nothing refers to: pulled out of the archive
+   * by name, and for a heap image its heap part too (mip/link.h). */
+  if (add->pool) {
+    strvec_push(cmd, "-Wl,-u," MIP_RT_POOL_SYMBOL);
+    if (add->interpose)
+      strvec_push(cmd, "-Wl,-u," MIP_RT_POOL_HEAP_SYMBOL);
+  }
   if (add->runtime) {
     /* Instrumented objects refer to the symbol that makes the linker take
      * the archive member with the exit-time writer; -u does it for those

@@ -209,6 +209,9 @@ static struct additions decide(const struct request *rq) {
    * only the images linked for it pay for them. */
   if (add.runtime && rq->continuous)
     add.continuous = mip_target_file(rq->target, MIP_CONTINUOUS_OBJECT);
+  /* Pool mode's merge is most of the runtime's size: only the images
+   * linked for it carry it. */
+  add.pool = add.runtime && rq->pool;
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
     add.alloc = mip_target_file(rq->target, "libmip_alloc.a");
   if (rq->use && rq->order) {
@@ -267,6 +270,8 @@ int main(int argc, char **argv) {
     note("%s %s", strrchr(add.interpose, '/') + 1, add.interpose_why);
   if (verbose_on && add.continuous)
     note("%s added: -fmip-continuous", MIP_CONTINUOUS_OBJECT);
+  if (verbose_on && add.pool)
+    note("pool mode's merge added: -fmip-pool");
   if (verbose_on && add.alloc_why)
     note("libmip_alloc.a %s", add.alloc_why);
   if (add.order)

@@ -113,6 +113,7 @@ struct request {
   const char *hot_share; /* F of the last -fmip-hot-share=F, or NULL */
   bool order;            /* -fmip-order, last one wins */
   bool continuous;       /* -fmip-continuous, last one wins */
+  bool pool;             /* -fmip-pool, last one wins */
   const char *needs_use; /* the first flag that only means something
                             with -fmip-use, or NULL */
   const char *target;    /* TRIPLE of the last --target= or -target, or
@@ -247,6 +248,7 @@ struct additions {
   const char *interpose_why; /* why it is added */
   const char *continuous; /* absolute path of mip_continuous.o (continuous
                              mode, -fmip-continuous), NULL for none */
+  bool pool;           /* pool mode's merge, out of libmip_rt.a (-fmip-pool) */
   const char *alloc;   /* absolute path of libmip_alloc.a (linked with
                           jemalloc), NULL for none */
   const char *alloc_why; /* why it is (not) added, at a link with
