@@ -303,73 +303,74 @@ struct mip_rt_heap_point {
  * each context had then exact (DHAT's t-gmax, gb and gbk). A new maximum
  * is pending until the heap first shrinks: then it is confirmed, the
  * epoch goes up, and each context keeps its live bytes and blocks of that
- * moment when it next changes (mip_rt_heap_at_peak_step). */
+ * moment when it next changes (mip_rt_heap_context_change).
+ *
+ * What every event changes comes first. The point under way (the last
+ * one, count - 1) is kept here, not in points[], and written there when
+ * the next one starts (mip_rt_heap_timeline_next) or when it is read
+ * (mip_rt_heap_timeline_settle): an event stores its time and, when it
+ * raises the point's maximum, that; it counts itself down in left. */
 struct mip_rt_heap_timeline {
   uint32_t lock;
   uint32_t pending; /* the maximum was reached since the last shrink */
   uint64_t bytes, blocks; /* live now */
-  uint64_t events;        /* births and deaths so far */
+  uint64_t left;          /* events the point under way still takes */
   uint64_t epoch;         /* confirmed peaks so far */
-  uint64_t peak_bytes, peak_blocks, peak_event;
-  uint32_t peak_ms;
-  uint32_t count;     /* points used */
-  uint64_t interval;  /* events per point, a power of two */
-  uint32_t interval_log2;
-  uint32_t reserved;
-  struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
-  struct mip_rt_heap_point *current; /* the point of event point_end */
-  uint64_t point_end; /* the last event current covers */
+  uint64_t peak_bytes;
+  uint64_t point_bytes, point_blocks; /* the point under way's most bytes
+                                         live and the blocks then */
+  uint32_t ms;    /* the time of the last event */
   /* While one thread alone has changed the heap (owner, its thread
    * pointer), it takes no lock: it marks itself busy and checks multi,
    * which the second thread sets before it waits for busy to clear
    * (heap_timeline.c, mip_rt_heap_timeline_enter). */
+  uint32_t busy;  /* the owner is changing the totals without the lock */
   uintptr_t owner;
   uint32_t multi; /* more than one thread: the lock, always */
-  uint32_t busy;  /* the owner is changing the totals without the lock */
+  /* Changed by a new maximum, or a new point, only. */
+  uint32_t peak_ms;
+  uint64_t peak_blocks, peak_event;
+  uint32_t count;     /* points used */
+  uint32_t interval_log2;
+  uint64_t interval;  /* events per point, a power of two */
+  struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
 };
 
-/* The point of the event just counted, when it is past the current one's
- * (halving the timeline when the points run out). */
-MIP_RT_HIDDEN struct mip_rt_heap_point *
-mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t);
+/* The event just counted starts a point: the one before is written to
+ * points[] (halving them when they run out) and this one's maximum is
+ * the totals after the event (perhaps a new peak). */
+MIP_RT_HIDDEN void mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t,
+                                             uint32_t now);
 
 /* Entering the totals: 0 when the calling thread is their only one so far
  * (it is marked busy), 1 when it took the lock. */
 MIP_RT_HIDDEN int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t);
 
-/* A block of size bytes was born (born 1) or died (0) at now: the totals,
- * the peak and the timeline; returns the epoch the change belongs to.
- * Inline: every birth and death comes here, born a constant. A process
- * whose heap one thread changes takes no lock: the thread marks itself
- * busy, which a compiler barrier orders before its check that no other
- * thread came (the other thread's membarrier does the rest). */
-static inline uint64_t mip_rt_heap_timeline_change(
+/* Births and deaths so far. */
+static inline uint64_t
+mip_rt_heap_timeline_events(const struct mip_rt_heap_timeline *t) {
+  return ((uint64_t)t->count << t->interval_log2) - t->left;
+}
+
+/* A new maximum, pending (at the birth just counted, at now). */
+static inline void mip_rt_heap_timeline_top(struct mip_rt_heap_timeline *t,
+                                            uint32_t now) {
+  t->peak_bytes = t->bytes;
+  t->peak_blocks = t->blocks;
+  t->peak_event = mip_rt_heap_timeline_events(t);
+  t->peak_ms = now;
+  t->pending = 1;
+}
+
+/* The change itself, once the caller may make it (below): the totals,
+ * the peak and the point under way; the epoch the change belongs to. A
+ * point's maximum is never above the peak, so that only a birth that
+ * raises the point's can be a new peak. */
+static inline uint64_t mip_rt_heap_timeline_count(
     struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now) {
-  int locked = 1;
-  if (__builtin_expect(!__atomic_load_n(&t->multi, __ATOMIC_RELAXED) &&
-                           t->owner == mip_rt_thread_pointer(),
-                       1)) {
-    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    locked = __atomic_load_n(&t->multi, __ATOMIC_RELAXED) != 0;
-    if (__builtin_expect(locked, 0)) {
-      __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
-      locked = mip_rt_heap_timeline_enter(t);
-    }
-  } else {
-    locked = mip_rt_heap_timeline_enter(t);
-  }
-  uint64_t event = ++t->events;
   if (born) {
     t->bytes += size;
     t->blocks++;
-    if (t->bytes > t->peak_bytes) { /* a new maximum, pending */
-      t->peak_bytes = t->bytes;
-      t->peak_blocks = t->blocks;
-      t->peak_event = event;
-      t->peak_ms = now;
-      t->pending = 1;
-    }
   } else {
     if (t->pending) { /* the heap first shrinks: the peak stands */
       t->epoch++;
@@ -378,21 +379,43 @@ static inline uint64_t mip_rt_heap_timeline_change(
     t->bytes -= size;
     t->blocks--;
   }
-  struct mip_rt_heap_point *p = t->current;
-  if (__builtin_expect(event > t->point_end, 0)) {
-    p = mip_rt_heap_timeline_next(t);
-  } else if (born && t->bytes > p->bytes) {
-    p->bytes = t->bytes;
-    p->blocks = t->blocks;
+  if (__builtin_expect(t->left-- == 0, 0)) {
+    mip_rt_heap_timeline_next(t, now);
+  } else if (born && t->bytes > t->point_bytes) {
+    t->point_bytes = t->bytes;
+    t->point_blocks = t->blocks;
+    if (t->bytes > t->peak_bytes)
+      mip_rt_heap_timeline_top(t, now);
   }
-  p->event = event;
-  p->ms = now;
-  uint64_t epoch = t->epoch;
-  if (locked)
-    mip_rt_heap_unlock(&t->lock);
-  else
+  t->ms = now;
+  return t->epoch;
+}
+
+/* The same from any thread: entered (mip_rt_heap_timeline_enter), then
+ * left, by the lock or the busy mark. */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_change_entering(
+    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now);
+
+/* A block of size bytes was born (born 1) or died (0) at now: the totals,
+ * the peak and the timeline; returns the epoch the change belongs to.
+ * Inline: every birth and death comes here, born a constant. The thread
+ * that owns the totals takes no lock while it is their only one: it marks
+ * itself busy, which a compiler barrier orders before its check that no
+ * other thread came (the other thread's membarrier does the rest). Any
+ * other case, out of line. */
+static inline uint64_t mip_rt_heap_timeline_change(
+    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now) {
+  if (__builtin_expect(t->owner == mip_rt_thread_pointer(), 1)) {
+    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(!__atomic_load_n(&t->multi, __ATOMIC_RELAXED), 1)) {
+      uint64_t epoch = mip_rt_heap_timeline_count(t, size, born, now);
+      __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+      return epoch;
+    }
     __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
-  return epoch;
+  }
+  return mip_rt_heap_timeline_change_entering(t, size, born, now);
 }
 /* The same change to one context's live bytes and blocks, under its
  * lock: the first change of a later epoch keeps what it had before, its
@@ -405,13 +428,15 @@ static inline void mip_rt_heap_context_change(struct mip_rt_heap_context *c,
   uint64_t blocks = 1;
   if (!born)
     size = -size, blocks = -blocks;
-  if (epoch > c->at_epoch) {
-    c->at_bytes = c->live;
-    c->at_blocks = c->live_blocks;
-    c->at_epoch = epoch;
-  } else if (epoch < c->at_epoch) {
-    c->at_bytes += size;
-    c->at_blocks += blocks;
+  if (epoch != c->at_epoch) {
+    if (epoch > c->at_epoch) {
+      c->at_bytes = c->live;
+      c->at_blocks = c->live_blocks;
+      c->at_epoch = epoch;
+    } else {
+      c->at_bytes += size;
+      c->at_blocks += blocks;
+    }
   }
   c->live += size;
   c->live_blocks += blocks;
@@ -424,6 +449,11 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_epoch(
 MIP_RT_HIDDEN void mip_rt_heap_at_peak(const struct mip_rt_heap_context *c,
                                        uint64_t epoch, uint64_t *bytes,
                                        uint64_t *blocks);
+/* The point under way written to points[t->count - 1] (points: t's, or
+ * a copy of them), so that points[0..count) are the whole timeline. */
+MIP_RT_HIDDEN void
+mip_rt_heap_timeline_settle(const struct mip_rt_heap_timeline *t,
+                            struct mip_rt_heap_point *points);
 /* Back to nothing (a forked child, mip_heap_reset): the count, interval
  * and peak start over; the points' memory stays. */
 MIP_RT_HIDDEN void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t);

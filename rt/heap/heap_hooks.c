@@ -65,19 +65,29 @@ HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
   }
 }
 
+/* A free of a pointer MIP never saw (a ghost free), from the hook whose
+ * frame is fp: counted, and its stack walked. Out of line, so that the
+ * hook keeps nothing but site across its call of free. */
+static __attribute__((noinline, cold)) void ghost_free(uint8_t *site,
+                                                       const void *fp) {
+  __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner(); /* found before */
+  if (o)
+    o->ghost((uintptr_t)site, fp, mip_rt_heap_depth);
+}
+
 HOOK void __mip_heap_free(void *p, uint8_t *site) {
   *site = 1;
   if (!p)
     return;
+  /* The free that follows need not look for it again (with no owner,
+   * there is nothing to look for). Set first, so that p need not be kept
+   * across the calls: a signal handler's free of another block in
+   * between clears it, and the free then only looks again. */
+  mip_rt_heap_just_freed = (uintptr_t)p;
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
-  if (o) {
-    if (!o->free(p)) {
-      __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
-      o->ghost((uintptr_t)site, __builtin_frame_address(0), mip_rt_heap_depth);
-    }
-    /* The free that follows need not look for it again. */
-    mip_rt_heap_just_freed = (uintptr_t)p;
-  }
+  if (o && !o->free(p))
+    ghost_free(site, __builtin_frame_address(0));
 }
 
 /* memcpy, memmove (each range) and memset: one access to each granule.

@@ -5,7 +5,9 @@
  *
  * Time is counted in births and deaths (events), so that a program that
  * allocates the same way gets the same points whatever the machine; each
- * point also has the time of its last event. A point covers `interval`
+ * point also has the time of its last event. The point under way is kept
+ * in the totals' own fields, written out when it ends or is read, so that
+ * an event touches the totals' memory only. A point covers `interval`
  * events and keeps the most bytes live during them (and the blocks at the
  * first moment they were), so that no peak is lost between points. When
  * the points run out, two neighbours become one and the interval doubles:
@@ -75,7 +77,21 @@ int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
   return 1;
 }
 
-/* Two neighbouring points become one, the interval doubles. */
+uint64_t mip_rt_heap_timeline_change_entering(struct mip_rt_heap_timeline *t,
+                                              uint64_t size, int born,
+                                              uint32_t now) {
+  int locked = mip_rt_heap_timeline_enter(t);
+  uint64_t epoch = mip_rt_heap_timeline_count(t, size, born, now);
+  if (locked)
+    mip_rt_heap_unlock(&t->lock);
+  else
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+  return epoch;
+}
+
+/* Two neighbouring points become one, the interval doubles: all of them
+ * full (their count even), so that the next event starts a point. */
+_Static_assert(MIP_RT_HEAP_POINTS % 2 == 0, "points halve in pairs");
 static void halve(struct mip_rt_heap_timeline *t) {
   uint32_t n = t->count / 2;
   for (uint32_t i = 0; i < n; i++) {
@@ -88,8 +104,6 @@ static void halve(struct mip_rt_heap_timeline *t) {
     }
     t->points[i] = m;
   }
-  if (t->count & 1)
-    t->points[n++] = t->points[t->count - 1];
   t->count = n;
   t->interval <<= 1;
   t->interval_log2++;
@@ -98,26 +112,33 @@ static void halve(struct mip_rt_heap_timeline *t) {
 /* Points cover interval events each: point i the events from
  * i * interval + 1 to (i + 1) * interval. The first event of a point sets
  * its bytes and blocks (the totals after it), later births raise them
- * (heap.h, mip_rt_heap_timeline_change). */
-struct mip_rt_heap_point *
-mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t) {
-  uint64_t i = (t->events - 1) >> t->interval_log2;
-  while (i >= MIP_RT_HEAP_POINTS) {
-    halve(t);
-    i = (t->events - 1) >> t->interval_log2;
+ * (heap.h, mip_rt_heap_timeline_change); t->ms is still the time of the
+ * event before, the last of the point that ends. */
+void mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t, uint32_t now) {
+  t->left = 0; /* counted down past the end of the point before */
+  if (t->count) {
+    mip_rt_heap_timeline_settle(t, t->points);
+    if (t->count == MIP_RT_HEAP_POINTS)
+      halve(t);
   }
-  struct mip_rt_heap_point *p = &t->points[i];
-  if (i >= t->count) {
-    t->count = (uint32_t)i + 1;
-    p->bytes = t->bytes;
-    p->blocks = t->blocks;
-  } else if (t->bytes > p->bytes) { /* a halved point goes on */
-    p->bytes = t->bytes;
-    p->blocks = t->blocks;
-  }
-  t->current = p;
-  t->point_end = (i + 1) << t->interval_log2;
-  return p;
+  t->count++;
+  t->left = t->interval - 1;
+  t->point_bytes = t->bytes;
+  t->point_blocks = t->blocks;
+  if (t->bytes > t->peak_bytes)
+    mip_rt_heap_timeline_top(t, now);
+}
+
+void mip_rt_heap_timeline_settle(const struct mip_rt_heap_timeline *t,
+                                 struct mip_rt_heap_point *points) {
+  if (!t->count)
+    return;
+  points[t->count - 1] = (struct mip_rt_heap_point){
+      .event = mip_rt_heap_timeline_events(t),
+      .ms = t->ms,
+      .bytes = t->point_bytes,
+      .blocks = t->point_blocks,
+  };
 }
 
 uint64_t mip_rt_heap_timeline_epoch(const struct mip_rt_heap_timeline *t) {
@@ -136,8 +157,7 @@ void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
   uintptr_t owner = t->owner;
   uint32_t multi = t->multi, busy = t->busy;
   *t = (struct mip_rt_heap_timeline){0};
-  t->points = points;
-  t->current = points; /* point_end 0: the first event starts a point */
+  t->points = points; /* left 0: the first event starts a point */
   t->interval = 1;
   /* Who changes the totals stays as it was; a state starting out on a
    * kernel without membarrier takes the lock from the start. */

@@ -317,7 +317,7 @@ static int write_timeline(int fd, const struct mip_rt_payload *p) {
       .bytes = t->peak_bytes,
       .blocks = t->peak_blocks,
       .event = t->peak_event,
-      .events = t->events,
+      .events = mip_rt_heap_timeline_events(t),
       .interval = t->interval,
       .ms = t->peak_ms,
   };
@@ -348,6 +348,7 @@ static void take_timeline(struct stats *s, struct mip_rt_heap *h) {
                    s->timeline.count * sizeof *s->points);
   else
     s->timeline.count = 0;
+  mip_rt_heap_timeline_settle(&s->timeline, s->points);
   if (locked)
     mip_rt_heap_unlock(&t->lock);
 }
