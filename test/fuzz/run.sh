@@ -36,7 +36,7 @@ JOBS=${4:-1}
 # second of CPU time each target makes (test/fuzz/README.md, "Measured
 # rates"): profile about 9,000, extract and view 12,000 to 15,000, dump
 # 25,000, pool 40,000, raw 50,000, mapfile 90,000, map 210,000.
-WEIGHTS="profile:22 extract:17 view:14 dump:8 pool:6 raw:5 mapfile:2 map:1"
+WEIGHTS="profile:20 extract:17 view:14 dump:8 pool:8 raw:5 mapfile:2 map:1"
 TARGETS=$(for w in $WEIGHTS; do printf '%s ' "${w%%:*}"; done)
 FUZZED=${FUZZ_ONLY:-$TARGETS}
 for target in $FUZZED; do
