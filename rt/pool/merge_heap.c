@@ -240,6 +240,10 @@ static int place_object(struct segments *file, struct segments *run,
     top = file->list[i].end > top ? file->list[i].end : top;
   uint64_t delta = 0;
   if (clash) {
+    /* A file's segment can end anywhere below 2^64 (the file is input):
+     * no rounding, and no room left, may wrap. */
+    if (top > UINT64_MAX - 2 * PAGE)
+      return -1;
     top = (top + PAGE - 1) & ~(PAGE - 1);
     low &= ~(PAGE - 1);
     if (top < low || high - low > UINT64_MAX - PAGE - top)
