@@ -266,14 +266,33 @@ for p in $PROGRAMS; do
   [ -s "$T/peak.tsv" ] || continue
   read -r mb mk db dk dd <"$T/peak.tsv"
   awk -F'\t' -v p="$p" -v mb="$mb" -v mk="$mk" -v db="$db" -v dk="$dk" -v dd="$dd" '
-    { n++; if ($2 == $4 && $3 == $5) eq++ }
+    # no block of a site live at the peak, and no such site: the same
+    { for (i = 2; i <= 5; i++) if ($i == "-") $i = 0
+      n++; if ($2 == $4 && $3 == $5) eq++ }
     END { printf "| %s | %s (%s) | %s (%s) | %s | %d | %d |\n", p, mb, mk, db, dk, dd, n, eq }' \
     "$T/peak-sites.tsv"
 done
 echo
 echo "The same runs as above. MIP's peak is the most bytes its blocks held at once (\`heap_peak\`); DHAT's t-gmax counts libc's own blocks too (stdio buffers and the like, which MIP does not see), and so may fall at another moment. Per site (as above), MIP's AtPeakCount and AtPeakSize against DHAT's \`gbk\` and \`gb\`, of the process whose peak is the highest (\`truth/PROG/peak-sites.tsv\`)."
 echo
-echo "Sites that differ or that one side lacks:"
+echo "At the peak, sites that differ (a site with no block live then on one side and none at all on the other counts as equal):"
+echo
+any=0
+for p in $PROGRAMS; do
+  [ -s "$HB/truth/$p/peak-sites.tsv" ] || continue
+  awk -F'\t' -v p="$p" '{ for (i = 2; i <= 5; i++) if ($i == "-") $i = 0 }
+    !($2 == $4 && $3 == $5) {
+      if (!hdr++) { print "| program | site | MIP AtPeakCount | DHAT gbk | MIP AtPeakSize | DHAT gb |"; print "| --- | --- | ---: | ---: | ---: | ---: |" }
+      printf "| %s | %s | %s | %s | %s | %s |\n", p, $1, $2, $4, $3, $5 }' \
+    "$HB/truth/$p/peak-sites.tsv" >"$HB/out/peak-diff.$p"
+  if [ -s "$HB/out/peak-diff.$p" ]; then
+    if [ "$any" = 0 ]; then cat "$HB/out/peak-diff.$p"; else tail -n +3 "$HB/out/peak-diff.$p"; fi
+    any=1
+  fi
+done
+[ "$any" = 1 ] || echo "none."
+echo
+echo "Over the whole run, sites that differ or that one side lacks:"
 echo
 any=0
 for p in $PROGRAMS; do
