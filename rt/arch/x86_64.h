@@ -15,6 +15,20 @@ static inline uintptr_t mip_rt_thread_pointer(void) {
 
 static inline void mip_rt_cpu_relax(void) { __builtin_ia32_pause(); }
 
+static inline long mip_rt_arch_syscall(long nr, long a, long b, long c, long d,
+                                       long e, long f) {
+  register long r10 __asm__("r10") = d;
+  register long r8 __asm__("r8") = e;
+  register long r9 __asm__("r9") = f;
+  long ret;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
+                     "r"(r9)
+                   : "rcx", "r11", "memory");
+  return ret;
+}
+
 #define MIP_RT_ASM_TAIL_JUMP(sym) "  jmp " sym "\n"
 #define MIP_RT_ASM_TRAP "  int3\n"
 

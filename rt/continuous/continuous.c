@@ -41,8 +41,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mip/io.h"
-#include "mip_rt.h"
+#include "sys.h"
 
 /* The pieces that pad every counter section to whole pages. */
 #define PAD_ALIGN 4096
@@ -135,7 +134,7 @@ static int fill(int fd) {
   for (size_t i = 0; i < live.count; i++) {
     const struct mip_rt_payload *p = &live.mapped[i];
     if (lseek(fd, (off_t)live.offsets[i], SEEK_SET) < 0 ||
-        mip_write_all(fd, p->data, span_of(p)) != 0)
+        mip_rt_write_all(fd, p->data, span_of(p)) != 0)
       return -1;
   }
   return 0;

@@ -8,9 +8,8 @@
 #include <errno.h>
 #include <link.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "mip_rt.h"
+#include "sys.h"
 
 const char *mip_rt_profile_pattern(void) {
   const char *pattern = getenv("MIP_PROFILE_FILE");
@@ -28,8 +27,8 @@ __attribute__((weak)) int mip_rt_pool_dump(const char *path,
   char other[MIP_RT_PATH_MAX];
   const char *why = "its name is too long";
   uint64_t size = 0;
-  int said = __atomic_exchange_n(&said_in, (int32_t)getpid(),
-                                 __ATOMIC_RELAXED) == (int32_t)getpid();
+  int said = __atomic_exchange_n(&said_in, (int32_t)mip_sys_getpid(),
+                                 __ATOMIC_RELAXED) == (int32_t)mip_sys_getpid();
   if (mip_rt_pool_fallback_path(path, other, sizeof other) == 0 &&
       mip_rt_write_raw_size(other, image, &size, &why) == 0) {
     if (!said)

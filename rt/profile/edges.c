@@ -10,9 +10,8 @@
  * entries are written; in continuous mode the whole table is mapped onto
  * the profile (continuous.c).
  */
-#include "mip/io.h"
 #include "mip/layouts.h"
-#include "mip_rt.h"
+#include "sys.h"
 
 #define MIP_RT_EDGE_SLOTS 4096 /* a power of two */
 #define MIP_RT_EDGE_PROBES 32
@@ -151,12 +150,12 @@ static int write_edges(int fd, const struct mip_rt_payload *p) {
     mip_rec_raw_edge_encode(&out, buf + n * mip_rec_raw_edge_size);
     written += mip_rec_raw_edge_size;
     if (++n == 64) {
-      if (mip_write_all(fd, buf, n * mip_rec_raw_edge_size))
+      if (mip_rt_write_all(fd, buf, n * mip_rec_raw_edge_size))
         return -1;
       n = 0;
     }
   }
-  return n ? mip_write_all(fd, buf, n * mip_rec_raw_edge_size) : 0;
+  return n ? mip_rt_write_all(fd, buf, n * mip_rec_raw_edge_size) : 0;
 }
 
 /* The statistics' keys and the period; the dropped count is kept live. */

@@ -6,9 +6,7 @@
  */
 #include <elf.h>
 #include <link.h>
-#include <unistd.h>
-
-#include "mip_rt.h"
+#include "sys.h"
 
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
   extern const uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN; \
@@ -76,7 +74,7 @@ static void make_id(struct mip_rt_image *image, const char *name) {
   } else {
     char exe[MIP_RT_PATH_MAX];
     if (!*name) {
-      ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+      ssize_t n = mip_sys_readlink("/proc/self/exe", exe, sizeof exe - 1);
       exe[n > 0 ? n : 0] = '\0';
       name = exe;
     }

@@ -323,7 +323,7 @@ MIP_RT_HIDDEN int mip_rt_streq(const char *a, const char *b);
  * program; one the writes raised is taken back before the old mask
  * returns (one pending before is left for the program). */
 struct mip_rt_xfsz {
-  sigset_t old;
+  uint64_t old; /* the kernel's mask (sys.h) */
   int blocked, was_pending;
 };
 MIP_RT_HIDDEN void mip_rt_xfsz_block(struct mip_rt_xfsz *guard);

@@ -18,9 +18,8 @@
  */
 #include <link.h>
 #include <pthread.h>
-#include <sys/mman.h>
 
-#include "mip_rt.h"
+#include "sys.h"
 
 static struct {
   struct dl_phdr_info *objects;
@@ -51,12 +50,11 @@ static int make_room(size_t n) {
   if (n <= at_fork.cap)
     return 0;
   size_t cap = n + 16;
-  void *p = mmap(NULL, cap * sizeof *at_fork.objects, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
+  void *p = mip_sys_map(cap * sizeof *at_fork.objects);
+  if (!p)
     return -1;
   if (at_fork.objects)
-    munmap(at_fork.objects, at_fork.cap * sizeof *at_fork.objects);
+    mip_sys_unmap(at_fork.objects, at_fork.cap * sizeof *at_fork.objects);
   at_fork.objects = p;
   at_fork.cap = cap;
   return 0;

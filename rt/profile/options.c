@@ -51,6 +51,16 @@ static const char *split(const char *item, size_t length, char *key,
   return value;
 }
 
+/* Whether key starts with "heap_" (a loop: a call to memcmp would be
+ * the runtime's one use of it). */
+static int heap_key(const char *key) {
+  static const char prefix[] = "heap_";
+  for (size_t i = 0; i < sizeof prefix - 1; i++)
+    if (key[i] != prefix[i])
+      return 0;
+  return 1;
+}
+
 static void set(const char *item, size_t length, int quiet) {
   const struct option options[] = {
       {"dump_at_exit", &mip_rt_options.dump_at_exit, 1},
@@ -73,7 +83,7 @@ static void set(const char *item, size_t length, int quiet) {
   }
   /* heap_* settings belong to the heap runtime (heap_owner.c), which
    * reads and checks them itself in the images built with heap mode. */
-  if (!quiet && __builtin_memcmp(key, "heap_", 5) != 0)
+  if (!quiet && !heap_key(key))
     mip_rt_report("MIP_OPTIONS: unknown option '", key, "' (ignored)", NULL);
 }
 

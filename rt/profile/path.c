@@ -17,14 +17,11 @@
  * (after the ".%m"); a name without an extension gets them appended.
  * A pool pattern (%Nm) gets neither: its file takes every process's run.
  */
-#include <sys/utsname.h>
-#include <unistd.h>
-
-#include "mip_rt.h"
+#include "sys.h"
 
 static size_t append_host(char *out, size_t at, size_t size) {
   struct utsname u;
-  if (uname(&u) != 0)
+  if (mip_sys_uname(&u) != 0)
     return mip_rt_append(out, at, size, "unknown-host");
   return mip_rt_append(out, at, size, u.nodename);
 }
@@ -61,7 +58,7 @@ int mip_rt_pool_fallback_path(const char *path, char *out, size_t size) {
     at = mip_rt_append(out, at, size, piece);
   }
   at = mip_rt_append(out, at, size, ".");
-  at = mip_rt_append_u64(out, at, size, (uint64_t)getpid());
+  at = mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid());
   at = mip_rt_append(out, at, size, path + dot);
   return at < size ? 0 : -1;
 }
@@ -71,7 +68,7 @@ static size_t append_pool(char *out, size_t at, size_t size,
                           const struct mip_rt_image *image, unsigned n) {
   at = mip_rt_append(out, at, size, image->id);
   at = mip_rt_append(out, at, size, "_");
-  return mip_rt_append_u64(out, at, size, (uint64_t)getpid() % n);
+  return mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid() % n);
 }
 
 int mip_rt_expand_path_for(const char *pattern,
@@ -92,7 +89,7 @@ int mip_rt_expand_path_for(const char *pattern,
     }
     switch (*++p) {
     case 'p':
-      at = mip_rt_append_u64(out, at, size, (uint64_t)getpid());
+      at = mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid());
       break;
     case 'h':
       at = append_host(out, at, size);

@@ -10,9 +10,8 @@
  * getenv), for every image of the process.
  */
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "mip_rt.h"
+#include "sys.h"
 
 /* The executable's file name when it is a probe's, else "". */
 static char probe[64];
@@ -31,7 +30,7 @@ void mip_rt_probe_init(void) {
   if (file && *file)
     return;
   char exe[MIP_RT_PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  ssize_t n = mip_sys_readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0)
     return;
   exe[n] = '\0';

@@ -2,14 +2,11 @@
  * safe in a destructor or a signal handler; and the one way the runtime
  * speaks, a line on stderr. */
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "mip_rt.h"
+#include "sys.h"
 
 size_t mip_rt_strlen(const char *s) {
   size_t n = 0;
@@ -71,7 +68,7 @@ void mip_rt_stderr_init(void) {
     return;
   struct stat st;
   int saved = errno;
-  if (fstat(STDERR_FILENO, &st) == 0) {
+  if (mip_sys_fstat(STDERR_FILENO, &st) == 0) {
     started_stderr.dev = st.st_dev;
     started_stderr.ino = st.st_ino;
     started_stderr.state = 1;
@@ -85,31 +82,29 @@ void mip_rt_stderr_init(void) {
 static int stderr_is_ours(void) {
   mip_rt_stderr_init();
   struct stat st;
-  return started_stderr.state == 1 && fstat(STDERR_FILENO, &st) == 0 &&
+  return started_stderr.state == 1 && mip_sys_fstat(STDERR_FILENO, &st) == 0 &&
          st.st_dev == started_stderr.dev && st.st_ino == started_stderr.ino;
 }
 
+static const uint64_t xfsz = MIP_SYS_SIGMASK(SIGXFSZ);
+
+static int xfsz_pending(void) {
+  uint64_t pending;
+  return mip_sys_sigpending(&pending) == 0 && (pending & xfsz);
+}
+
 void mip_rt_xfsz_block(struct mip_rt_xfsz *guard) {
-  sigset_t xfsz, pending;
-  sigemptyset(&xfsz);
-  sigaddset(&xfsz, SIGXFSZ);
-  guard->blocked = pthread_sigmask(SIG_BLOCK, &xfsz, &guard->old) == 0;
-  guard->was_pending = guard->blocked && sigpending(&pending) == 0 &&
-                       sigismember(&pending, SIGXFSZ);
+  guard->blocked = mip_sys_sigmask(SIG_BLOCK, &xfsz, &guard->old) == 0;
+  guard->was_pending = guard->blocked && xfsz_pending();
 }
 
 void mip_rt_xfsz_unblock(const struct mip_rt_xfsz *guard) {
   if (!guard->blocked)
     return;
   int saved = errno;
-  sigset_t xfsz, pending;
-  sigemptyset(&xfsz);
-  sigaddset(&xfsz, SIGXFSZ);
-  struct timespec now = {0, 0};
-  if (!guard->was_pending && sigpending(&pending) == 0 &&
-      sigismember(&pending, SIGXFSZ))
-    sigtimedwait(&xfsz, NULL, &now);
-  pthread_sigmask(SIG_SETMASK, &guard->old, NULL);
+  if (!guard->was_pending && xfsz_pending())
+    mip_sys_sigtake(&xfsz);
+  mip_sys_sigmask(SIG_SETMASK, &guard->old, NULL);
   errno = saved;
 }
 
@@ -129,8 +124,7 @@ void mip_rt_report(const char *first, ...) {
     /* stderr may be a file at the size limit */
     struct mip_rt_xfsz guard;
     mip_rt_xfsz_block(&guard);
-    ssize_t ignored = write(STDERR_FILENO, line, n);
-    (void)ignored;
+    mip_sys_write(STDERR_FILENO, line, n);
     mip_rt_xfsz_unblock(&guard);
   }
   errno = saved;

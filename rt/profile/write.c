@@ -20,17 +20,10 @@
  * temporary file, with the same header and payloads at offsets of its own.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#include "mip/io.h"
 #include "mip/layouts.h"
-#include "mip_rt.h"
+#include "sys.h"
 
 _Static_assert(MIP_RT_HEADER_MAX == mip_rec_raw_header_size +
                                         MIP_RT_MAX_PAYLOADS *
@@ -59,7 +52,7 @@ size_t mip_rt_raw_header(uint8_t *buf, const struct mip_rt_raw *raw,
   h.section_count = (uint32_t)raw->count;
   h.build_id_size = image->build_id_size;
   mip_copy_bytes(h.build_id, image->build_id, image->build_id_size);
-  h.pid = (uint32_t)getpid();
+  h.pid = (uint32_t)mip_sys_getpid();
   h.modes = raw->modes;
   h.flags = raw->flags;
   h.runs = raw->runs;
@@ -86,7 +79,7 @@ size_t mip_rt_raw_header(uint8_t *buf, const struct mip_rt_raw *raw,
 
 static int write_header(int fd, const struct mip_rt_raw *raw) {
   uint8_t buf[MIP_RT_HEADER_MAX];
-  return mip_write_all(fd, buf, mip_rt_raw_header(buf, raw, NULL));
+  return mip_rt_write_all(fd, buf, mip_rt_raw_header(buf, raw, NULL));
 }
 
 int mip_rt_write_payloads(int fd, const struct mip_rt_payload *sections,
@@ -95,10 +88,10 @@ int mip_rt_write_payloads(int fd, const struct mip_rt_payload *sections,
   for (size_t i = 0; i < count; i++) {
     const struct mip_rt_payload *p = &sections[i];
     if (p->write ? p->write(fd, p) != 0
-                 : mip_write_all(fd, p->data, p->size) != 0)
+                 : mip_rt_write_all(fd, p->data, p->size) != 0)
       return -1;
     uint64_t pad = align8(sections[i].size) - sections[i].size;
-    if (pad && mip_write_all(fd, zeros, pad) != 0)
+    if (pad && mip_rt_write_all(fd, zeros, pad) != 0)
       return -1;
   }
   return 0;
@@ -114,7 +107,7 @@ void mip_rt_make_parents(const char *path) {
     if (dir[i] != '/')
       continue;
     dir[i] = '\0';
-    mkdir(dir, 0777);
+    mip_sys_mkdir(dir, 0777);
     dir[i] = '/';
   }
 }
@@ -129,7 +122,7 @@ static uint32_t writers, nested_writes; /* under way; nested, so far */
 static int open_temp(const char *path, char *temp, size_t size) {
   size_t n = mip_rt_append(temp, 0, size, path);
   n = mip_rt_append(temp, n, size, ".tmp.");
-  n = mip_rt_append_u64(temp, n, size, (uint64_t)syscall(SYS_gettid));
+  n = mip_rt_append_u64(temp, n, size, (uint64_t)mip_sys_gettid());
   if (__atomic_load_n(&writers, __ATOMIC_RELAXED) > 1) {
     n = mip_rt_append(temp, n, size, ".");
     n = mip_rt_append_u64(
@@ -141,10 +134,10 @@ static int open_temp(const char *path, char *temp, size_t size) {
     return -1;
   }
   /* Read and write: continuous mode maps it. */
-  int fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = mip_sys_open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0 && errno == ENOENT) {
     mip_rt_make_parents(temp);
-    fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = mip_sys_open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   }
   return fd;
 }
@@ -175,11 +168,11 @@ int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
     *why = strerrordesc_np(errno);
   } else if (fill(fd, arg) != 0) {
     *why = strerrordesc_np(errno ? errno : EIO);
-    close(fd);
-    unlink(temp);
-  } else if (close(fd) != 0 || rename(temp, path) != 0) {
+    mip_sys_close(fd);
+    mip_sys_unlink(temp);
+  } else if (mip_sys_close(fd) != 0 || mip_sys_rename(temp, path) != 0) {
     *why = strerrordesc_np(errno);
-    unlink(temp);
+    mip_sys_unlink(temp);
   } else {
     rc = 0;
   }
@@ -192,19 +185,19 @@ int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
  * writes themselves block. */
 static int write_in_place(const char *path, mip_rt_fill_fn fill,
                           const void *arg, const char **why) {
-  int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  int fd = mip_sys_open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0);
   if (fd < 0) {
     *why = errno == ENXIO ? "it is a FIFO that nobody reads"
                           : strerrordesc_np(errno);
     return -1;
   }
-  int flags = fcntl(fd, F_GETFL);
+  int flags = mip_sys_fcntl(fd, F_GETFL, 0);
   if (flags >= 0)
-    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    mip_sys_fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   int rc = fill(fd, arg);
   if (rc != 0)
     *why = strerrordesc_np(errno ? errno : EIO);
-  if (close(fd) != 0 && rc == 0) {
+  if (mip_sys_close(fd) != 0 && rc == 0) {
     *why = strerrordesc_np(errno);
     rc = -1;
   }
@@ -222,7 +215,7 @@ int mip_rt_follow_links(const char *path, char *out, size_t size) {
   }
   for (int hops = 0; hops < 40; hops++) {
     char link[MIP_RT_PATH_MAX];
-    ssize_t n = readlink(out, link, sizeof link - 1);
+    ssize_t n = mip_sys_readlink(out, link, sizeof link - 1);
     if (n < 0)
       return 0; /* not a link (or nothing there): this is the file */
     link[n] = '\0';
@@ -244,7 +237,7 @@ int mip_rt_follow_links(const char *path, char *out, size_t size) {
 /* Whether size bytes fit under RLIMIT_FSIZE. */
 int mip_rt_fits_size_limit(uint64_t size) {
   struct rlimit limit;
-  return getrlimit(RLIMIT_FSIZE, &limit) != 0 ||
+  return mip_sys_getrlimit(RLIMIT_FSIZE, &limit) != 0 ||
          limit.rlim_cur == RLIM_INFINITY || size <= limit.rlim_cur;
 }
 
@@ -260,7 +253,7 @@ int mip_rt_write_file(const char *path, uint64_t size, mip_rt_fill_fn fill,
     return -1;
   }
   struct stat st;
-  if (stat(target, &st) == 0 && !S_ISREG(st.st_mode))
+  if (mip_sys_stat(target, &st) == 0 && !S_ISREG(st.st_mode))
     return write_in_place(target, fill, arg, why);
   return mip_rt_replace_file(target, fill, arg, why);
 }
