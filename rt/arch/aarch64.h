@@ -15,21 +15,21 @@ static inline uintptr_t mip_rt_thread_pointer(void) {
 
 static inline void mip_rt_cpu_relax(void) { __asm__ volatile("yield"); }
 
-static inline long mip_rt_arch_syscall(long nr, long a, long b, long c, long d,
-                                       long e, long f) {
-  register long x8 __asm__("x8") = nr;
-  register long x0 __asm__("x0") = a;
-  register long x1 __asm__("x1") = b;
-  register long x2 __asm__("x2") = c;
-  register long x3 __asm__("x3") = d;
-  register long x4 __asm__("x4") = e;
-  register long x5 __asm__("x5") = f;
-  __asm__ volatile("svc #0"
-                   : "+r"(x0)
-                   : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
-                   : "memory");
-  return x0;
-}
+/* mip_rt_syscall (rt/profile/sys.h): the number in x0, the arguments
+ * after it; -1 through mip_rt_syscall_failed on an error. */
+#define MIP_RT_ASM_SYSCALL                                                     \
+  "  mov x8, x0\n"                                                              \
+  "  mov x0, x1\n"                                                              \
+  "  mov x1, x2\n"                                                              \
+  "  mov x2, x3\n"                                                              \
+  "  mov x3, x4\n"                                                              \
+  "  mov x4, x5\n"                                                              \
+  "  mov x5, xzr\n"                                                             \
+  "  svc #0\n"                                                                  \
+  "  cmn x0, #4095\n"                                                           \
+  "  b.hs 1f\n"                                                                 \
+  "  ret\n"                                                                     \
+  "1:b mip_rt_syscall_failed\n"
 
 #define MIP_RT_ASM_TAIL_JUMP(sym) "  b " sym "\n"
 #define MIP_RT_ASM_TRAP "  brk #0\n"

@@ -10,9 +10,8 @@
  *   mip_rt_thread_pointer()    the thread pointer (glibc's TLS and rseq
  *                              offsets are relative to it)
  *   mip_rt_cpu_relax()         the spin-wait hint
- *   mip_rt_arch_syscall(nr, a, b, c, d, e, f)
- *                              Linux system call nr with six arguments;
- *                              the kernel's result (-errno on failure)
+ *   MIP_RT_ASM_SYSCALL         assembler text: the body of
+ *                              mip_rt_syscall (rt/profile/sys.c)
  *   MIP_RT_ASM_TAIL_JUMP(sym)  assembler text: a jump to sym
  *   MIP_RT_ASM_TRAP            assembler text: one instruction that traps
  *   MIP_RT_R_JUMP_SLOT, MIP_RT_R_GLOB_DAT, MIP_RT_R_ABS64

@@ -15,19 +15,22 @@ static inline uintptr_t mip_rt_thread_pointer(void) {
 
 static inline void mip_rt_cpu_relax(void) { __builtin_ia32_pause(); }
 
-static inline long mip_rt_arch_syscall(long nr, long a, long b, long c, long d,
-                                       long e, long f) {
-  register long r10 __asm__("r10") = d;
-  register long r8 __asm__("r8") = e;
-  register long r9 __asm__("r9") = f;
-  long ret;
-  __asm__ volatile("syscall"
-                   : "=a"(ret)
-                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8),
-                     "r"(r9)
-                   : "rcx", "r11", "memory");
-  return ret;
-}
+/* mip_rt_syscall (rt/profile/sys.h): the number in %rdi, the arguments
+ * after it; -1 through mip_rt_syscall_failed on an error. */
+#define MIP_RT_ASM_SYSCALL                                                     \
+  "  mov %rdi, %rax\n"                                                          \
+  "  mov %rsi, %rdi\n"                                                          \
+  "  mov %rdx, %rsi\n"                                                          \
+  "  mov %rcx, %rdx\n"                                                          \
+  "  mov %r8, %r10\n"                                                           \
+  "  mov %r9, %r8\n"                                                            \
+  "  xor %r9d, %r9d\n"                                                          \
+  "  syscall\n"                                                                 \
+  "  cmp $-4095, %rax\n"                                                        \
+  "  jae 1f\n"                                                                  \
+  "  ret\n"                                                                     \
+  "1:mov %rax, %rdi\n"                                                          \
+  "  jmp mip_rt_syscall_failed\n"
 
 #define MIP_RT_ASM_TAIL_JUMP(sym) "  jmp " sym "\n"
 #define MIP_RT_ASM_TRAP "  int3\n"

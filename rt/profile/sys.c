@@ -4,13 +4,20 @@
 
 #include "sys.h"
 
-long mip_rt_syscall(long a, long b, long c, long d, long e, long nr) {
-  long r = mip_rt_arch_syscall(nr, a, b, c, d, e, 0);
-  if ((unsigned long)r > -4096UL) {
-    errno = (int)-r;
-    return -1;
-  }
-  return r;
+__asm__(".pushsection .text.mip_rt_syscall,\"ax\",%progbits\n"
+        ".globl mip_rt_syscall\n"
+        ".hidden mip_rt_syscall\n"
+        ".type mip_rt_syscall, %function\n"
+        ".p2align 2\n"
+        "mip_rt_syscall:\n" MIP_RT_ASM_SYSCALL
+        ".size mip_rt_syscall, . - mip_rt_syscall\n"
+        ".popsection\n");
+
+/* Where mip_rt_syscall goes with the kernel's -errno. */
+MIP_RT_HIDDEN __attribute__((used)) long mip_rt_syscall_failed(long r);
+long mip_rt_syscall_failed(long r) {
+  errno = (int)-r;
+  return -1;
 }
 
 int mip_rt_write_all(int fd, const void *buf, uint64_t size) {

@@ -27,14 +27,24 @@
 
 #include "mip_rt.h"
 
-/* System call nr with arguments a..e (a sixth, if the call has one, is
- * 0): the result, or -1 with errno set. nr comes last, so that the
- * arguments arrive in the registers the kernel takes them in. */
-MIP_RT_HIDDEN long mip_rt_syscall(long a, long b, long c, long d, long e,
-                                  long nr);
+/* System call nr with the arguments that follow it: the result, or -1
+ * with errno set. One entry point in assembly (rt/arch), declared once
+ * per number of arguments: a call passes only the arguments the system
+ * call takes (0s included: the kernel reads every argument of the call),
+ * the registers of the others are left as they are and the kernel
+ * ignores them. A sixth argument is always 0 (mmap's offset). */
+#define MIP_RT_SYSCALL_DECLARE(name, ...)                                      \
+  MIP_RT_HIDDEN long name(long nr, ##__VA_ARGS__) __asm__("mip_rt_syscall")
+MIP_RT_SYSCALL_DECLARE(mip_rt_syscall0);
+MIP_RT_SYSCALL_DECLARE(mip_rt_syscall1, long);
+MIP_RT_SYSCALL_DECLARE(mip_rt_syscall2, long, long);
+MIP_RT_SYSCALL_DECLARE(mip_rt_syscall3, long, long, long);
+MIP_RT_SYSCALL_DECLARE(mip_rt_syscall4, long, long, long, long);
+MIP_RT_SYSCALL_DECLARE(mip_rt_syscall5, long, long, long, long, long);
+#undef MIP_RT_SYSCALL_DECLARE
 
 static inline ssize_t mip_sys_write(int fd, const void *buf, size_t size) {
-  return mip_rt_syscall(fd, (long)buf, (long)size, 0, 0, SYS_write);
+  return mip_rt_syscall3(SYS_write, fd, (long)buf, (long)size);
 }
 
 /* All of buf to fd, through short writes and EINTR: 0, or -1 with errno
@@ -42,90 +52,87 @@ static inline ssize_t mip_sys_write(int fd, const void *buf, size_t size) {
 MIP_RT_HIDDEN int mip_rt_write_all(int fd, const void *buf, uint64_t size);
 
 static inline int mip_sys_open(const char *path, int flags, int mode) {
-  return (int)mip_rt_syscall(AT_FDCWD, (long)path, flags, mode, 0,
-                             SYS_openat);
+  return (int)mip_rt_syscall4(SYS_openat, AT_FDCWD, (long)path, flags, mode);
 }
 
 static inline int mip_sys_close(int fd) {
-  return (int)mip_rt_syscall(fd, 0, 0, 0, 0, SYS_close);
+  return (int)mip_rt_syscall1(SYS_close, fd);
 }
 
 static inline int mip_sys_fcntl(int fd, int cmd, long arg) {
-  return (int)mip_rt_syscall(fd, cmd, arg, 0, 0, SYS_fcntl);
+  return (int)mip_rt_syscall3(SYS_fcntl, fd, cmd, arg);
 }
 
 static inline int mip_sys_stat(const char *path, struct stat *st) {
-  return (int)mip_rt_syscall(AT_FDCWD, (long)path, (long)st, 0, 0,
-                             SYS_newfstatat);
+  return (int)mip_rt_syscall4(SYS_newfstatat, AT_FDCWD, (long)path, (long)st,
+                              0);
 }
 
 static inline int mip_sys_fstat(int fd, struct stat *st) {
-  return (int)mip_rt_syscall(fd, (long)st, 0, 0, 0, SYS_fstat);
+  return (int)mip_rt_syscall2(SYS_fstat, fd, (long)st);
 }
 
 static inline int mip_sys_mkdir(const char *path, int mode) {
-  return (int)mip_rt_syscall(AT_FDCWD, (long)path, mode, 0, 0, SYS_mkdirat);
+  return (int)mip_rt_syscall3(SYS_mkdirat, AT_FDCWD, (long)path, mode);
 }
 
 static inline int mip_sys_rename(const char *from, const char *to) {
-  return (int)mip_rt_syscall(AT_FDCWD, (long)from, AT_FDCWD, (long)to, 0,
-                             SYS_renameat);
+  return (int)mip_rt_syscall4(SYS_renameat, AT_FDCWD, (long)from, AT_FDCWD,
+                              (long)to);
 }
 
 static inline int mip_sys_unlink(const char *path) {
-  return (int)mip_rt_syscall(AT_FDCWD, (long)path, 0, 0, 0, SYS_unlinkat);
+  return (int)mip_rt_syscall3(SYS_unlinkat, AT_FDCWD, (long)path, 0);
 }
 
 static inline ssize_t mip_sys_readlink(const char *path, char *buf,
                                        size_t size) {
-  return mip_rt_syscall(AT_FDCWD, (long)path, (long)buf, (long)size, 0,
-                        SYS_readlinkat);
+  return mip_rt_syscall4(SYS_readlinkat, AT_FDCWD, (long)path, (long)buf,
+                         (long)size);
 }
 
 static inline int mip_sys_uname(struct utsname *u) {
-  return (int)mip_rt_syscall((long)u, 0, 0, 0, 0, SYS_uname);
+  return (int)mip_rt_syscall1(SYS_uname, (long)u);
 }
 
 static inline int mip_sys_getpid(void) {
-  return (int)mip_rt_syscall(0, 0, 0, 0, 0, SYS_getpid);
+  return (int)mip_rt_syscall0(SYS_getpid);
 }
 
 static inline int mip_sys_gettid(void) {
-  return (int)mip_rt_syscall(0, 0, 0, 0, 0, SYS_gettid);
+  return (int)mip_rt_syscall0(SYS_gettid);
 }
 
 /* Anonymous private memory, read and write; NULL when there is none. */
 static inline void *mip_sys_map(size_t size) {
-  long p = mip_rt_syscall(0, (long)size, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, SYS_mmap);
+  long p = mip_rt_syscall5(SYS_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1);
   return p == -1 ? NULL : (void *)p;
 }
 
 static inline int mip_sys_unmap(void *p, size_t size) {
-  return (int)mip_rt_syscall((long)p, (long)size, 0, 0, 0, SYS_munmap);
+  return (int)mip_rt_syscall2(SYS_munmap, (long)p, (long)size);
 }
 
 static inline int mip_sys_getrlimit(int resource, struct rlimit *limit) {
-  return (int)mip_rt_syscall(0, resource, 0, (long)limit, 0, SYS_prlimit64);
+  return (int)mip_rt_syscall4(SYS_prlimit64, 0, resource, 0, (long)limit);
 }
 
 /* Signal masks as the kernel takes them: bit (signal - 1) of 64. */
-#define MIP_SYS_SIGMASK(sig) ((uint64_t)1 << ((sig) - 1))
+#define MIP_SYS_SIGMASK(sig) ((uint64_t)1 << ((sig)-1))
 
-static inline int mip_sys_sigmask(int how, const uint64_t *set,
-                                  uint64_t *old) {
-  return (int)mip_rt_syscall(how, (long)set, (long)old, 8, 0,
-                             SYS_rt_sigprocmask);
+static inline int mip_sys_sigmask(int how, const uint64_t *set, uint64_t *old) {
+  return (int)mip_rt_syscall4(SYS_rt_sigprocmask, how, (long)set, (long)old, 8);
 }
 
 static inline int mip_sys_sigpending(uint64_t *set) {
-  return (int)mip_rt_syscall((long)set, 8, 0, 0, 0, SYS_rt_sigpending);
+  return (int)mip_rt_syscall2(SYS_rt_sigpending, (long)set, 8);
 }
 
 /* Takes a pending signal of set, if there is one, without waiting. */
 static inline void mip_sys_sigtake(const uint64_t *set) {
   static const struct timespec now = {0, 0};
-  mip_rt_syscall((long)set, 0, (long)&now, 8, 0, SYS_rt_sigtimedwait);
+  mip_rt_syscall4(SYS_rt_sigtimedwait, (long)set, 0, (long)&now, 8);
 }
 
 #endif
