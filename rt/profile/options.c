@@ -7,15 +7,24 @@
  *   heap_*            left to the heap runtime (heap_owner.c)
  * An unknown key or a bad value costs one stderr line and is ignored.
  */
+#include <stddef.h>
+
 #include "mip_rt.h"
 
 struct mip_rt_options mip_rt_options = {
     .dump_at_exit = 1, .verbose = 0, .pool_wait = 60};
 
-struct option {
-  const char *key;
-  int *value;
-  int max; /* values are 0..max */
+/* The settings: their names, one after the other, and where each goes,
+ * with its largest value. Offsets and no pointers: a table of pointers
+ * would cost every image a relocation per pointer. */
+static const char names[] = "dump_at_exit\0verbose\0pool_wait\0";
+static const struct {
+  uint8_t offset;
+  uint16_t max; /* values are 0..max */
+} settings[] = {
+    {offsetof(struct mip_rt_options, dump_at_exit), 1},
+    {offsetof(struct mip_rt_options, verbose), 1},
+    {offsetof(struct mip_rt_options, pool_wait), 3600},
 };
 
 /* v as a number of 0..max, or -1. */
@@ -31,26 +40,6 @@ static int number(const char *v, int max) {
   return n <= max ? n : -1;
 }
 
-/* Copies the item's key into key[] and returns its value (after '='),
- * or NULL when it has no '='. */
-static const char *split(const char *item, size_t length, char *key,
-                         size_t size, char *value, size_t value_size) {
-  size_t eq = 0;
-  while (eq < length && item[eq] != '=')
-    eq++;
-  size_t k = 0;
-  for (size_t i = 0; i < eq && k + 1 < size; i++)
-    key[k++] = item[i];
-  key[k] = '\0';
-  if (eq == length)
-    return NULL;
-  size_t v = 0;
-  for (size_t i = eq + 1; i < length && v + 1 < value_size; i++)
-    value[v++] = item[i];
-  value[v] = '\0';
-  return value;
-}
-
 /* Whether key starts with "heap_" (a loop: a call to memcmp would be
  * the runtime's one use of it). */
 static int heap_key(const char *key) {
@@ -61,24 +50,23 @@ static int heap_key(const char *key) {
   return 1;
 }
 
-static void set(const char *item, size_t length, int quiet) {
-  const struct option options[] = {
-      {"dump_at_exit", &mip_rt_options.dump_at_exit, 1},
-      {"verbose", &mip_rt_options.verbose, 1},
-      {"pool_wait", &mip_rt_options.pool_wait, 3600},
-  };
-  char key[64], value[64];
-  const char *v = split(item, length, key, sizeof key, value, sizeof value);
-  for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
-    if (!mip_rt_streq(key, options[i].key))
+/* One "key=value" item, a copy the '=' of which becomes the key's end. */
+static void set(char *key, int quiet) {
+  char *value = key;
+  while (*value && *value != '=')
+    value++;
+  value = *value ? (*value = '\0', value + 1) : NULL;
+  const char *name = names;
+  for (size_t i = 0; *name; i++, name += mip_rt_strlen(name) + 1) {
+    if (!mip_rt_streq(key, name))
       continue;
-    int n = number(v, options[i].max);
+    int n = number(value, settings[i].max);
     if (n >= 0)
-      *options[i].value = n;
+      *(int *)((char *)&mip_rt_options + settings[i].offset) = n;
     else if (!quiet)
       mip_rt_report("MIP_OPTIONS: ", key,
-                    options[i].max == 1 ? " wants 0 or 1" : " wants 0 to 3600",
-                    ", not '", v ? v : "", "' (ignored)", NULL);
+                    settings[i].max == 1 ? " wants 0 or 1" : " wants 0 to 3600",
+                    ", not '", value ? value : "", "' (ignored)", NULL);
     return;
   }
   /* heap_* settings belong to the heap runtime (heap_owner.c), which
@@ -91,11 +79,14 @@ void mip_rt_options_parse(const char *text, int quiet) {
   if (!text)
     return;
   while (*text) {
+    char item[128];
     size_t length = 0;
-    while (text[length] && text[length] != ':')
-      length++;
+    for (; text[length] && text[length] != ':'; length++)
+      if (length < sizeof item - 1)
+        item[length] = text[length];
+    item[length < sizeof item - 1 ? length : sizeof item - 1] = '\0';
     if (length)
-      set(text, length, quiet);
+      set(item, quiet);
     text += length;
     if (*text == ':')
       text++;
