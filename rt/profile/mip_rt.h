@@ -179,17 +179,11 @@ MIP_RT_HIDDEN unsigned mip_rt_pool_size(const char *pattern);
  * fit. */
 MIP_RT_HIDDEN int mip_rt_pool_fallback_path(const char *path, char *out,
                                             size_t size);
-/* path.c: expands a MIP_PROFILE_FILE pattern for this image (%m is
- * mip_rt_self()'s identity); 0 on success, -1 when the result does not
+/* The name of image's profile: the MIP_PROFILE_FILE pattern expanded
+ * (path.c says how), with ".%m" inserted before the final extension when
+ * the image is not the main program and the pattern has no %m, and ".%p"
+ * when forked is set and it has no %p; 0, or -1 when the name does not
  * fit. */
-MIP_RT_HIDDEN int mip_rt_expand_path(const char *pattern, char *out,
-                                     size_t size);
-MIP_RT_HIDDEN int mip_rt_expand_path_for(const char *pattern,
-                                         const struct mip_rt_image *image,
-                                         char *out, size_t size);
-/* The name of image's profile: pattern with ".%m" inserted before the
- * final extension when the image is not the main program and the pattern
- * has no %m, and ".%p" when forked is set and it has no %p; expanded. */
 MIP_RT_HIDDEN int mip_rt_profile_path(const char *pattern,
                                       const struct mip_rt_image *image,
                                       int forked, char *out, size_t size);

@@ -71,59 +71,6 @@ static size_t append_pool(char *out, size_t at, size_t size,
   return mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid() % n);
 }
 
-int mip_rt_expand_path_for(const char *pattern,
-                           const struct mip_rt_image *image, char *out,
-                           size_t size) {
-  size_t at = 0;
-  out[0] = '\0';
-  for (const char *p = pattern; *p; p++) {
-    char piece[2] = {*p, '\0'};
-    if (pool_directive(p)) {
-      at = append_pool(out, at, size, image, pool_directive(p));
-      p += 2;
-      continue;
-    }
-    if (*p != '%' || !p[1]) {
-      at = mip_rt_append(out, at, size, piece);
-      continue;
-    }
-    switch (*++p) {
-    case 'p':
-      at = mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid());
-      break;
-    case 'h':
-      at = append_host(out, at, size);
-      break;
-    case 'm':
-      at = mip_rt_append(out, at, size, image->id);
-      break;
-    case 'c': /* a mode, not a name: mip_rt_pattern_continuous */
-      break;
-    case '%':
-      at = mip_rt_append(out, at, size, "%");
-      break;
-    default:
-      at = mip_rt_append(out, at, size, "%");
-      piece[0] = *p;
-      at = mip_rt_append(out, at, size, piece);
-      break;
-    }
-  }
-  return at < size ? 0 : -1;
-}
-
-/* %c anywhere, as in LLVM_PROFILE_FILE; "%%c" is a '%' and a 'c'. */
-int mip_rt_pattern_continuous(const char *pattern) {
-  for (const char *p = pattern; *p; p++)
-    if (*p == '%' && p[1] && *++p == 'c')
-      return 1;
-  return 0;
-}
-
-int mip_rt_expand_path(const char *pattern, char *out, size_t size) {
-  return mip_rt_expand_path_for(pattern, mip_rt_self(), out, size);
-}
-
 /* What a pattern holds, and where an inserted piece goes: before the last
  * '.' of the last path component, unless that '.' starts the component
  * (".mipraw" has no extension), else at the end. Directives are skipped
@@ -162,27 +109,73 @@ static struct shape shape_of(const char *pattern) {
   return s;
 }
 
+/* What mip_rt_profile_path inserts at pattern[insert_at]: ".%m" and
+ * ".%p", as they would expand. */
+#define ADD_M 1
+#define ADD_P 2
+
+/* One directive at p (after its '%'): appended to out. */
+static size_t append_directive(char *out, size_t at, size_t size, char d,
+                               const struct mip_rt_image *image) {
+  char other[3] = {'%', d, '\0'};
+  switch (d) {
+  case 'p':
+    return mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid());
+  case 'h':
+    return append_host(out, at, size);
+  case 'm':
+    return mip_rt_append(out, at, size, image->id);
+  case 'c': /* a mode, not a name: mip_rt_pattern_continuous */
+    return at;
+  case '%':
+    return mip_rt_append(out, at, size, "%");
+  default:
+    return mip_rt_append(out, at, size, other);
+  }
+}
+
+static int expand(const char *pattern, const struct mip_rt_image *image,
+                  size_t insert_at, unsigned add, char *out, size_t size) {
+  size_t at = 0;
+  out[0] = '\0';
+  for (const char *p = pattern;; p++) {
+    if ((size_t)(p - pattern) == insert_at) {
+      if (add & ADD_M)
+        at = append_directive(out, mip_rt_append(out, at, size, "."), size, 'm',
+                              image);
+      if (add & ADD_P)
+        at = append_directive(out, mip_rt_append(out, at, size, "."), size, 'p',
+                              image);
+    }
+    if (!*p)
+      break;
+    if (pool_directive(p)) {
+      at = append_pool(out, at, size, image, pool_directive(p));
+      p += 2;
+    } else if (*p == '%' && p[1]) {
+      at = append_directive(out, at, size, *++p, image);
+    } else {
+      char piece[2] = {*p, '\0'};
+      at = mip_rt_append(out, at, size, piece);
+    }
+  }
+  return at < size ? 0 : -1;
+}
+
+/* %c anywhere, as in LLVM_PROFILE_FILE; "%%c" is a '%' and a 'c'. */
+int mip_rt_pattern_continuous(const char *pattern) {
+  for (const char *p = pattern; *p; p++)
+    if (*p == '%' && p[1] && *++p == 'c')
+      return 1;
+  return 0;
+}
+
 int mip_rt_profile_path(const char *pattern, const struct mip_rt_image *image,
                         int forked, char *out, size_t size) {
   struct shape s = shape_of(pattern);
   /* A pooled file holds every image's and every process's run of its
    * own identity: nothing to insert. */
-  int add_m = !image->is_main && !s.has_m && !s.pooled;
-  int add_p = forked && !s.has_p && !s.pooled;
-  if (!add_m && !add_p)
-    return mip_rt_expand_path_for(pattern, image, out, size);
-  char full[MIP_RT_PATH_MAX + 8];
-  size_t at = 0;
-  for (size_t i = 0; i < s.insert_at; i++) {
-    char piece[2] = {pattern[i], '\0'};
-    at = mip_rt_append(full, at, sizeof full, piece);
-  }
-  if (add_m)
-    at = mip_rt_append(full, at, sizeof full, ".%m");
-  if (add_p)
-    at = mip_rt_append(full, at, sizeof full, ".%p");
-  at = mip_rt_append(full, at, sizeof full, pattern + s.insert_at);
-  if (at >= sizeof full)
-    return -1;
-  return mip_rt_expand_path_for(full, image, out, size);
+  unsigned add = (!image->is_main && !s.has_m && !s.pooled ? ADD_M : 0) |
+                 (forked && !s.has_p && !s.pooled ? ADD_P : 0);
+  return expand(pattern, image, s.insert_at, add, out, size);
 }

@@ -121,9 +121,9 @@ static int pool_add(struct mip_buf *pool, const struct mip_buf *run,
     ck_assert_int_eq(lseek(fileno(f), 0, SEEK_END), size);
     rewind(f);
     pool->size = 0;
-    ck_assert_uint_eq(fread(mip_buf_extend(pool, (size_t)size), 1,
-                            (size_t)size, f),
-                      (size_t)size);
+    ck_assert_uint_eq(
+        fread(mip_buf_extend(pool, (size_t)size), 1, (size_t)size, f),
+        (size_t)size);
     fclose(f);
   }
   strcpy(why, m.why.text);
@@ -275,8 +275,8 @@ START_TEST(refuses_totals_no_runs_give) {
   pooled_with(&b, payload_at(&b, MIP_RAW_POOL_ORD), 0); /* ranked, no sum */
   expect_refused(&b, "rank slot 0 sums 0 over 4 runs", rt);
   /* the first pattern counts for no run */
-  pooled_with(&b, payload_at(&b, MIP_RAW_POOL_BLK) + mip_rec_raw_pool_blocks_size,
-              0);
+  pooled_with(
+      &b, payload_at(&b, MIP_RAW_POOL_BLK) + mip_rec_raw_pool_blocks_size, 0);
   expect_refused(&b, "block pattern 0 adds up", rt);
   mip_buf_free(&b);
 }
@@ -389,11 +389,12 @@ START_TEST(expands_pool_patterns) {
   ck_assert_uint_eq(mip_rt_pool_size("a/%4m.raw"), 4);
   ck_assert_uint_eq(mip_rt_pool_size("a/%%4m-%m.raw"), 0);
   ck_assert_uint_eq(mip_rt_pool_size("%0m%p"), 0);
-  ck_assert_int_eq(mip_rt_expand_path_for("p-%9m.raw", &image, out, sizeof out),
+  image.is_main = 1; /* the name as the pattern gives it */
+  ck_assert_int_eq(mip_rt_profile_path("p-%9m.raw", &image, 0, out, sizeof out),
                    0);
   snprintf(want, sizeof want, "p-%s_%d.raw", image.id, (int)(getpid() % 9));
   ck_assert_str_eq(out, want);
-  ck_assert_int_eq(mip_rt_expand_path_for("%%4m", &image, out, sizeof out), 0);
+  ck_assert_int_eq(mip_rt_profile_path("%%4m", &image, 0, out, sizeof out), 0);
   ck_assert_str_eq(out, "%4m");
   /* a pool's file takes every image's and every process's run as it is
    * named: nothing inserted for a library or a forked child */
