@@ -79,7 +79,14 @@ GlobalVariable *createCounterArray(Function &F, unsigned Kind, Type *ElemTy,
                                 GlobalValue::InternalLinkage,
                                 Constant::getNullValue(Ty),
                                 counterName(F, Kind));
-  GV->setSection(counterSectionName(Kind));
+  // The section named as '#pragma clang section' names it, not as an
+  // explicit section: the code generator then puts an array that starts
+  // as zeros in a section without file bytes (SHT_NOBITS), like .bss, so
+  // a counter costs the image's file nothing. An explicit section is
+  // always written out in full. An array that does not start as zeros
+  // (coverage on AArch64) gets its bytes, in the same section.
+  GV->addAttribute("bss-section", counterSectionName(Kind));
+  GV->addAttribute("data-section", counterSectionName(Kind));
   GV->setAlignment(Align(ElemTy->getScalarSizeInBits() / 8));
   if (Comdat *C = F.getComdat())
     GV->setComdat(C);

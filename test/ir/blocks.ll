@@ -8,8 +8,8 @@
 ; A diamond: one side's byte, the join from either side... two of the
 ; three non-entry blocks need a byte.
 ; CHECK: module asm ".short 3"
-; CHECK: @__mip_4.diamond = internal global [2 x i8] zeroinitializer, section "__mip_blk"
-; ALL: @__mip_4.diamond = internal global [3 x i8] zeroinitializer, section "__mip_blk"
+; CHECK: @__mip_4.diamond = internal global [2 x i8] zeroinitializer, align 1, !associated !{{[0-9]+}} #[[BLK:[0-9]+]]
+; ALL: @__mip_4.diamond = internal global [3 x i8] zeroinitializer, align 1, !associated !{{[0-9]+}} #[[ALL_BLK:[0-9]+]]
 define i32 @diamond(i1 %c) {
 entry:
   br i1 %c, label %then, label %else
@@ -48,3 +48,8 @@ done:
 }
 
 declare void @g()
+
+; Counters go in their sections as the code generator puts .bss data there
+; (no file bytes), not as an explicit section.
+; CHECK: attributes #[[BLK]] = { "bss-section"="__mip_blk" "data-section"="__mip_blk" }
+; ALL: attributes #[[ALL_BLK]] = { "bss-section"="__mip_blk" "data-section"="__mip_blk" }

@@ -13,7 +13,7 @@ $_Z5twiceIiET_S0_ = comdat any
 ; CHECK: module asm ".pushsection .debug_mip,\22G\22,@progbits,_Z5twiceIiET_S0_,comdat"
 ; CHECK: module asm ".ascii \22_Z5twiceIiET_S0_\22"
 ; CHECK: module asm ".popsection"
-; CHECK: @__mip_1._Z5twiceIiET_S0_ = internal global i8 0, section "__mip_cov", comdat($_Z5twiceIiET_S0_), align 1, !associated
+; CHECK: @__mip_1._Z5twiceIiET_S0_ = internal global i8 0, comdat($_Z5twiceIiET_S0_), align 1, !associated !{{[0-9]+}} #[[COV:[0-9]+]]
 define linkonce_odr i32 @_Z5twiceIiET_S0_(i32 %x) comdat {
   %r = add i32 %x, %x
   ret i32 %r
@@ -24,3 +24,4 @@ define i32 @user(i32 %x) {
   ret i32 %r
 }
 
+; CHECK: attributes #[[COV]] = { "bss-section"="__mip_cov" "data-section"="__mip_cov" }

@@ -19,8 +19,8 @@
 ; CHECK-NEXT: module asm ".ascii \22{{.*}}entry-coverage.ll\22"
 ; CHECK: module asm ".popsection"
 
-; CHECK: @__mip_1.plain = internal global i8 0, section "__mip_cov", align 1, !associated ![[PLAIN:[0-9]+]]
-; CHECK: @__mip_1.local = internal global i8 0, section "__mip_cov", align 1, !associated ![[LOCAL:[0-9]+]]
+; CHECK: @__mip_1.plain = internal global i8 0, align 1, !associated ![[PLAIN:[0-9]+]] #[[COV:[0-9]+]]
+; CHECK: @__mip_1.local = internal global i8 0, align 1, !associated ![[LOCAL:[0-9]+]] #[[COV]]
 ; CHECK-NOT: @__mip_1.declared
 ; CHECK-NOT: @__mip_1.naked
 ; CHECK-NOT: @__mip_1.not_profiled
@@ -62,6 +62,7 @@ define available_externally i32 @inline_copy(i32 %x) {
   ret i32 %x
 }
 
+; CHECK: attributes #[[COV]] = { "bss-section"="__mip_cov" "data-section"="__mip_cov" }
 ; CHECK-DAG: !{i32 7, !"mip.instrumented", i32 1}
 ; CHECK-DAG: ![[PLAIN]] = !{ptr @plain}
 ; CHECK-DAG: ![[LOCAL]] = !{ptr @local}

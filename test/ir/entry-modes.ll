@@ -10,18 +10,19 @@
 ; RUN: %opt -passes='mip-generate<edges>' -S %s -o %t.edges.ll
 ; RUN: %FileCheck %s --check-prefix=EDGES --input-file=%t.edges.ll
 
-; COUNTS: @__mip_2.f = internal global i64 0, section "__mip_cnt", align 8, !associated
+; COUNTS: @__mip_2.f = internal global i64 0, align 8, !associated !{{[0-9]+}} #[[CNT:[0-9]+]]
 ; COUNTS-LABEL: define i32 @f(
 ; COUNTS-NEXT: %buf = alloca [16 x i8]
 ; COUNTS-NEXT: %mip.calls = load i64, ptr @__mip_2.f
 ; COUNTS-NEXT: [[N:%.*]] = add i64 %mip.calls, -1
 ; COUNTS-NEXT: store i64 [[N]], ptr @__mip_2.f
 ; COUNTS-NEXT: store atomic i8 1, ptr @__mip_1.f monotonic
+; COUNTS: attributes #[[CNT]] = { "bss-section"="__mip_cnt" "data-section"="__mip_cnt" }
 
 ; ATOMIC-LABEL: define i32 @f(
 ; ATOMIC: atomicrmw sub ptr @__mip_2.f, i64 1 monotonic, align 8
 
-; ORDER: @__mip_3.f = internal global i32 0, section "__mip_ord", align 4, !associated
+; ORDER: @__mip_3.f = internal global i32 0, align 4, !associated !{{[0-9]+}} #[[ORD:[0-9]+]]
 ; ORDER-LABEL: define i32 @f(
 ; ORDER: %mip.seen = load atomic i8, ptr @__mip_1.f monotonic
 ; ORDER-NEXT: %mip.first = icmp eq i8 %mip.seen, 0
@@ -30,6 +31,7 @@
 ; ORDER-NEXT: call preserve_mostcc void @__mip_first_call(ptr @__mip_1.f, ptr @__mip_3.f)
 ; ORDER-NEXT: br label %[[REST]]
 ; ORDER: declare hidden preserve_mostcc void @__mip_first_call(ptr, ptr)
+; ORDER: attributes #[[ORD]] = { "bss-section"="__mip_ord" "data-section"="__mip_ord" }
 ; ORDER: ![[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
 
 ; With counts, the counter's old value tells the first call.

@@ -85,7 +85,7 @@
 ; CHECK-NEXT: module asm ".long 56"
 ; CHECK-NEXT: module asm ".quad __mip_5._Z4tmplIiEvv"
 ; CHECK: module asm ".popsection"
-; CHECK: @__mip_5._Z4tmplIiEvv = internal global i8 0, section "__mip_site", comdat($_Z4tmplIiEvv), align 1, !associated
+; CHECK: @__mip_5._Z4tmplIiEvv = internal global i8 0, comdat($_Z4tmplIiEvv), align 1, !associated !{{[0-9]+}} #[[SITE:[0-9]+]]
 
 ; The hooks carry the call's location.
 ; CHECK-LABEL: define void @_Z5outerv(
@@ -93,6 +93,7 @@
 ; CHECK-NEXT: call void @__mip_heap_alloc(ptr %p, i64 8, ptr @__mip_5._Z5outerv), !dbg [[INLINED]]
 ; CHECK-NEXT: call void @__mip_heap_free(ptr %p, {{.*}}), !dbg [[OWN:![0-9]+]]
 ; CHECK-NEXT: call void @free(ptr %p), !dbg [[OWN]]
+; CHECK: attributes #[[SITE]] = { "bss-section"="__mip_site" "data-section"="__mip_site" }
 
 $_Z4tmplIiEvv = comdat any
 

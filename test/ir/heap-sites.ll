@@ -11,11 +11,11 @@
 ; NOHEAP-NOT: __mip_site
 
 ; The sites of a function are one array, a byte each, in call order.
-; CHECK: @__mip_5.c_allocators = internal global [16 x i8] zeroinitializer, section "__mip_site", align 1, !associated ![[C:[0-9]+]]
-; CHECK: @__mip_5.cxx_new = internal global [16 x i8] zeroinitializer, section "__mip_site"
-; CHECK: @__mip_5.cxx_delete = internal global [17 x i8] zeroinitializer, section "__mip_site"
-; CHECK: @__mip_5.tail_free = internal global i8 0, section "__mip_site", align 1
-; CHECK: @__mip_5.one = internal global i8 0, section "__mip_site", align 1
+; CHECK: @__mip_5.c_allocators = internal global [16 x i8] zeroinitializer, align 1, !associated ![[C:[0-9]+]] #[[SITE:[0-9]+]]
+; CHECK: @__mip_5.cxx_new = internal global [16 x i8] zeroinitializer, {{.*}} #[[SITE]]
+; CHECK: @__mip_5.cxx_delete = internal global [17 x i8] zeroinitializer, {{.*}} #[[SITE]]
+; CHECK: @__mip_5.tail_free = internal global i8 0, align 1, {{.*}} #[[SITE]]
+; CHECK: @__mip_5.one = internal global i8 0, align 1, {{.*}} #[[SITE]]
 
 ; CHECK-LABEL: define void @c_allocators(
 ; CHECK-NEXT: store atomic i8 1, ptr @__mip_1.c_allocators monotonic
@@ -254,6 +254,7 @@ define ptr @indirect(ptr %alloc) {
 ; CHECK: declare hidden void @__mip_heap_alloc_str(ptr, ptr) #[[NOUNWIND]]
 ; CHECK: declare hidden void @__mip_heap_realloc(ptr, ptr, i64, ptr) #[[NOUNWIND]]
 ; CHECK: declare hidden void @__mip_heap_free(ptr, ptr) #[[NOUNWIND]]
+; CHECK: attributes #[[SITE]] = { "bss-section"="__mip_site" "data-section"="__mip_site" }
 ; CHECK: attributes #[[NOUNWIND]] = { nounwind }
 
 ; The unit lists the site section; each function record has a SITE slot
