@@ -113,14 +113,12 @@ LLVM_READELF := $(LLVM_DIR)/bin/llvm-readelf
 # override: they must stay weak, which also keeps them from being
 # inlined), every symbol of default visibility (mip_dump) and every
 # __mip_* symbol (the link anchors of include/mip/link.h).
-RT_CORE_UNDEFINED = $(LLVM_NM) -A -u $(1) | awk '{ print $$NF }'
-RT_CORE_EXPORTED = $(LLVM_READELF) -s --wide $(1) | awk '$$7 != "UND" && \
-  ($$5 == "WEAK" || ($$5 == "GLOBAL" && ($$6 != "HIDDEN" || $$8 ~ /^__mip_/))) \
-  { print $$8 }'
-# The core object's global symbols, "NAME BINDING", to check it against
-# the per-file objects: the same names, the weak ones still weak.
-RT_CORE_GLOBALS = $(LLVM_READELF) -s --wide $(1) | awk '$$7 != "UND" && \
-  ($$5 == "GLOBAL" || $$5 == "WEAK") { print $$8, $$5 }' | sort -u
+# Over llvm-readelf -s --wide (Num Value Size Type Bind Vis Ndx Name):
+# what the core exports of its own; and its global symbols, "NAME BIND".
+RT_CORE_EXPORTED := '$$7 != "UND" && ($$5 == "WEAK" || \
+  ($$5 == "GLOBAL" && ($$6 != "HIDDEN" || $$8 ~ /^__mip_/))) { print $$8 }'
+RT_CORE_GLOBALS := '$$7 != "UND" && ($$5 == "GLOBAL" || $$5 == "WEAK") \
+  { print $$8, $$5 }'
 
 # $(call rt_core,KEY,OBJDIR,TARGET_CFLAGS,RT_OBJ,LINKED_OBJ,ARCHIVE): the
 # core of the runtime in OBJDIR/rt/core/, and ARCHIVE with it in place of
@@ -139,9 +137,11 @@ $$($(1)_CORE_BC): $(2)/rt/core/%.bc: rt/profile/%.c
 
 $(2)/rt/core/api.txt: $$($(1)_CORE_OBJ) $$($(1)_CORE_REST) $(5)
 	@mkdir -p $$(@D)
-	{ $$(call RT_CORE_UNDEFINED,$$($(1)_CORE_REST) $(5)) && \
-	  $$(call RT_CORE_EXPORTED,$$($(1)_CORE_OBJ)); } | sort -u >$$@.tmp
-	mv $$@.tmp $$@
+	$$(LLVM_NM) -A -u $$($(1)_CORE_REST) $(5) >$$@.undefined
+	$$(LLVM_READELF) -s --wide $$($(1)_CORE_OBJ) >$$@.symbols
+	awk '{ print $$$$NF }' $$@.undefined >$$@.tmp
+	awk $$(RT_CORE_EXPORTED) $$@.symbols >>$$@.tmp
+	sort -u -o $$@ $$@.tmp
 
 $(2)/rt/core/core.bc: $$($(1)_CORE_BC)
 	$$(LLVM_LINK) $$^ -o $$@
@@ -151,13 +151,16 @@ $(2)/rt/core/core.opt.bc: $(2)/rt/core/core.bc $(2)/rt/core/api.txt
 	  -internalize-public-api-file=$(2)/rt/core/api.txt $$< -o $$@
 
 # Then the check that it exports what the per-file objects exported to
-# the rest, no more and no less, and the weak stand-ins still weak.
+# the rest (api.txt.symbols, their symbol tables), no more and no less,
+# the weak stand-ins still weak.
 $(2)/rt/core/mip_rt_core.o: $(2)/rt/core/core.opt.bc
 	$$(CC) $$(WARN) $$(RT_CODEGEN_FLAGS) $(3) -c $$< -o $$@.tmp.o
-	$$(call RT_CORE_GLOBALS,$$@.tmp.o) >$$@.globals
-	$$(call RT_CORE_GLOBALS,$$($(1)_CORE_OBJ)) | \
-	  awk 'NR == FNR { kept[$$$$1]; next } $$$$1 in kept' $(2)/rt/core/api.txt - | \
-	  diff - $$@.globals
+	$$(LLVM_READELF) -s --wide $$@.tmp.o >$$@.symbols
+	awk $$(RT_CORE_GLOBALS) $$@.symbols | sort -u >$$@.globals
+	awk $$(RT_CORE_GLOBALS) $(2)/rt/core/api.txt.symbols | sort -u | \
+	  awk 'NR == FNR { kept[$$$$1]; next } $$$$1 in kept' $(2)/rt/core/api.txt - \
+	  >$$@.expected
+	test -s $$@.expected && diff $$@.expected $$@.globals
 	mv $$@.tmp.o $$@
 
 $(6): $(2)/rt/core/mip_rt_core.o $$($(1)_CORE_REST)
