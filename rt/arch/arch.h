@@ -16,6 +16,10 @@
  *   MIP_RT_ASM_TRAP            assembler text: one instruction that traps
  *   MIP_RT_R_JUMP_SLOT, MIP_RT_R_GLOB_DAT, MIP_RT_R_ABS64
  *                              the dynamic relocations of GOT slots
+ *   MIP_RT_ASM_COV_SECTION_TYPE
+ *                              assembler text: the type of the coverage
+ *                              bytes' section (@nobits where they start
+ *                              at 0, @progbits where at 1)
  *   MIP_RT_TRAP_BYTE           a byte that, repeated, fills code with traps
  *   mip_rt_trampoline_put(code, word)
  *                              writes at code (16 bytes at most) a jump
