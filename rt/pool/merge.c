@@ -201,7 +201,7 @@ static int fall_back(const char *path, const struct mip_rt_image *image,
   const char *problem = "its name is too long";
   uint64_t size = 0;
   int rc = -1;
-  if (mip_rt_pool_fallback_path(path, other, sizeof other) == 0)
+  if (mip_rt_pool_fallback_path(image, other, sizeof other) == 0)
     rc = r->data ? mip_rt_write_file(other, r->size, fill_bytes, r, &problem)
                  : mip_rt_write_raw_size(other, image, &size, &problem);
   if (rc != 0)

@@ -32,7 +32,6 @@ __attribute__((constructor(101))) static void mip_rt_init(void) {
     mip_rt_options_parse(options, mip_rt_other_ready());
   mip_rt_probe_init();
   mip_rt_fork_init();
-  mip_rt_objects_init();
   mip_rt_continuous_init();
   mip_rt_set_ready();
   errno = saved;

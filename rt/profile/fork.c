@@ -15,7 +15,7 @@
 
 /* The counter sections, writable (image.c sees them read-only). */
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  extern uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN;     \
+  extern uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN;      \
   extern uint8_t __stop_##section[] __attribute__((weak)) MIP_RT_HIDDEN;
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
@@ -64,10 +64,14 @@ static void in_child(void) {
   mip_rt_continuous_restarted();
 }
 
+/* One registration for both handlers: the list of objects copied before
+ * a fork (objects.c), the child's counters reset after it. */
 void mip_rt_fork_init(void) {
-  if (pthread_atfork(NULL, NULL, in_child) != 0)
+  if (pthread_atfork(mip_rt_objects_before_fork, NULL, in_child) != 0)
     mip_rt_report("cannot register a fork handler: a forked child's "
-                  "profile will repeat its parent's counts", NULL);
+                  "profile will repeat its parent's counts, and it may "
+                  "hang at exit if another thread held the loader's lock",
+                  NULL);
 }
 
 int mip_rt_forked(void) { return __atomic_load_n(&forked, __ATOMIC_RELAXED); }

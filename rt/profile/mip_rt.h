@@ -137,7 +137,9 @@ MIP_RT_HIDDEN int mip_rt_other_ready(void);
 typedef int (*mip_rt_object_fn)(struct dl_phdr_info *info, size_t size,
                                 void *arg);
 MIP_RT_HIDDEN int mip_rt_each_object(mip_rt_object_fn fn, void *arg);
-MIP_RT_HIDDEN void mip_rt_objects_init(void);
+/* The pthread_atfork prepare handler (fork.c registers it): copies the
+ * list of objects for the child. */
+MIP_RT_HIDDEN void mip_rt_objects_before_fork(void);
 
 /* options.c: MIP_OPTIONS, "key=value:key=value". */
 struct mip_rt_options {
@@ -173,12 +175,12 @@ MIP_RT_HIDDEN void mip_rt_set_ready(void);
 /* path.c: the N of a pool pattern's first %Nm (1..9), or 0 when the
  * pattern asks for no pool. */
 MIP_RT_HIDDEN unsigned mip_rt_pool_size(const char *pattern);
-/* path.c: where a run goes that pool mode cannot merge into the pooled
- * file at path: path with ".<pid>" inserted before the extension of its
- * last component, as a forked child's name gets it; -1 when it does not
- * fit. */
-MIP_RT_HIDDEN int mip_rt_pool_fallback_path(const char *path, char *out,
-                                            size_t size);
+/* path.c: where image's run goes that pool mode cannot merge into the
+ * pooled file: the MIP_PROFILE_FILE pattern's name with ".<pid>"
+ * inserted before its extension, as a forked child's name gets it; -1
+ * when it does not fit. */
+MIP_RT_HIDDEN int mip_rt_pool_fallback_path(const struct mip_rt_image *image,
+                                            char *out, size_t size);
 /* The name of image's profile: the MIP_PROFILE_FILE pattern expanded
  * (path.c says how), with ".%m" inserted before the final extension when
  * the image is not the main program and the pattern has no %m, and ".%p"

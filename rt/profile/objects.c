@@ -17,7 +17,6 @@
  * forks again keeps the copy it inherited (the lock may still be held).
  */
 #include <link.h>
-#include <pthread.h>
 
 #include "sys.h"
 
@@ -60,7 +59,7 @@ static int make_room(size_t n) {
   return 0;
 }
 
-static void before_fork(void) {
+void mip_rt_objects_before_fork(void) {
   if (mip_rt_forked())
     return; /* the copy this child inherited is all it may trust */
   size_t n = 0;
@@ -69,13 +68,6 @@ static void before_fork(void) {
   at_fork.taken = make_room(n) == 0;
   if (at_fork.taken)
     dl_iterate_phdr(copy_one, NULL);
-}
-
-void mip_rt_objects_init(void) {
-  if (pthread_atfork(before_fork, NULL, NULL) != 0)
-    mip_rt_report("cannot register a fork handler: a child forked while "
-                  "another thread holds the loader's lock may hang at exit",
-                  NULL);
 }
 
 int mip_rt_each_object(mip_rt_object_fn fn, void *arg) {

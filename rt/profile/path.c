@@ -44,25 +44,6 @@ unsigned mip_rt_pool_size(const char *pattern) {
   return 0;
 }
 
-int mip_rt_pool_fallback_path(const char *path, char *out, size_t size) {
-  size_t n = mip_rt_strlen(path), last = 0, dot = n;
-  for (size_t i = 0; i < n; i++)
-    if (path[i] == '/')
-      last = i + 1;
-  for (size_t i = last + 1; i < n; i++)
-    if (path[i] == '.')
-      dot = i;
-  size_t at = 0;
-  for (size_t i = 0; i < dot; i++) {
-    char piece[2] = {path[i], '\0'};
-    at = mip_rt_append(out, at, size, piece);
-  }
-  at = mip_rt_append(out, at, size, ".");
-  at = mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid());
-  at = mip_rt_append(out, at, size, path + dot);
-  return at < size ? 0 : -1;
-}
-
 /* The identity and the slot: processes spread over n files by pid. */
 static size_t append_pool(char *out, size_t at, size_t size,
                           const struct mip_rt_image *image, unsigned n) {
@@ -170,12 +151,26 @@ int mip_rt_pattern_continuous(const char *pattern) {
   return 0;
 }
 
-int mip_rt_profile_path(const char *pattern, const struct mip_rt_image *image,
-                        int forked, char *out, size_t size) {
+/* The name: unpooled asks for a pool pattern's own name for this run,
+ * which pool mode writes when it cannot merge (".%p" inserted even where
+ * the pattern has a %p, so that it is never the pooled file's name). */
+static int name(const char *pattern, const struct mip_rt_image *image,
+                int forked, int unpooled, char *out, size_t size) {
   struct shape s = shape_of(pattern);
   /* A pooled file holds every image's and every process's run of its
    * own identity: nothing to insert. */
-  unsigned add = (!image->is_main && !s.has_m && !s.pooled ? ADD_M : 0) |
-                 (forked && !s.has_p && !s.pooled ? ADD_P : 0);
+  unsigned add = s.pooled ? (unpooled ? ADD_P : 0)
+                          : (!image->is_main && !s.has_m ? ADD_M : 0) |
+                                (forked && !s.has_p ? ADD_P : 0);
   return expand(pattern, image, s.insert_at, add, out, size);
+}
+
+int mip_rt_profile_path(const char *pattern, const struct mip_rt_image *image,
+                        int forked, char *out, size_t size) {
+  return name(pattern, image, forked, 0, out, size);
+}
+
+int mip_rt_pool_fallback_path(const struct mip_rt_image *image, char *out,
+                              size_t size) {
+  return name(mip_rt_profile_pattern(), image, 1, 1, out, size);
 }

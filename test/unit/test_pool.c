@@ -5,6 +5,7 @@
  * file names, version 1 raw profiles, and every pooled file a reader must
  * refuse. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -406,6 +407,27 @@ START_TEST(expands_pool_patterns) {
 }
 END_TEST
 
+/* A run pool mode cannot merge: the pool's name with ".<pid>" before the
+ * extension, even where the pattern has a %p of its own. */
+START_TEST(names_the_runs_pool_mode_cannot_merge) {
+  struct mip_rt_image image;
+  mip_rt_image_init(&image);
+  char out[256], want[256];
+  int pid = (int)getpid();
+  setenv("MIP_PROFILE_FILE", "d.x/p-%1m.raw", 1);
+  ck_assert_int_eq(mip_rt_pool_fallback_path(&image, out, sizeof out), 0);
+  snprintf(want, sizeof want, "d.x/p-%s_0.%d.raw", image.id, pid);
+  ck_assert_str_eq(out, want);
+  setenv("MIP_PROFILE_FILE", "%p-%2m", 1);
+  ck_assert_int_eq(mip_rt_pool_fallback_path(&image, out, sizeof out), 0);
+  snprintf(want, sizeof want, "%d-%s_%d.%d", pid, image.id, pid % 2, pid);
+  ck_assert_str_eq(out, want);
+  setenv("MIP_PROFILE_FILE", ".hidden/%3m", 1);
+  ck_assert_int_eq(mip_rt_pool_fallback_path(&image, out, 8), -1);
+  unsetenv("MIP_PROFILE_FILE");
+}
+END_TEST
+
 Suite *pool_suite(void) {
   Suite *s = suite_create("pool");
   TCase *tc = tcase_create("pool");
@@ -417,6 +439,7 @@ Suite *pool_suite(void) {
   tcase_add_test(tc, runtime_refuses_other_builds);
   tcase_add_test(tc, reads_version_1);
   tcase_add_test(tc, expands_pool_patterns);
+  tcase_add_test(tc, names_the_runs_pool_mode_cannot_merge);
   suite_add_tcase(s, tc);
   return s;
 }
