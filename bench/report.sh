@@ -98,7 +98,7 @@ END {
   rt_bss = val["empty", "mip", "bss"] - val["empty", "plain", "bss"]
   print "## MIP: bytes per instrumented function"
   print ""
-  print "| program | functions | + stripped file | + text+data | + file / function | + text+data / function | + .text | per function: (+ .text - runtime .text) / functions + 1 counter byte | of which alignment padding |"
+  print "| program | functions | + stripped file | + text+data | + file / function | + text+data / function | + .text | per function: (+ .text - runtime .text + counter bytes in the file) / functions | of which alignment padding |"
   print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   worst = -1e9
   for (i = 1; i <= np; i++) {
@@ -106,13 +106,13 @@ END {
     dfile = val[p, "mip", "stripped"] - val[p, "plain", "stripped"]
     dtd = td(p, "mip") - td(p, "plain")
     dcode = val[p, "mip", "code"] - val[p, "plain", "code"]
-    per = f > 0 ? (dcode - rt_code) / f + 1 : 0
+    per = f > 0 ? (dcode - rt_code + val[p, "mip", "counter_file"]) / f : 0
     if (per > worst) { worst = per; worstp = p }
     printf "| %s | %.0f | %.0f | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f |\n", p, f, dfile, dtd, (f ? dfile / f : 0), (f ? dtd / f : 0), dcode, per, (f ? per - 8 : 0)
   }
   print ""
   printf "Runtime, from an empty `main` built with MIP and without (less 8 B for its %.0f instrumented function): %.0f B of text+data (%.0f B of it .text), %.0f B of stripped file, plus %.0f B bss. ", ef, rt_td, rt_code, rt_file, rt_bss
-  print "In the empty program every libc function the runtime calls is a new import (dynamic symbol, PLT and GOT entries); a real program often imports them already, so there the runtime costs less, and \"+ text+data / function\" above still includes it. The per-function column counts code alone: the growth of .text beyond the runtime code, plus the counter byte in __mip_cov; the store itself is 7 bytes, the rest is the 16-byte alignment of functions (a function grows by 0 or 16 bytes), which averages out over many functions. The stripped file grows in whole pages where a segment crosses a page boundary; it is what ships, text+data is the finer measure."
+  print "In the empty program every libc function the runtime calls is a new import (dynamic symbol, PLT and GOT entries); a real program often imports them already, so there the runtime costs less, and \"+ text+data / function\" above still includes it. The per-function column counts code alone: the growth of .text beyond the runtime code, plus the counter bytes the file holds (none on x86-64: a coverage byte starts at 0, in a section without file bytes); the store itself is 7 bytes, the rest is the 16-byte alignment of functions (a function grows by 0 or 16 bytes), which averages out over many functions. The stripped file grows in whole pages where a segment crosses a page boundary; it is what ships, text+data is the finer measure."
   print ""
 
   print "## Targets"

@@ -67,7 +67,7 @@ for p in empty $PROGRAMS; do
       case $c in plain | mip | mip-co) ;; *) continue ;; esac
     fi
     sizes=$("$BENCH_DIR/size.sh" "$p" "$c")
-    read -r stripped text data bss funcs code counters <<<"$sizes"
+    read -r stripped text data bss funcs code counters counter_file <<<"$sizes"
     record "$p" "$c" stripped "$stripped"
     record "$p" "$c" text "$text"
     record "$p" "$c" data "$data"
@@ -75,6 +75,7 @@ for p in empty $PROGRAMS; do
     record "$p" "$c" funcs "$funcs"
     record "$p" "$c" code "$code"
     record "$p" "$c" counters "$counters"
+    record "$p" "$c" counter_file "$counter_file"
   done
 done
 

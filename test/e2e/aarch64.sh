@@ -10,6 +10,8 @@
 #     (whose numbers modes.sh holds against the program's known ones);
 #   * the two-instruction coverage probe (a byte that starts at 1, 0 once
 #     entered): pool and continuous mode give what the runs' files do;
+#   * the counter sections: without file bytes (NOBITS) where they start
+#     as zeros, which on AArch64 is all but coverage's;
 #   * fork: parent and child each their own raw file, their calls as on
 #     x86-64; threads: exact calls with the atomic mode, ranks 1..N;
 #   * heap mode: per-site AllocCount and TotalSize as on x86-64 (whose
@@ -123,6 +125,16 @@ both all-blocks 3 10 -- -fmip-generate=all-blocks,counts,order -O2 \
 both order-only 3 10 -- -fmip-generate=order -O2 "$MODES/main.c" "$MODES/work.c" &&
   same_as_x86 order-only "order alone (first calls by the coverage byte)" ||
   fail "order alone: build or run failed"
+# Counters that start as zeros take no bytes of the file (NOBITS); only
+# AArch64's coverage bytes, which start at 1, do.
+counter_sections() {
+  "$LLVM_BIN/llvm-readelf" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
+    awk '$1 ~ /^__mip_/ { print $1, $2 }' | sort | paste -s -d, | sed 's/,/, /g'
+}
+expect_eq "counter sections on x86-64" "$(counter_sections modes-O2.x86)" \
+  "__mip_blk NOBITS, __mip_cnt NOBITS, __mip_cov NOBITS, __mip_ord NOBITS"
+expect_eq "counter sections on AArch64" "$(counter_sections modes-O2.a64)" \
+  "__mip_blk NOBITS, __mip_cnt NOBITS, __mip_cov PROGBITS, __mip_ord NOBITS"
 # The comparison can fail: one run fewer on AArch64 is another profile.
 mip_profile modes-O2.a64 fewer.mip modes-O2.a64.1.mipraw >/dev/null
 mip_show fewer.mip >fewer.json
