@@ -52,48 +52,38 @@ static size_t append_pool(char *out, size_t at, size_t size,
   return mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid() % n);
 }
 
-/* What a pattern holds, and where an inserted piece goes: before the last
- * '.' of the last path component, unless that '.' starts the component
- * (".mipraw" has no extension), else at the end. Directives are skipped
- * whole, so "%%m" is no %m and the '.' of "%." no extension. */
-struct shape {
-  int has_m, has_p, pooled;
-  size_t insert_at;
-};
-
-static struct shape shape_of(const char *pattern) {
-  struct shape s = {0, 0, 0, 0};
-  size_t component = 0, dot = 0, i = 0;
-  int has_dot = 0;
-  while (pattern[i]) {
-    if (pool_directive(pattern + i)) {
-      s.pooled = 1;
-      i += 3;
-      continue;
-    }
-    if (pattern[i] == '%' && pattern[i + 1]) {
-      s.has_m |= pattern[i + 1] == 'm';
-      s.has_p |= pattern[i + 1] == 'p';
-      i += 2;
-      continue;
-    }
-    if (pattern[i] == '/') {
-      component = i + 1;
-      has_dot = 0;
-    } else if (pattern[i] == '.' && i > component) {
-      dot = i;
-      has_dot = 1;
-    }
-    i++;
-  }
-  s.insert_at = has_dot ? dot : i;
-  return s;
-}
-
-/* What mip_rt_profile_path inserts at pattern[insert_at]: ".%m" and
- * ".%p", as they would expand. */
+/* What a pattern holds (bits), and what mip_rt_profile_path inserts
+ * (ADD_M ".%m", ADD_P ".%p", as they would expand). */
 #define ADD_M 1
 #define ADD_P 2
+#define POOLED 4
+
+/* Where an inserted piece goes: before the last '.' of the last path
+ * component, unless that '.' starts the component (".mipraw" has no
+ * extension), else at the end; *has: ADD_M for a %m, ADD_P for a %p,
+ * POOLED for a %Nm. Directives are skipped whole, so "%%m" is no %m and
+ * the '.' of "%." no extension. */
+static size_t insertion_point(const char *pattern, unsigned *has) {
+  size_t component = 0, dot = 0, i = 0;
+  *has = 0;
+  while (pattern[i]) {
+    char c = pattern[i], next = pattern[i + 1];
+    if (pool_directive(pattern + i)) {
+      *has |= POOLED;
+      i += 3;
+    } else if (c == '%' && next) {
+      *has |= next == 'm' ? ADD_M : next == 'p' ? ADD_P : 0;
+      i += 2;
+    } else {
+      if (c == '/')
+        component = i + 1, dot = 0;
+      else if (c == '.' && i > component)
+        dot = i; /* never 0: i > component >= 0 */
+      i++;
+    }
+  }
+  return dot ? dot : i;
+}
 
 /* One directive at p (after its '%'): appended to out. */
 static size_t append_directive(char *out, size_t at, size_t size, char d,
@@ -156,13 +146,14 @@ int mip_rt_pattern_continuous(const char *pattern) {
  * the pattern has a %p, so that it is never the pooled file's name). */
 static int name(const char *pattern, const struct mip_rt_image *image,
                 int forked, int unpooled, char *out, size_t size) {
-  struct shape s = shape_of(pattern);
+  unsigned has;
+  size_t insert_at = insertion_point(pattern, &has);
   /* A pooled file holds every image's and every process's run of its
    * own identity: nothing to insert. */
-  unsigned add = s.pooled ? (unpooled ? ADD_P : 0)
-                          : (!image->is_main && !s.has_m ? ADD_M : 0) |
-                                (forked && !s.has_p ? ADD_P : 0);
-  return expand(pattern, image, s.insert_at, add, out, size);
+  unsigned add = has & POOLED ? (unpooled ? ADD_P : 0)
+                              : ((image->is_main ? 0 : ADD_M) |
+                                 (forked ? ADD_P : 0)) & ~has;
+  return expand(pattern, image, insert_at, add, out, size);
 }
 
 int mip_rt_profile_path(const char *pattern, const struct mip_rt_image *image,
