@@ -150,23 +150,14 @@ mip_counter_bytes() { # BINARY
   "$NM" -S -t d "$1" | awk '$4 ~ /^__mip_[0-9]+\./ { t += $2 } END { print t + 0 }'
 }
 
-# Bytes of the MIP counter sections that the file holds: those of type
-# PROGBITS (counters that start as zeros are NOBITS, no file bytes:
+# Bytes of the MIP counter sections (__mip_*), padding included; with
+# TYPE, of those of that type only: PROGBITS are the ones the file holds
+# (counters that start as zeros are NOBITS, no file bytes:
 # docs/instrumentation.md, "Counter sections").
-mip_counter_file_bytes() { # BINARY
+mip_section_bytes() { # BINARY [TYPE]
   local total=0 hex
   for hex in $("$READELF" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
-    awk '$1 ~ /^__mip_/ && $2 == "PROGBITS" { print $5 }'); do
-    total=$((total + 16#$hex))
-  done
-  echo "$total"
-}
-
-# Bytes of the MIP counter sections (__mip_*), padding included.
-mip_section_bytes() { # BINARY
-  local total=0 hex
-  for hex in $("$READELF" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
-    awk '$1 ~ /^__mip_/ { print $5 }'); do
+    awk -v type="${2:-}" '$1 ~ /^__mip_/ && (type == "" || $2 == type) { print $5 }'); do
     total=$((total + 16#$hex))
   done
   echo "$total"

@@ -12,4 +12,4 @@ set -eu
 bin=$BIN/${1:?usage: size.sh PROG CONFIG}/${2:?usage: size.sh PROG CONFIG}
 [ -f "$bin.stripped" ] || die "$1/$2: no stripped binary ($bin.stripped)"
 code=$("$SIZE" -A "$bin.stripped" | awk '$1 == ".text" { print $2 }')
-echo "$(stat -c %s "$bin.stripped") $(text_data_bss "$bin.stripped") $(mip_functions "$bin") ${code:-0} $(mip_counter_bytes "$bin") $(mip_counter_file_bytes "$bin")"
+echo "$(stat -c %s "$bin.stripped") $(text_data_bss "$bin.stripped") $(mip_functions "$bin") ${code:-0} $(mip_counter_bytes "$bin") $(mip_section_bytes "$bin" PROGBITS)"

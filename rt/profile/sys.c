@@ -2,6 +2,7 @@
  * errno it sets, for every call site. */
 #include <errno.h>
 
+#include "mip/io.h"
 #include "sys.h"
 
 __asm__(".pushsection .text.mip_rt_syscall,\"ax\",%progbits\n"
@@ -21,15 +22,5 @@ long mip_rt_syscall_failed(long r) {
 }
 
 int mip_rt_write_all(int fd, const void *buf, uint64_t size) {
-  const uint8_t *p = buf;
-  while (size) {
-    ssize_t n = mip_sys_write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return -1;
-    p += n;
-    size -= (uint64_t)n;
-  }
-  return 0;
+  return mip_write_all_with(mip_sys_write, fd, buf, size);
 }
