@@ -29,17 +29,13 @@ __attribute__((weak)) int mip_rt_pool_dump(const char *path,
   uint64_t size = 0;
   int said = __atomic_exchange_n(&said_in, (int32_t)mip_sys_getpid(),
                                  __ATOMIC_RELAXED) == (int32_t)mip_sys_getpid();
-  if (mip_rt_pool_fallback_path(image, other, sizeof other) == 0 &&
-      mip_rt_write_raw_size(other, image, &size, &why) == 0) {
-    if (!said)
-      mip_rt_report("cannot pool profile into '", path,
-                    "': linked without pool mode (mipcc -fmip-pool); "
-                    "wrote '", other, "' instead", NULL);
-  } else {
+  int wrote = mip_rt_pool_fallback_path(image, other, sizeof other) == 0 &&
+              mip_rt_write_raw_size(other, image, &size, &why) == 0;
+  if (!wrote || !said)
     mip_rt_report("cannot pool profile into '", path,
-                  "': linked without pool mode (mipcc -fmip-pool); cannot "
-                  "write '", other, "' either: ", why, NULL);
-  }
+                  "': linked without pool mode (mipcc -fmip-pool); ",
+                  wrote ? "wrote '" : "cannot write '", other,
+                  wrote ? "' instead" : "' either: ", wrote ? "" : why, NULL);
   return -1;
 }
 

@@ -68,9 +68,8 @@ static void in_child(void) {
  * a fork (objects.c), the child's counters reset after it. */
 void mip_rt_fork_init(void) {
   if (pthread_atfork(mip_rt_objects_before_fork, NULL, in_child) != 0)
-    mip_rt_report("cannot register a fork handler: a forked child's "
-                  "profile will repeat its parent's counts, and it may "
-                  "hang at exit if another thread held the loader's lock",
+    mip_rt_report("cannot register a fork handler: a forked child may "
+                  "repeat its parent's counts, or hang at exit",
                   NULL);
 }
 
