@@ -101,9 +101,49 @@ int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
   return 0;
 }
 
+/* How many sections are called name. */
+static int sections_named(struct elf_image *img, const char *name) {
+  size_t shstrndx;
+  int n = 0;
+  if (elf_getshdrstrndx(img->elf, &shstrndx) != 0)
+    return 0;
+  for (Elf_Scn *scn = elf_nextscn(img->elf, NULL); scn;
+       scn = elf_nextscn(img->elf, scn)) {
+    GElf_Shdr shdr;
+    const char *s = gelf_getshdr(scn, &shdr)
+                        ? elf_strptr(img->elf, shstrndx, shdr.sh_name)
+                        : NULL;
+    n += s && strcmp(s, name) == 0;
+  }
+  return n;
+}
+
+/* Counters of one kind in two sections: objects whose counters take file
+ * bytes (SHT_PROGBITS: an older MIP named their sections explicitly)
+ * linked with objects whose counters that start as zeros take none
+ * (SHT_NOBITS; docs/instrumentation.md, "Counter sections"), which GNU ld
+ * and gold keep apart, lld not. The runtime writes the section its
+ * __start_/__stop_ symbols bound, so the other's functions would be
+ * missing from every profile: refused. */
+static int check_counter_sections(struct elf_image *img,
+                                  struct mip_error *err) {
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  if (sections_named(img, #section) > 1)                                       \
+    return mip_fail(err, img->path,                                            \
+                    "two sections named " #section ": objects instrumented "   \
+                    "by an older MIP, whose counters take file bytes, linked " \
+                    "with this one's (GNU ld and gold keep them apart); "      \
+                    "rebuild every object with this MIP");
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+  return 0;
+}
+
 int elf_image_map(struct elf_image *img, GElf_Shdr *shdr, Elf_Data **data,
                   struct mip_map *map, struct mip_error *err) {
   memset(map, 0, sizeof *map);
+  if (check_counter_sections(img, err))
+    return -1;
   Elf_Scn *scn = elf_image_section(img, MIP_MAP_SECTION, shdr);
   if (!scn)
     return mip_fail(err, img->path,
