@@ -3,9 +3,10 @@
  * through libc. Each libc function the runtime imports costs every
  * instrumented image a dynamic symbol, its name, a version entry, a GOT
  * slot and a relocation (about 70 bytes), where a direct call costs the
- * instructions that load its arguments; the core's twenty-odd calls were
- * about 1.5 KiB of an image. What stays from libc is what only it can
- * do: dl_iterate_phdr, pthread_atfork, getenv, strerrordesc_np.
+ * instructions that load its arguments; the core's 23 libc functions were
+ * about 1.2 KiB of every image (bench/README.md, "The runtime's size").
+ * What stays from libc is what only it can do: dl_iterate_phdr,
+ * pthread_atfork, getenv, strerrordesc_np.
  *
  * Each returns what its libc namesake does: -1 with errno set on failure
  * (the program's errno is saved and restored by the runtime's entry
