@@ -3,8 +3,9 @@
  * through libc. Each libc function the runtime imports costs every
  * instrumented image a dynamic symbol, its name, a version entry, a GOT
  * slot and a relocation (about 70 bytes), where a direct call costs the
- * instructions that load its arguments; the core's 23 libc functions were
- * about 1.2 KiB of every image (bench/README.md, "The runtime's size").
+ * instructions that load its arguments; the 23 libc functions the core
+ * no longer imports were about 1.2 KiB of every image (bench/README.md,
+ * "The runtime's size").
  * What stays from libc is what only it can do: dl_iterate_phdr,
  * pthread_atfork, getenv, strerrordesc_np.
  *
