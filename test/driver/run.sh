@@ -900,15 +900,26 @@ t_link_heap() {
 check "links of heap code get the interposer: the executable's or the library's" \
   t_link_heap
 
+# compile_adds_nothing FLAG WHAT: a compile with FLAG adds nothing of
+# WHAT and does not pass the flag on.
+compile_adds_nothing() {
+  drive "$MIPCC" -fmip-generate "$1" -c a.c -o flag.o
+  [ "$RC" = 0 ] && lacks "$2" && lacks -fmip-
+}
+
+# link_adds FLAG OUT TAIL SAYS: a link of a.o with FLAG ends with TAIL
+# (a.o -o OUT and what FLAG adds) and mipcc says SAYS.
+link_adds() {
+  drive "$MIPCC" "$1" a.o -o "$2" && [ "$RC" = 0 ] &&
+    ends_with "a.o -o $2 $3" && grep -qxF "$4" "$TMP/err"
+}
+
 t_link_continuous() {
   CONT=$LIB/mip_continuous.o
-  # A compile: nothing added, the flag not passed on.
-  drive "$MIPCC" -fmip-generate -fmip-continuous -c a.c -o ca.o
-  [ "$RC" = 0 ] && lacks mip_continuous && lacks -fmip- &&
+  compile_adds_nothing -fmip-continuous mip_continuous &&
     # A link: the object after the interposer, before the runtime.
-    drive "$MIPCC" -fmip-continuous a.o -o cx && [ "$RC" = 0 ] &&
-    ends_with "a.o -o cx $CONT $RT" &&
-    grep -qxF "mipcc: mip_continuous.o added: -fmip-continuous" "$TMP/err" &&
+    link_adds -fmip-continuous cx "$CONT $RT" \
+      "mipcc: mip_continuous.o added: -fmip-continuous" &&
     drive "$MIPCC" -fmip-continuous ha.o -o chx && [ "$RC" = 0 ] &&
     ends_with "ha.o -o chx $INTERPOSE $CONT $RT" &&
     # Mapped at run time; a later -fno-mip-continuous cancels it.
@@ -925,13 +936,10 @@ check "-fmip-continuous: links get mip_continuous.o before the runtime, compiles
 t_link_pool() {
   POOL=-Wl,-u,__mip_link_pool
   POOL_HEAP=-Wl,-u,__mip_link_pool_heap
-  # A compile: nothing added, the flag not passed on.
-  drive "$MIPCC" -fmip-generate -fmip-pool -c a.c -o pa.o
-  [ "$RC" = 0 ] && lacks __mip_link_pool && lacks -fmip- &&
+  compile_adds_nothing -fmip-pool __mip_link_pool &&
     # A link: the merge named before the runtime; heap code, its heap part.
-    drive "$MIPCC" -fmip-pool a.o -o px && [ "$RC" = 0 ] &&
-    ends_with "a.o -o px $POOL $RT" &&
-    grep -qxF "mipcc: pool mode's merge added: -fmip-pool" "$TMP/err" &&
+    link_adds -fmip-pool px "$POOL $RT" \
+      "mipcc: pool mode's merge added: -fmip-pool" &&
     drive "$MIPCC" -fmip-pool ha.o -o phx && [ "$RC" = 0 ] &&
     ends_with "ha.o -o phx $INTERPOSE $POOL $POOL_HEAP $RT" &&
     drive "$MIPCC" -fmip-pool -fmip-continuous a.o -o pcx && [ "$RC" = 0 ] &&
