@@ -34,16 +34,6 @@ static unsigned pool_directive(const char *p) {
              : 0;
 }
 
-unsigned mip_rt_pool_size(const char *pattern) {
-  for (const char *p = pattern; *p; p++) {
-    if (pool_directive(p))
-      return pool_directive(p);
-    if (p[0] == '%' && p[1])
-      p++; /* "%%4m" is no pool */
-  }
-  return 0;
-}
-
 /* The identity and the slot: processes spread over n files by pid. */
 static size_t append_pool(char *out, size_t at, size_t size,
                           const struct mip_rt_image *image, unsigned n) {
@@ -53,23 +43,25 @@ static size_t append_pool(char *out, size_t at, size_t size,
 }
 
 /* What a pattern holds (bits), and what mip_rt_profile_path inserts
- * (ADD_M ".%m", ADD_P ".%p", as they would expand). */
+ * (ADD_M ".%m", ADD_P ".%p", as they would expand); above POOLED_SHIFT,
+ * the N of its first %Nm. */
 #define ADD_M 1
 #define ADD_P 2
-#define POOLED 4
+#define POOLED_SHIFT 2
 
 /* Where an inserted piece goes: before the last '.' of the last path
  * component, unless that '.' starts the component (".mipraw" has no
  * extension), else at the end; *has: ADD_M for a %m, ADD_P for a %p,
- * POOLED for a %Nm. Directives are skipped whole, so "%%m" is no %m and
- * the '.' of "%." no extension. */
+ * the first %Nm's N. Directives are skipped whole, so "%%m" is no %m,
+ * "%%4m" no pool and the '.' of "%." no extension. */
 static size_t insertion_point(const char *pattern, unsigned *has) {
   size_t component = 0, dot = 0, i = 0;
   *has = 0;
   while (pattern[i]) {
     char c = pattern[i], next = pattern[i + 1];
     if (pool_directive(pattern + i)) {
-      *has |= POOLED;
+      if (!(*has >> POOLED_SHIFT))
+        *has |= pool_directive(pattern + i) << POOLED_SHIFT;
       i += 3;
     } else if (c == '%' && next) {
       *has |= next == 'm' ? ADD_M : next == 'p' ? ADD_P : 0;
@@ -150,10 +142,16 @@ static int name(const char *pattern, const struct mip_rt_image *image,
   size_t insert_at = insertion_point(pattern, &has);
   /* A pooled file holds every image's and every process's run of its
    * own identity: nothing to insert. */
-  unsigned add = has & POOLED ? (unpooled ? ADD_P : 0)
+  unsigned add = has >> POOLED_SHIFT ? (unpooled ? ADD_P : 0)
                               : ((image->is_main ? 0 : ADD_M) |
                                  (forked ? ADD_P : 0)) & ~has;
   return expand(pattern, image, insert_at, add, out, size);
+}
+
+unsigned mip_rt_pool_size(const char *pattern) {
+  unsigned has;
+  insertion_point(pattern, &has);
+  return has >> POOLED_SHIFT;
 }
 
 int mip_rt_profile_path(const char *pattern, const struct mip_rt_image *image,
