@@ -67,13 +67,13 @@ void elf_image_close(struct elf_image *img) {
   img->fd = -1;
 }
 
-Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
-                           GElf_Shdr *shdr) {
+/* The first section called name after scn (NULL: from the start). */
+static Elf_Scn *section_after(struct elf_image *img, Elf_Scn *scn,
+                              const char *name, GElf_Shdr *shdr) {
   size_t shstrndx;
   if (elf_getshdrstrndx(img->elf, &shstrndx) != 0)
     return NULL;
-  for (Elf_Scn *scn = elf_nextscn(img->elf, NULL); scn;
-       scn = elf_nextscn(img->elf, scn)) {
+  while ((scn = elf_nextscn(img->elf, scn))) {
     if (!gelf_getshdr(scn, shdr))
       continue;
     const char *n = elf_strptr(img->elf, shstrndx, shdr->sh_name);
@@ -81,6 +81,11 @@ Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
       return scn;
   }
   return NULL;
+}
+
+Elf_Scn *elf_image_section(struct elf_image *img, const char *name,
+                           GElf_Shdr *shdr) {
+  return section_after(img, NULL, name, shdr);
 }
 
 int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
@@ -103,18 +108,10 @@ int elf_image_section_data(struct elf_image *img, Elf_Scn *scn,
 
 /* How many sections are called name. */
 static int sections_named(struct elf_image *img, const char *name) {
-  size_t shstrndx;
+  GElf_Shdr shdr;
   int n = 0;
-  if (elf_getshdrstrndx(img->elf, &shstrndx) != 0)
-    return 0;
-  for (Elf_Scn *scn = elf_nextscn(img->elf, NULL); scn;
-       scn = elf_nextscn(img->elf, scn)) {
-    GElf_Shdr shdr;
-    const char *s = gelf_getshdr(scn, &shdr)
-                        ? elf_strptr(img->elf, shstrndx, shdr.sh_name)
-                        : NULL;
-    n += s && strcmp(s, name) == 0;
-  }
+  for (Elf_Scn *scn = NULL; (scn = section_after(img, scn, name, &shdr));)
+    n++;
   return n;
 }
 
