@@ -914,6 +914,13 @@ link_adds() {
     ends_with "a.o -o $2 $3" && grep -qxF "$4" "$TMP/err"
 }
 
+# cancelled_or_idle FLAG WHAT: a later -fno- form cancels FLAG, and a
+# link that gets no runtime gets nothing of WHAT either.
+cancelled_or_idle() {
+  argv_drive "$1" "-fno-${1#-f}" a.o -o nof && ends_with "a.o -o nof $RT" &&
+    drive "$MIPCC" "$1" amain.o -o idle && [ "$RC" = 0 ] && lacks "$2"
+}
+
 t_link_continuous() {
   CONT=$LIB/mip_continuous.o
   compile_adds_nothing -fmip-continuous mip_continuous &&
@@ -925,10 +932,7 @@ t_link_continuous() {
     # Mapped at run time; a later -fno-mip-continuous cancels it.
     (cd "$W" && MIP_OPTIONS=verbose=1 MIP_PROFILE_FILE=$W/cx%c.mipraw ./cx) 2>"$TMP/run" &&
     grep -q "^mip: counting into profile '$W/cx.mipraw'" "$TMP/run" &&
-    argv_drive -fmip-continuous -fno-mip-continuous a.o -o cy && ends_with "a.o -o cy $RT" &&
-    # No runtime, no object.
-    drive "$MIPCC" -fmip-continuous amain.o -o cz && [ "$RC" = 0 ] &&
-    lacks mip_continuous
+    cancelled_or_idle -fmip-continuous mip_continuous
 }
 check "-fmip-continuous: links get mip_continuous.o before the runtime, compiles nothing" \
   t_link_continuous
@@ -947,10 +951,7 @@ t_link_pool() {
     # Pooled at run time: the second run merges into the first's file.
     (cd "$W" && for i in 1 2; do MIP_OPTIONS=verbose=1 MIP_PROFILE_FILE=$W/pooled/%1m.mipraw ./px; done) 2>"$TMP/run" &&
     grep -q "^mip: merged profile into '$W/pooled/[0-9a-f]*_0.mipraw' (2 runs)$" "$TMP/run" &&
-    # A later -fno-mip-pool cancels it; no runtime, nothing.
-    argv_drive -fmip-pool -fno-mip-pool a.o -o py && ends_with "a.o -o py $RT" &&
-    drive "$MIPCC" -fmip-pool amain.o -o pz && [ "$RC" = 0 ] &&
-    lacks __mip_link_pool
+    cancelled_or_idle -fmip-pool __mip_link_pool
 }
 check "-fmip-pool: links name pool mode's merge before the runtime, compiles nothing" \
   t_link_pool
