@@ -1,7 +1,8 @@
 //===- AllocCalls.cpp - Calls of allocation and deallocation functions ----===//
 //
-// Calls are recognised by the callee's name, so only direct calls count:
-// a call through a function pointer cannot be told apart from any other.
+// Direct calls are recognised by the callee's name. A call through a
+// function pointer is recognised by its prototype, and its hook by what
+// the pointer holds when it runs (HeapSites.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +14,10 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/ErrorHandling.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -112,24 +116,49 @@ bool fits(const AllocFn &A, const CallBase &CB) {
   return false;
 }
 
-} // namespace
+// The C allocator whose exact prototype an indirect call has (size_t
+// being the pointer-sized integer), or "". Only the three that every
+// memory suite holds: a pointer to free needs no site, as the runtime's
+// free closes every block whoever frees it (docs/heap.md), and a pointer
+// of another allocator's prototype is rarely one.
+StringRef allocatorByPrototype(const CallBase &CB) {
+  const FunctionType *Ty = CB.getFunctionType();
+  if (Ty->isVarArg() || !isPlainPointer(Ty->getReturnType()))
+    return "";
+  const Type *Size = CB.getModule()->getDataLayout().getIntPtrType(
+      CB.getContext());
+  const Type *Ptr = PointerType::getUnqual(CB.getContext());
+  auto Params = Ty->params();
+  if (Params.size() == 1 && Params[0] == Size)
+    return "malloc";
+  if (Params.size() == 2 && Params[0] == Size && Params[1] == Size)
+    return "calloc";
+  if (Params.size() == 2 && Params[0] == Ptr && Params[1] == Size)
+    return "realloc";
+  return "";
+}
 
-const AllocFn *allocFnOf(const CallBase &CB) {
-  if (isa<CallBrInst>(CB))
-    return nullptr;
-  const auto *Callee =
-      dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts());
-  if (!Callee)
-    return nullptr;
+// The call's site, if it is one.
+std::optional<AllocCall> allocCallOf(CallBase &CB) {
+  if (isa<CallBrInst>(CB) || CB.isInlineAsm())
+    return std::nullopt;
   const StringMap<AllocFn> &Fns = allocFns();
-  auto It = Fns.find(GlobalValue::dropLLVMManglingEscape(Callee->getName()));
-  if (It == Fns.end() || !fits(It->second, CB))
-    return nullptr;
+  StringRef Name, Through;
+  if (const auto *Callee =
+          dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts()))
+    Name = GlobalValue::dropLLVMManglingEscape(Callee->getName());
+  else if (!isa<Constant>(CB.getCalledOperand()))
+    Name = Through = allocatorByPrototype(CB);
+  auto It = Fns.find(Name);
+  if (Name.empty() || It == Fns.end() || !fits(It->second, CB))
+    return std::nullopt;
   // Nothing may come between a musttail call and its return.
   if (It->second.What != Hook::Free && CB.isMustTailCall())
-    return nullptr;
-  return &It->second;
+    return std::nullopt;
+  return AllocCall{&CB, &It->second, Through};
 }
+
+} // namespace
 
 SmallVector<AllocCall, 8> collectAllocCalls(Function &F) {
   SmallVector<AllocCall, 8> Calls;
@@ -137,8 +166,8 @@ SmallVector<AllocCall, 8> collectAllocCalls(Function &F) {
     return Calls;
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I))
-      if (const AllocFn *A = allocFnOf(*CB))
-        Calls.push_back({CB, A});
+      if (std::optional<AllocCall> Call = allocCallOf(*CB))
+        Calls.push_back(*Call);
   return Calls;
 }
 

@@ -10,6 +10,7 @@
 #define MIP_PLUGIN_ALLOCCALLS_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <string>
@@ -44,17 +45,21 @@ struct AllocFn {
   std::string Hinted;
 };
 
-// The allocation function CB calls directly, if any.
-const AllocFn *allocFnOf(const llvm::CallBase &CB);
-
 struct AllocCall {
   llvm::CallBase *Call;
   const AllocFn *Fn;
+  // For a call through a function pointer, the allocator the pointer may
+  // hold (its symbol, which the site's hook compares the pointer with);
+  // empty for a direct call.
+  llvm::StringRef Through;
 };
 
-// F's heap sites in order: its direct calls of allocation and deallocation
-// functions, none when F is itself one of those functions (a program's
-// own malloc: the calls of it are the sites, not what it does inside).
+// F's heap sites in order, none when F is itself an allocation or
+// deallocation function (a program's own malloc: the calls of it are the
+// sites, not what it does inside). A site is a direct call of one of
+// those functions, or a call through a function pointer of exactly the
+// prototype of malloc, calloc or realloc: a memory suite's pointer
+// (expat's, libxml2's xmlMalloc) that may hold that allocator.
 llvm::SmallVector<AllocCall, 8> collectAllocCalls(llvm::Function &F);
 
 } // namespace mip

@@ -11,7 +11,8 @@
 // The C forms are MIP's allocator library (include/mip/alloc.h), the C++
 // forms tcmalloc's interface, which that library implements too. A site
 // whose contexts disagree stays as it is (notcold): one call cannot tell
-// its callers apart. docs/use.md has the rules.
+// its callers apart, nor can a call through a function pointer be given
+// a hinted allocator. docs/use.md has the rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +140,15 @@ bool hintCall(const AllocCall &Call, const mip_site_decision &D,
   if (!Hint)
     return false;
   const char *Class = mip_alloc_class_name(D.alloc_class);
+  if (!Call.Through.empty()) {
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(PassName, "AllocHint", &CB)
+             << "allocation is " << Class
+             << " but made through a function pointer, which no hinted "
+                "allocator can replace";
+    });
+    return false;
+  }
   Function *Hinted = Call.Fn->Hinted.empty()
                          ? nullptr
                          : declareHinted(*CB.getModule(), CB, Call.Fn->Hinted);

@@ -12,9 +12,17 @@
 // site runs); the map describes it (file, line, column, allocator,
 // innermost function) in a MIP_MAP_HEAP_SITE record.
 //
-// AllocCalls.cpp says which calls are sites. Allocation hooks go after the call, for an invoke at the start of its
-// normal destination (split off when other edges lead there too);
-// deallocation hooks go before the call, while the block is still there.
+// AllocCalls.cpp says which calls are sites. Allocation hooks go after the
+// call, for an invoke at the start of its normal destination (split off
+// when other edges lead there too); deallocation hooks go before the
+// call, while the block is still there. A call through a function pointer
+// that may hold an allocator runs its hook only when it does:
+//
+//   p = fn(n);             ->  p = fn(n);
+//                              if (fn == malloc)
+//                                __mip_heap_alloc(p, n, &site);
+//
+// which costs the calls that reach anything else one comparison.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,7 +121,27 @@ Value *requestedSize(IRBuilder<> &B, CallBase &CB, const AllocFn &A) {
   return B.CreateSelect(Overflow, B.getInt64(UINT64_MAX), Product, "mip.size");
 }
 
-void insertHook(CallBase &CB, const AllocFn &A, Constant *Site) {
+// Where an allocation's hook goes: after the call, and for a call through
+// a pointer, in a block of its own that runs when the pointer holds the
+// allocator. Its symbol is declared as the allocator's own prototype:
+// the pointer is compared with the address the whole process calls it by.
+Instruction *allocationHookPoint(const AllocCall &Call) {
+  CallBase &CB = *Call.Call;
+  Instruction *After = afterCall(CB);
+  if (Call.Through.empty())
+    return After;
+  Module &M = *CB.getModule();
+  FunctionCallee Allocator =
+      M.getOrInsertFunction(Call.Through, CB.getFunctionType());
+  IRBuilder<> B(After);
+  Value *Holds = B.CreateICmpEQ(CB.getCalledOperand(), Allocator.getCallee(),
+                                "mip.is." + Call.Through);
+  return SplitBlockAndInsertIfThen(Holds, After->getIterator(), false);
+}
+
+void insertHook(const AllocCall &Call, Constant *Site) {
+  CallBase &CB = *Call.Call;
+  const AllocFn &A = *Call.Fn;
   Module &M = *CB.getModule();
   LLVMContext &Ctx = M.getContext();
   Type *Void = Type::getVoidTy(Ctx);
@@ -127,7 +155,7 @@ void insertHook(CallBase &CB, const AllocFn &A, Constant *Site) {
                  {CB.getArgOperand(A.Ptr), Site});
     return;
   }
-  IRBuilder<> B(afterCall(CB));
+  IRBuilder<> B(allocationHookPoint(Call));
   B.SetCurrentDebugLocation(CB.getDebugLoc());
   switch (A.What) {
   case Hook::Alloc:
@@ -169,15 +197,14 @@ void addHeapSites(InstrumentedFunction &IF) {
   IF.Slots.push_back({MIP_RAW_SITE, Count, Bytes});
   Type *I64 = Type::getInt64Ty(Ctx);
   for (auto [Index, Call] : enumerate(Calls)) {
-    auto [CB, A] = Call;
     Constant *Site = Bytes;
     if (Count > 1)
       Site = ConstantExpr::getInBoundsGetElementPtr(
           Bytes->getValueType(), Bytes,
           ArrayRef<Constant *>{ConstantInt::get(I64, 0),
                                ConstantInt::get(I64, Index)});
-    IF.HeapSites.push_back(describeSite(*CB, A->Allocator));
-    insertHook(*CB, *A, Site);
+    IF.HeapSites.push_back(describeSite(*Call.Call, Call.Fn->Allocator));
+    insertHook(Call, Site);
   }
 }
 

@@ -321,7 +321,7 @@ heap_both() {
     diff "$name.x86.sites" "$name.a64.sites" | sed 's/^/     /'
   fi
 }
-heap_both truth "$MIPCC" 6 -- "$HEAP/main.c" "$HEAP/store.c"
+heap_both truth "$MIPCC" 6 -- "$HEAP/main.c" "$HEAP/store.c" "$HEAP/suite.c"
 heap_both objects "$MIPCXX" "" -- "$HEAP/objects.cpp"
 awk 'NR == 1 { $2++ } { print }' truth.a64.sites >broken.sites
 cmp -s broken.sites truth.x86.sites &&

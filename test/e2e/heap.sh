@@ -43,7 +43,7 @@ compare_with_dhat() { # NAME BUILD-COMMAND SOURCES... (run with ARGS)
   fi
 }
 
-compare_with_dhat truth "$MIPCC" "$CLANG" 6 "$SRC/main.c" "$SRC/store.c"
+compare_with_dhat truth "$MIPCC" "$CLANG" 6 "$SRC/main.c" "$SRC/store.c" "$SRC/suite.c"
 compare_with_dhat objects "$MIPCXX" "$CLANGXX" "" "$SRC/objects.cpp"
 
 # The comparison can fail: one block more at one site is caught.

@@ -16,6 +16,7 @@
 ; CHECK: @__mip_5.cxx_delete = internal global [17 x i8] zeroinitializer, {{.*}} #[[SITE]]
 ; CHECK: @__mip_5.tail_free = internal global i8 0, align 1, {{.*}} #[[SITE]]
 ; CHECK: @__mip_5.one = internal global i8 0, align 1, {{.*}} #[[SITE]]
+; CHECK: @__mip_5.through_pointers = internal global [3 x i8] zeroinitializer, {{.*}} #[[SITE]]
 
 ; CHECK-LABEL: define void @c_allocators(
 ; CHECK-NEXT: store atomic i8 1, ptr @__mip_1.c_allocators monotonic
@@ -239,13 +240,45 @@ define ptr @_Znwm(i64 %n) {
   ret ptr %p
 }
 
-; Calls through pointers cannot be recognised.
-; CHECK-LABEL: define ptr @indirect(
-; CHECK-NOT: __mip_heap
-; CHECK: ret ptr
-define ptr @indirect(ptr %alloc) {
-  %p = call ptr %alloc(i64 8)
-  ret ptr %p
+; A call through a function pointer of exactly the prototype of malloc,
+; calloc or realloc is a site of that allocator: its hook runs when the
+; pointer holds it. Pointers of other prototypes (free's among them: the
+; runtime's free closes blocks whoever frees them) are not sites.
+; CHECK-LABEL: define ptr @through_pointers(
+; CHECK: %p = call ptr %alloc(i64 %n)
+; CHECK-NEXT: %mip.is.malloc = icmp eq ptr %alloc, @malloc
+; CHECK-NEXT: br i1 %mip.is.malloc, label %[[M:.*]], label %[[MDONE:.*]]
+; CHECK: [[M]]:
+; CHECK-NEXT: call void @__mip_heap_alloc(ptr %p, i64 %n, ptr @__mip_5.through_pointers)
+; CHECK-NEXT: br label %[[MDONE]]
+; CHECK: [[MDONE]]:
+; CHECK-NEXT: %z = call ptr %zalloc(i64 %n, i64 4)
+; CHECK-NEXT: %mip.is.calloc = icmp eq ptr %zalloc, @calloc
+; CHECK-NEXT: br i1 %mip.is.calloc, label %[[C:.*]], label %[[CDONE:.*]]
+; CHECK: [[C]]:
+; CHECK: call void @__mip_heap_alloc(ptr %z, i64 %mip.size, {{.*}} i64 1))
+; CHECK: [[CDONE]]:
+; CHECK-NEXT: %g = call ptr %grow(ptr %p, i64 %n)
+; CHECK-NEXT: %mip.is.realloc = icmp eq ptr %grow, @realloc
+; CHECK-NEXT: br i1 %mip.is.realloc, label %[[R:.*]], label %[[RDONE:.*]]
+; CHECK: [[R]]:
+; CHECK-NEXT: call void @__mip_heap_realloc(ptr %p, ptr %g, i64 %n, {{.*}} i64 2))
+; CHECK: [[RDONE]]:
+; CHECK-NEXT: call void %drop(ptr %g)
+; CHECK-NEXT: %s = call ptr %narrow(i32 8)
+; CHECK-NEXT: %d = call ptr %dup(ptr %s)
+; CHECK-NEXT: %v = call ptr (i64, ...) %variadic(i64 %n)
+; CHECK-NEXT: ret ptr %d
+define ptr @through_pointers(ptr %alloc, ptr %zalloc, ptr %grow, ptr %drop,
+                             ptr %narrow, ptr %dup, ptr %variadic, i64 %n) {
+  %p = call ptr %alloc(i64 %n)
+  %z = call ptr %zalloc(i64 %n, i64 4)
+  %g = call ptr %grow(ptr %p, i64 %n)
+  call void %drop(ptr %g)
+  %s = call ptr %narrow(i32 8)
+  %d = call ptr %dup(ptr %s)
+  %v = call ptr (i64, ...) %variadic(i64 %n)
+  ret ptr %d
 }
 
 ; The hooks cannot throw.
@@ -359,6 +392,23 @@ define ptr @indirect(ptr %alloc) {
 ; MAP-NEXT: module asm ".long 0"
 ; MAP-NEXT: module asm ".long 0"
 ; MAP-NEXT: module asm ".long 32"
+; Sites through pointers: malloc 1, calloc 2, realloc 3.
+; MAP: module asm ".ascii \22through_pointers\22"
+; MAP: module asm ".quad __mip_5.through_pointers"
+; MAP-NEXT: module asm ".quad __mip_1.through_pointers"
+; MAP-NEXT: module asm ".long 0"
+; MAP-NEXT: module asm ".long 0"
+; MAP-NEXT: module asm ".long 1"
+; MAP: module asm ".quad __mip_5.through_pointers+1"
+; MAP-NEXT: module asm ".quad __mip_1.through_pointers"
+; MAP-NEXT: module asm ".long 0"
+; MAP-NEXT: module asm ".long 0"
+; MAP-NEXT: module asm ".long 2"
+; MAP: module asm ".quad __mip_5.through_pointers+2"
+; MAP-NEXT: module asm ".quad __mip_1.through_pointers"
+; MAP-NEXT: module asm ".long 0"
+; MAP-NEXT: module asm ".long 0"
+; MAP-NEXT: module asm ".long 3"
 
 declare ptr @malloc(i64)
 declare ptr @calloc(i64, i64)

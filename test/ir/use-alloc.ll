@@ -24,6 +24,10 @@
 ; CHECK: call void @free(ptr %p)
 ; CHECK-LABEL: define ptr @helper(
 ; CHECK: %p = call noalias ptr @malloc(i64 %n)
+; A cold allocation through a function pointer keeps its call: no hinted
+; allocator can stand for what the pointer holds.
+; CHECK-LABEL: define ptr @keep_cold_through(
+; CHECK: %p = call noalias ptr %alloc(i64 4096)
 ; CHECK-LABEL: define ptr @cxx_cold(
 ; CHECK: %p = invoke noalias ptr @_Znwm12__hot_cold_t(i64 4096, i8 zeroext 1)
 ; CHECK-NEXT: to label %ok unwind label %lpad
@@ -34,12 +38,14 @@
 
 ; REMARK-DAG: remark: <unknown>:0:0: allocation hinted cold: 1 context, 20 allocations
 ; REMARK-DAG: remark: <unknown>:0:0: allocation hinted hot: 1 context, 20 allocations
+; REMARK-DAG: remark: <unknown>:0:0: allocation is cold but made through a function pointer, which no hinted allocator can replace
 ; REMARK-DAG: remark: <unknown>:0:0: allocation left notcold: its contexts disagree (1 cold, 1 hot, 0 notcold)
 
 ; DEFAULT-NOT: i8 zeroext 1)
 ; DEFAULT: @__mip_calloc_hint(i64 8, i64 8, i8 zeroext -2)
 
 @kept = global [64 x ptr] zeroinitializer
+@kept_through = global [20 x ptr] zeroinitializer
 
 declare noalias ptr @malloc(i64)
 declare noalias ptr @calloc(i64, i64)
@@ -107,6 +113,13 @@ done:
   ret void
 }
 
+; As keep_cold, through the pointer it is given (malloc).
+define ptr @keep_cold_through(ptr %alloc) #0 {
+  %p = call noalias ptr %alloc(i64 4096)
+  store i8 1, ptr %p
+  ret ptr %p
+}
+
 define ptr @cxx_cold() #0 personality ptr @__gxx_personality_v0 {
   %p = invoke noalias ptr @_Znwm(i64 4096)
           to label %ok unwind label %lpad
@@ -150,6 +163,9 @@ loop:
   %xslot = getelementptr [64 x ptr], ptr @kept, i32 0, i32 %i40
   store ptr %x, ptr %xslot
   call void @cxx_hot()
+  %t = call ptr @keep_cold_through(ptr @malloc)
+  %tslot = getelementptr [20 x ptr], ptr @kept_through, i32 0, i32 %i
+  store ptr %t, ptr %tslot
   %next = add i32 %i, 1
   %done = icmp eq i32 %next, 20
   br i1 %done, label %exit, label %loop
@@ -170,7 +186,15 @@ cxx:
   call void @_ZdlPv(ptr %cp)
   %cn = add i32 %c2, 1
   %cd = icmp eq i32 %cn, 60
-  br i1 %cd, label %end, label %cxx
+  br i1 %cd, label %through, label %cxx
+through:
+  %t2 = phi i32 [ 0, %cxx ], [ %tn, %through ]
+  %tslot2 = getelementptr [20 x ptr], ptr @kept_through, i32 0, i32 %t2
+  %tp = load ptr, ptr %tslot2
+  call void @free(ptr %tp)
+  %tn = add i32 %t2, 1
+  %td = icmp eq i32 %tn, 20
+  br i1 %td, label %end, label %through
 end:
   ret i32 0
 }

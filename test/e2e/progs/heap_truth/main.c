@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
     void *b = buffer_posix((size_t)(64 + r));
     touch(z, 100 * sizeof *z);
     sink += strlen(u);
+    sink += suite_round(r);
     free(t);
     free(u);
     free(z);

@@ -13,4 +13,6 @@ char *text_prefix(const char *s, size_t n);
 int *table_zeroed(size_t n);
 void *buffer_aligned(size_t n);
 void *buffer_posix(size_t n);
+/* suite.c */
+long suite_round(int r);
 #endif
