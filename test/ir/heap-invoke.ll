@@ -80,6 +80,32 @@ lpad:
   resume { ptr, i32 } %lp
 }
 
+; An invoke through a pointer of malloc's prototype: the comparison and
+; the block of the hook go where the hook would, after the phis.
+; CHECK-LABEL: define ptr @through(
+; CHECK: %p = invoke ptr %alloc(i64 %n)
+; CHECK-NEXT: to label %ok unwind label %lpad
+; CHECK: ok:
+; CHECK-NEXT: %one = phi ptr [ %p, %entry ]
+; CHECK-NEXT: %mip.is.malloc = icmp eq ptr %alloc, @malloc
+; CHECK-NEXT: br i1 %mip.is.malloc, label %[[HOOK:.*]], label %[[REST:.*]]
+; CHECK: [[HOOK]]:
+; CHECK-NEXT: call void @__mip_heap_alloc(ptr %p, i64 %n, ptr @__mip_5.through)
+; CHECK-NEXT: br label %[[REST]]
+; CHECK: [[REST]]:
+; CHECK-NEXT: ret ptr %one
+define ptr @through(ptr %alloc, i64 %n) personality ptr @__gxx_personality_v0 {
+entry:
+  %p = invoke ptr %alloc(i64 %n)
+          to label %ok unwind label %lpad
+ok:
+  %one = phi ptr [ %p, %entry ]
+  ret ptr %one
+lpad:
+  %lp = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %lp
+}
+
 ; The blocks record of @shared lists its 6 blocks as they were before the
 ; edges were split, like a build without heap mode.
 ; BLOCKS: module asm ".ascii \22shared\22"
@@ -88,6 +114,13 @@ lpad:
 ; BLOCKS-NEXT: module asm ".long {{[0-9]+}}"
 ; BLOCKS-NEXT: module asm ".quad __mip_1.shared"
 ; BLOCKS-NEXT: module asm ".long 6"
+; And @through's its own 3.
+; BLOCKS: module asm ".ascii \22through\22"
+; BLOCKS: module asm ".short 3"
+; BLOCKS-NEXT: module asm ".short 1"
+; BLOCKS-NEXT: module asm ".long {{[0-9]+}}"
+; BLOCKS-NEXT: module asm ".quad __mip_1.through"
+; BLOCKS-NEXT: module asm ".long 3"
 
 declare ptr @_Znwm(i64)
 declare void @_ZdlPv(ptr)
