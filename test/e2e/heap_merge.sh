@@ -8,7 +8,7 @@
 #      merges that give the same bytes in any order;
 #   3. a real run of a heap-instrumented program: its contexts' first
 #      frames are their sites' calls;
-#   4. a file compiled as src/./alloc.cpp has one name in show --debug,
+#   4. a file compiled as .//src/./alloc.cpp has one name in show --debug,
 #      annotate --debug, heap sites and frames, and symbolize;
 #   5. what merge and show refuse, one line each, nothing written.
 #   test/e2e/heap_merge.sh BUILD_DIR [MIPDATA]
@@ -213,11 +213,12 @@ want='[[34,"malloc",true,true,true,true],[8,"calloc",true,true,true,true]]'
   fail "a real run: got $got, want $want"
 
 # ---- 4. one name per file -----------------------------------------------------
-# DWARF names the file of a unit compiled as src/./alloc.cpp with the "/./"
-# the compiler was given; every output names the file that is there.
+# DWARF names the file of a unit compiled as .//src/./alloc.cpp with the
+# "//" and "/./" the compiler was given (zstd's lib/Makefile compiles
+# .//NAME.c); every output names the file that is there.
 mkdir src
 cp "$PROG/alloc.cpp" src/
-"$MIPCXX" -fmip-generate=heap -O2 -g src/./alloc.cpp -o dotprog
+"$MIPCXX" -fmip-generate=heap -O2 -g .//src/./alloc.cpp -o dotprog
 MIP_PROFILE_FILE=dot.mipraw ./dotprog >/dev/null
 "$MIPDATA" extract dotprog -o dot.mipmap >/dev/null
 "$MIPDATA" create -p dot.mip dot.mipmap
