@@ -51,7 +51,9 @@ uint32_t mip_intern(struct mip_interner *t, const char *s) {
 }
 
 uint32_t mip_intern_path(struct mip_interner *t, const char *path) {
-  if (!strstr(path, "/./"))
+  /* Every name that mip_path_tidy changes has one of these (and a few it
+   * keeps: "/.." and "/.name"): the others are interned as they are. */
+  if (!strstr(path, "/.") && !strstr(path, "//"))
     return mip_intern(t, path);
   char *copy = mip_xstrdup(path);
   mip_path_tidy(copy);

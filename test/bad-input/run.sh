@@ -238,6 +238,7 @@ C
 MIP_PROFILE_FILE=heap.mipraw ./heap >/dev/null
 "$MIPDATA" extract heap -o heap.mipmap >/dev/null
 "$MIPDATA" create -p heap.mip heap.mipmap
+cp heap.mip heap-fresh.mip # its sites, no run
 "$MIPDATA" merge -p heap.mip --debug heap heap.mipraw
 # The heap sections, as `mipdata dump` shows them
 CONTEXTS='.sections[] | select(.name == "HEAP_CONTEXTS") | .entries'
@@ -366,7 +367,7 @@ for case in "absent:cannot open" "empty:empty file" "text:bad magic" \
   "trunc-heap.mip:truncated" "newer.mip:newer" "good.mipmap:map file" \
   "site-range.mip:heap context $last names site 655" \
   "object-range.mip:heap frame 0 names a string out of range" \
-  "good.mip:no heap data"; do
+  "good.mip:no heap data: this image has no allocation site ("; do
   file=${case%%:*} needle=${case#*:}
   expect_failure "flamegraph $file" "$needle" "$file" -- flamegraph -p "$file" -o out.html
   no_output out.html
@@ -546,8 +547,13 @@ for format in pprof dhat lcov cobertura speedscope callgrind; do
     "other" -- export -p heap.mip --debug other --format "$format" -o out.export
   no_output out.export
 done
-for case in "pprof:no heap data and no call counts" "dhat:no heap data" \
-  "speedscope:no heap data and no call counts" "callgrind:no call counts" \
+# What the profile lacks, and why (good.mip's map has no allocation site).
+NO_SITE="this image has no allocation site ("
+NO_CALLS="no call counts (build with -fmip-generate=counts) and no heap data"
+for case in "pprof:$NO_CALLS to export as pprof: $NO_SITE" \
+  "dhat:no heap data to export as DHAT: $NO_SITE" \
+  "speedscope:$NO_CALLS to export as speedscope: $NO_SITE" \
+  "callgrind:no call counts" \
   "lcov:give the profiled binary with --debug" \
   "cobertura:give the profiled binary with --debug"; do
   format=${case%%:*} needle=${case#*:}
@@ -558,6 +564,14 @@ done
 expect_failure "export --format dhat without heap data" "no heap data" "fresh.mip" -- \
   export -p fresh.mip --debug prog --format dhat -o out.export
 no_output out.export
+expect_failure "export --format dhat of a heap profile without runs" \
+  "no heap data to export as DHAT: no run merged yet" "heap-fresh.mip" -- \
+  export -p heap-fresh.mip --format dhat -o out.export
+no_output out.export
+expect_failure "flamegraph of a heap profile without runs" \
+  "no heap data: no run merged yet" "heap-fresh.mip" -- \
+  flamegraph -p heap-fresh.mip -o out.html
+no_output out.html
 expect_usage "export without --format" "--format pprof|dhat|lcov|cobertura|speedscope|callgrind|folded is required" -- export -p heap.mip
 expect_usage "export --format xml" "unknown format 'xml'" -- export -p heap.mip --format xml
 expect_usage "export without -p" "-p PROFILE is required" -- export --format pprof

@@ -5,10 +5,13 @@
 #   2. merge --debug and show --heap on raw heap payloads that
 #      progs/heapraw writes for call stacks taken from the program's code
 #      (the frames must be llvm-symbolizer's for return address - 1), and
-#      merges that give the same bytes in any order;
+#      merges that give the same bytes in any order; without heap data,
+#      show --heap says why as the maps and raw profiles do (a build
+#      without heap, a heap library whose code calls no allocator, a
+#      heap program before its runs);
 #   3. a real run of a heap-instrumented program: its contexts' first
 #      frames are their sites' calls;
-#   4. a file compiled as src/./alloc.cpp has one name in show --debug,
+#   4. a file compiled as .//src/./alloc.cpp has one name in show --debug,
 #      annotate --debug, heap sites and frames, and symbolize;
 #   5. what merge and show refuse, one line each, nothing written.
 #   test/e2e/heap_merge.sh BUILD_DIR [MIPDATA]
@@ -198,6 +201,38 @@ mip_show empty.mip --heap >none.json
 grep -q '^No heap data' none.txt && [ "$(jq -c '[.heap, .heap_stats]' none.json)" = '[null,null]' ] &&
   pass "show --heap without heap data says so" || fail "no heap data: $(cat none.txt)"
 
+# Why there is no heap data is what the map and the runs say: prog's map
+# has no heap site record (a build without heap); so has that of a heap
+# library whose code calls no allocator, whose runs have no heap payload
+# although its program's have, merged with --debug; a heap program's
+# profile without runs has its sites and no run.
+NO_SITE="No heap data: this image has no allocation site (it was not built with -fmip-generate=heap, or its code calls no allocator; what it allocates through other images is in their profiles)."
+heap_sites() { dump_value "$1" '[.section.records[] | select(.name == "heap site")] | length'; }
+payloads() { dump_value "$1" '[.sections[].name] | join(" ")'; }
+printf 'int twice(int x) { return 2 * x; }\n' >twice.c
+printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint twice(int);\nint main(int c, char **v) { char *p = strdup(v[0]); puts(p); free(p); return twice(c - 1); }\n' >usetwice.c
+"$MIPCC" -fmip-generate=heap -O2 -g -fPIC -shared twice.c -o libtwice.so
+"$MIPCC" -fmip-generate=heap -O2 -g usetwice.c -L. -ltwice -Wl,-rpath,'$ORIGIN' -o usetwice
+mkdir twice-runs
+MIP_PROFILE_FILE=twice-runs/%m.mipraw ./usetwice >/dev/null
+mip_create libtwice.so libtwice.mip
+mip_create usetwice usetwice.mip
+"$MIPDATA" show -p usetwice.mip --heap | sed -n 2p >twice-none.txt
+"$MIPDATA" merge -p usetwice.mip -p libtwice.mip --debug usetwice \
+  --debug libtwice.so twice-runs/*.mipraw
+"$MIPDATA" show -p libtwice.mip --heap | sed -n 2p >twice-lib.txt
+lib_id=$("$LLVM_BIN/llvm-readelf" -n libtwice.so | awk '/Build ID/ { print substr($3, 1, 16) }')
+expect_eq "the maps' heap sites: prog's, the library's, its program's" \
+  "$(heap_sites prog.mipmap) $(heap_sites libtwice.mipmap) $(heap_sites usetwice.mipmap)" "0 0 2"
+expect_eq "the library's run has no heap payload" "$(payloads "twice-runs/$lib_id.mipraw")" COV
+expect_eq "show --heap of a build without heap" "$(sed -n 2p none.txt)" "$NO_SITE"
+expect_eq "show --heap of a heap library whose code calls no allocator" \
+  "$(cat twice-lib.txt)" "$NO_SITE"
+expect_eq "show --heap of a heap program before its runs" "$(cat twice-none.txt)" \
+  "No heap data: no run merged yet (merge its raw profiles with --debug BINARY)."
+expect_eq "... and after: its contexts" \
+  "$(mip_show usetwice.mip --heap | jq -c '[.heap[].site.allocator]')" '["strdup"]'
+
 # ---- 3. a real run ----------------------------------------------------------------
 # The runtime's stacks, the plugin's sites and the binary's DWARF must
 # agree: each allocation's innermost frame is its site's call.
@@ -213,11 +248,12 @@ want='[[34,"malloc",true,true,true,true],[8,"calloc",true,true,true,true]]'
   fail "a real run: got $got, want $want"
 
 # ---- 4. one name per file -----------------------------------------------------
-# DWARF names the file of a unit compiled as src/./alloc.cpp with the "/./"
-# the compiler was given; every output names the file that is there.
+# DWARF names the file of a unit compiled as .//src/./alloc.cpp with the
+# "//" and "/./" the compiler was given (zstd's lib/Makefile compiles
+# .//NAME.c); every output names the file that is there.
 mkdir src
 cp "$PROG/alloc.cpp" src/
-"$MIPCXX" -fmip-generate=heap -O2 -g src/./alloc.cpp -o dotprog
+"$MIPCXX" -fmip-generate=heap -O2 -g .//src/./alloc.cpp -o dotprog
 MIP_PROFILE_FILE=dot.mipraw ./dotprog >/dev/null
 "$MIPDATA" extract dotprog -o dot.mipmap >/dev/null
 "$MIPDATA" create -p dot.mip dot.mipmap

@@ -20,5 +20,6 @@ Suite *parse_suite(void);
 Suite *flame_suite(void);
 Suite *export_suite(void);
 Suite *diff_suite(void);
+Suite *path_suite(void);
 
 #endif

@@ -12,6 +12,7 @@
 #include "../../tools/mipdata/report.h"
 #include "../../tools/mipdata/report_match.h"
 #include "../../tools/mipdata/report_metric.h"
+#include "../../tools/mipdata/report_text.h"
 #include "builder.h"
 #include "mip/layouts.h"
 #include "suites.h"
@@ -419,6 +420,82 @@ START_TEST(normalization_scales_by_runs_or_totals) {
 }
 END_TEST
 
+/* ---- a profile without heap data -------------------------------------- */
+
+/* Build A's profile as merge writes it from runs raw profiles with its
+ * coverage and site bytes but no heap payload; sites: its map has A's
+ * allocation sites, else none (built without heap, or its code calls no
+ * allocator). */
+static void open_heapless(int sites, int runs, const char *name,
+                          struct report *r) {
+  struct mip_buf m = {0}, raw = {0};
+  struct mip_map map;
+  struct mip_profile p;
+  struct mip_error err;
+  if (sites) {
+    build_map(&m, &BUILD_A, 0);
+  } else {
+    build_unit(&m, "a.c", COV, COV + 1);
+    build_function(&m, "main", "", 0, 1, 0x1000, COV);
+  }
+  ck_assert_msg(mip_map_parse(m.data, m.size, "m", &map, &err) == 0, "%s",
+                err.msg);
+  map.build_id = BUILD_A.id;
+  mip_profile_from_map(&map, &p);
+  uint8_t cov[3] = {1, 1, 0}, site[6] = {1};
+  const struct payload_spec payloads[] = {{MIP_RAW_COV, 1, COV, cov,
+                                           sites ? 3 : 1},
+                                          {MIP_RAW_SITE, 1, SITE, site, 6}};
+  build_raw_payloads(&raw, &BUILD_A.id, payloads, sites ? 2 : 1);
+  const char *raw_path = test_path("heapless.mipraw");
+  write_file(raw_path, raw.data, raw.size);
+  for (int i = 0; i < runs; i++) {
+    struct mip_raw run;
+    ck_assert_msg(mip_raw_read(raw_path, &run, &err) == 0 &&
+                      mip_profile_add_run(&p, name, &run, raw_path, NULL,
+                                          &err) == 0,
+                  "%s", err.msg);
+    mip_raw_free(&run);
+  }
+  const char *path = test_path(name);
+  ck_assert_msg(mip_profile_write(path, &p, &err) == 0 &&
+                    report_open(path, r, &err) == 0,
+                "%s", err.msg);
+  mip_profile_free(&p);
+  mip_map_free(&map);
+  mip_buf_free(&raw);
+  mip_buf_free(&m);
+}
+
+/* Why a profile has no heap data is what its map and runs say, whether
+ * it has runs or not. */
+START_TEST(no_heap_data_says_why) {
+  struct report r;
+  for (int runs = 0; runs < 2; runs++) {
+    open_heapless(0, runs, "no-site.mip", &r);
+    ck_assert(!r.has_heap);
+    ck_assert_str_eq(report_no_heap_reason(&r),
+                     "this image has no allocation site (it was not built "
+                     "with -fmip-generate=heap, or its code calls no "
+                     "allocator; what it allocates through other images is "
+                     "in their profiles)");
+    report_free(&r);
+  }
+  open_heapless(1, 0, "no-run.mip", &r);
+  ck_assert(!r.has_heap && r.site_count == 3);
+  ck_assert_str_eq(report_no_heap_reason(&r),
+                   "no run merged yet (merge its raw profiles with --debug "
+                   "BINARY)");
+  report_free(&r);
+  open_heapless(1, 2, "no-payload.mip", &r);
+  ck_assert(!r.has_heap && r.runs == 2);
+  ck_assert_str_eq(report_no_heap_reason(&r),
+                   "none of its runs recorded any, although this image has "
+                   "allocation sites");
+  report_free(&r);
+}
+END_TEST
+
 /* ---- flame graphs and folded stacks of a report ------------------------ */
 
 /* The child of node n whose frame is named name, or FLAME_NONE. */
@@ -676,6 +753,7 @@ Suite *report_suite(void) {
   tcase_add_test(t, contexts_go_in_each_order);
   tcase_add_test(t, metrics_sum_and_average_contexts);
   tcase_add_test(t, normalization_scales_by_runs_or_totals);
+  tcase_add_test(t, no_heap_data_says_why);
   tcase_add_test(t, flame_folds_contexts_that_differ_in_lines_once);
   tcase_add_test(t, flame_matches_builds_whose_lines_moved);
   tcase_add_test(t, folded_stacks_are_one_line_per_context_root_first);

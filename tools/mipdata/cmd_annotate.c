@@ -196,7 +196,8 @@ static void text_summary(const struct annotate_cmd *o,
             r->hot_threshold, report_plural(r->hot_threshold),
             o->decide.hot_share * 100);
   if (!r->has_heap) {
-    fputs("Allocation sites: no heap data\n", out);
+    fprintf(out, "Allocation sites: no heap data: %s\n",
+            report_no_heap_reason(r));
     return;
   }
   fprintf(out,

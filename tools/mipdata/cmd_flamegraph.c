@@ -99,10 +99,9 @@ static int open_heap(const char *path, const char *debug,
     return -1;
   report_filter_apply(r, filter);
   if (!r->has_heap) {
+    mip_fail(err, path, "no heap data: %s", report_no_heap_reason(r));
     report_free(r);
-    return mip_fail(err, path,
-                    "no heap data (build with -fmip-generate=heap and "
-                    "merge its runs with --debug BINARY)");
+    return -1;
   }
   return 0;
 }

@@ -74,10 +74,16 @@ const char *export_frame_function(const struct report_frame *f);
  * static function's unit; NULL when unknown. */
 const char *export_function_file(const struct report_function *f);
 
-/* Fails unless the profile has heap data: "PATH: FORMAT needs heap
- * data ...". */
+/* Whether the profile has heap contexts to export (the filters kept some). */
+int export_has_heap(const struct report *r);
+/* Fails unless it has: "PATH: no heap data to export as FORMAT: WHY"
+ * (report_no_heap_reason, or that its runs or the filters left no
+ * context). */
 int export_need_heap(const struct report *r, const char *format,
                      struct mip_error *err);
+/* Fails unless it has heap contexts or call counts, saying why neither. */
+int export_need_heap_or_calls(const struct report *r, const char *format,
+                              struct mip_error *err);
 /* Fails unless every function has a source file (a --debug binary). */
 int export_need_files(const struct export_input *in, const char *format,
                       struct mip_error *err);

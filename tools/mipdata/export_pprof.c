@@ -332,12 +332,9 @@ static void pprof_free(struct pprof *p) {
 int export_pprof(const struct export_input *in, FILE *out,
                  struct mip_error *err) {
   const struct report *r = in->r;
-  int heap = r->has_heap && r->context_count > 0;
-  int calls = r->counted;
-  if (!heap && !calls)
-    return mip_fail(err, r->path,
-                    "no heap data and no call counts to export as pprof "
-                    "(build with -fmip-generate=heap or =counts)");
+  if (export_need_heap_or_calls(r, "pprof", err))
+    return -1;
+  int heap = export_has_heap(r), calls = r->counted;
   struct pprof *p = mip_xcalloc(1, sizeof *p);
   p->r = r;
   export_names_init(&p->strings);

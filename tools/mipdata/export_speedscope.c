@@ -117,11 +117,9 @@ static void emit_calls(struct emitter *e, const struct report *r,
 int export_speedscope(const struct export_input *in, FILE *out,
                       struct mip_error *err) {
   const struct report *r = in->r;
-  int heap = r->has_heap && r->context_count > 0;
-  if (!heap && !r->counted)
-    return mip_fail(err, r->path,
-                    "no heap data and no call counts to export as speedscope "
-                    "(build with -fmip-generate=heap or =counts)");
+  if (export_need_heap_or_calls(r, "speedscope", err))
+    return -1;
+  int heap = export_has_heap(r);
   struct mip_buf name = {0};
   struct emitter e;
   emit_begin(&e, out, EMIT_JSON);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "report_text.h"
 
 void export_names_init(struct export_names *n) {
   memset(n, 0, sizeof *n);
@@ -79,14 +80,34 @@ const char *export_function_file(const struct report_function *f) {
   return f->file ? f->file : f->unit;
 }
 
+/* Why r has no heap context to export, NULL when it has. */
+static const char *heap_lack(const struct report *r) {
+  if (r->has_heap && r->context_count)
+    return NULL;
+  return r->has_heap ? "its runs recorded no allocation context, or the "
+                       "filters kept none"
+                     : report_no_heap_reason(r);
+}
+
+int export_has_heap(const struct report *r) { return !heap_lack(r); }
+
 int export_need_heap(const struct report *r, const char *format,
                      struct mip_error *err) {
-  if (r->has_heap && r->context_count)
+  const char *lack = heap_lack(r);
+  return lack ? mip_fail(err, r->path, "no heap data to export as %s: %s",
+                         format, lack)
+              : 0;
+}
+
+int export_need_heap_or_calls(const struct report *r, const char *format,
+                              struct mip_error *err) {
+  const char *lack = heap_lack(r);
+  if (!lack || r->counted)
     return 0;
   return mip_fail(err, r->path,
-                  "no heap data to export as %s (build with "
-                  "-fmip-generate=heap and merge its runs)",
-                  format);
+                  "no call counts (build with -fmip-generate=counts) and no "
+                  "heap data to export as %s: %s",
+                  format, lack);
 }
 
 int export_need_files(const struct export_input *in, const char *format,

@@ -6,6 +6,17 @@
 
 const char *report_plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
+const char *report_no_heap_reason(const struct report *r) {
+  if (!r->site_count)
+    return "this image has no allocation site (it was not built with "
+           "-fmip-generate=heap, or its code calls no allocator; what it "
+           "allocates through other images is in their profiles)";
+  if (!r->runs)
+    return "no run merged yet (merge its raw profiles with --debug BINARY)";
+  return "none of its runs recorded any, although this image has "
+         "allocation sites";
+}
+
 void report_text_header(FILE *out, const struct report *r) {
   fprintf(out, "Profile %s: build-id %s, %" PRIu64 " run%s\n", r->path,
           r->build_id, r->runs, report_plural(r->runs));

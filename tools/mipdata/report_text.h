@@ -23,6 +23,14 @@
 /* "s" when n is not 1. */
 const char *report_plural(uint64_t n);
 
+/* Why r has no heap data (r->has_heap is 0), as what follows "no heap
+ * data: ", from what the profile knows: whether its map has allocation
+ * sites (an image built with heap whose own code calls no allocator has
+ * none, as has one built without), then whether runs were merged (merge
+ * refuses a run with heap data without --debug, so a run merged had
+ * none). Every command that finds no heap data says so with it. */
+const char *report_no_heap_reason(const struct report *r);
+
 /* "Profile PATH: build-id ID, N runs". */
 void report_text_header(FILE *out, const struct report *r);
 

@@ -169,8 +169,7 @@ static void show_text(const struct report *r, struct report_context_iter *it,
                       enum heap_order by) {
   report_text_header(stdout, r);
   if (!r->has_heap) {
-    printf("No heap data: build with -fmip-generate=heap and merge its runs "
-           "with --debug BINARY.\n");
+    printf("No heap data: %s.\n", report_no_heap_reason(r));
     return;
   }
   uint64_t bytes = 0, count = 0, live = 0, live_bytes = 0;

@@ -1,0 +1,94 @@
+/* File names as MIP shows them (lib/path.h): the names debug information
+ * gives, as the compiler joined a unit's directory and the file name it
+ * was given, each with the one name of the file. */
+#include <string.h>
+
+#include "../../lib/intern.h"
+#include "../../lib/path.h"
+#include "suites.h"
+
+/* mip_path_tidy's result for path. */
+static const char *tidy(const char *path) {
+  static char buf[256];
+  ck_assert_uint_lt(strlen(path), sizeof buf);
+  strcpy(buf, path);
+  mip_path_tidy(buf);
+  return buf;
+}
+
+START_TEST(dot_steps_go) {
+  ck_assert_str_eq(tidy("/build/src/./a.c"), "/build/src/a.c");
+  ck_assert_str_eq(tidy("/build/././a.c"), "/build/a.c");
+  ck_assert_str_eq(tidy("/./a.c"), "/a.c");
+  ck_assert_str_eq(tidy("/build/./"), "/build/");
+  ck_assert_str_eq(tidy("/./"), "/");
+}
+END_TEST
+
+/* A file compiled as .//sub/a.c (zstd's lib/Makefile does so) in /dir. */
+START_TEST(repeated_slashes_are_one) {
+  ck_assert_str_eq(tidy("/dir/" ".//sub/a.c"), "/dir/sub/a.c");
+  ck_assert_str_eq(tidy("/tmp/rb/repro-3/.//sub/a.c"), "/tmp/rb/repro-3/sub/a.c");
+  ck_assert_str_eq(tidy("a//b"), "a/b");
+  ck_assert_str_eq(tidy("/dir///sub////a.c"), "/dir/sub/a.c");
+  ck_assert_str_eq(tidy("/dir//./sub/.//a.c"), "/dir/sub/a.c");
+  ck_assert_str_eq(tidy("/dir/sub//"), "/dir/sub/");
+  /* on Linux a leading "//" is the root, as "/" */
+  ck_assert_str_eq(tidy("//usr/include/stdio.h"), "/usr/include/stdio.h");
+  ck_assert_str_eq(tidy("//"), "/");
+}
+END_TEST
+
+START_TEST(a_trailing_dot_step_goes) {
+  ck_assert_str_eq(tidy("/dir/sub/."), "/dir/sub");
+  ck_assert_str_eq(tidy("/dir/sub//."), "/dir/sub");
+  ck_assert_str_eq(tidy("/dir/sub/./."), "/dir/sub");
+  ck_assert_str_eq(tidy("/."), "/");
+  ck_assert_str_eq(tidy("//."), "/");
+  ck_assert_str_eq(tidy("a/."), "a");
+}
+END_TEST
+
+/* ".." steps, names that start with a dot, a relative name's leading "."
+ * and names without any of these are as they were. */
+START_TEST(other_names_stay) {
+  const char *same[] = {
+      "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/stdio.h",
+      "/dir/..", "/dir/.hidden/a.c", "/dir/a./b.c", "/dir/...", "./a.c",
+      ".", "a.c", "/", "", "/dir/sub/a.c"};
+  for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+    ck_assert_str_eq(tidy(same[i]), same[i]);
+}
+END_TEST
+
+/* The interner gives every spelling of a file one string: the tidy one. */
+START_TEST(interned_paths_are_tidy) {
+  struct mip_buf strings = {0};
+  mip_buf_append(&strings, "", 1);
+  struct mip_interner t;
+  mip_interner_init(&t, &strings, 0);
+  uint32_t plain = mip_intern_path(&t, "/dir/sub/a.c");
+  const char *spellings[] = {"/dir/.//sub/a.c", "/dir//sub/a.c",
+                             "/dir/./sub/a.c", "//dir/sub/./a.c"};
+  for (size_t i = 0; i < sizeof spellings / sizeof *spellings; i++)
+    ck_assert_uint_eq(mip_intern_path(&t, spellings[i]), plain);
+  ck_assert_str_eq((const char *)strings.data + plain, "/dir/sub/a.c");
+  ck_assert_str_eq((const char *)strings.data +
+                       mip_intern_path(&t, "/dir/sub/."),
+                   "/dir/sub");
+  mip_interner_free(&t);
+  mip_buf_free(&strings);
+}
+END_TEST
+
+Suite *path_suite(void) {
+  Suite *s = suite_create("path");
+  TCase *tc = tcase_create("path");
+  tcase_add_test(tc, dot_steps_go);
+  tcase_add_test(tc, repeated_slashes_are_one);
+  tcase_add_test(tc, a_trailing_dot_step_goes);
+  tcase_add_test(tc, other_names_stay);
+  tcase_add_test(tc, interned_paths_are_tidy);
+  suite_add_tcase(s, tc);
+  return s;
+}
