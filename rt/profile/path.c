@@ -16,6 +16,10 @@
  * file name, and a forked child whose pattern has no %p gets ".%p" there
  * (after the ".%m"); a name without an extension gets them appended.
  * A pool pattern (%Nm) gets neither: its file takes every process's run.
+ * Nor does a name that is already something other than a regular file or
+ * a directory (/dev/null, another device, a FIFO): it takes every image's
+ * profile as it is (write.c writes into it), and no file may be made
+ * beside it (a /dev/null.<id> in /dev).
  */
 #include "sys.h"
 
@@ -133,6 +137,13 @@ int mip_rt_pattern_continuous(const char *pattern) {
   return 0;
 }
 
+/* Whether path is there and is neither a regular file nor a directory. */
+static int names_a_device(const char *path) {
+  struct stat st;
+  return mip_sys_stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+         !S_ISDIR(st.st_mode);
+}
+
 /* The name: unpooled asks for a pool pattern's own name for this run,
  * which pool mode writes when it cannot merge (".%p" inserted even where
  * the pattern has a %p, so that it is never the pooled file's name). */
@@ -145,6 +156,10 @@ static int name(const char *pattern, const struct mip_rt_image *image,
   unsigned add = has >> POOLED_SHIFT ? (unpooled ? ADD_P : 0)
                               : ((image->is_main ? 0 : ADD_M) |
                                  (forked ? ADD_P : 0)) & ~has;
+  if (add && !(has >> POOLED_SHIFT) &&
+      expand(pattern, image, insert_at, 0, out, size) == 0 &&
+      names_a_device(out))
+    return 0;
   return expand(pattern, image, insert_at, add, out, size);
 }
 

@@ -194,6 +194,26 @@ want=$(printf '%s\n' ./prof "./prof.$FOO_ID" "./prof.$PLUG_ID" ./d.x/.raw \
 [ "$files" = "$want" ] && pass "no extension: $files" ||
   fail "no extension: '$files', want '$want'"
 
+# 10. a name that is a device or a FIFO takes every image's profile as it
+# is: nothing is inserted, no file is made beside it.
+(MIP_PROFILE_FILE=/dev/null ./app "$TMP/libplug.so" >/dev/null)
+beside=$(ls -d "/dev/null.$FOO_ID" "/dev/null.$PLUG_ID" 2>/dev/null | tr '\n' ' ')
+rm -f "/dev/null.$FOO_ID" "/dev/null.$PLUG_ID"
+[ -z "$beside" ] && pass "/dev/null: no file beside it" ||
+  fail "/dev/null: files made beside it: $beside"
+mkdir run6
+mkfifo run6/p.fifo
+cat run6/p.fifo >fifo.got &
+reader=$!
+exec 4>run6/p.fifo # holds the FIFO open between the images' writes
+(MIP_PROFILE_FILE=run6/p.fifo ./app "$TMP/libplug.so" >/dev/null)
+exec 4>&-
+wait "$reader"
+want=$(cat run3/out/*.raw | wc -c)
+[ "$(ls run6)" = p.fifo ] && [ "$(wc -c <fifo.got)" = "$want" ] &&
+  pass "a FIFO: the reader got the three images' profiles ($want bytes), no file beside it" ||
+  fail "a FIFO: $(wc -c <fifo.got) bytes read, want $want; run6 holds $(ls run6 | tr '\n' ' ')"
+
 if ls run*/*.tmp.* >/dev/null 2>&1; then
   fail "temporary files left behind"
 else
