@@ -16,7 +16,7 @@
  * file name, and a forked child whose pattern has no %p gets ".%p" there
  * (after the ".%m"); a name without an extension gets them appended.
  * A pool pattern (%Nm) gets neither: its file takes every process's run.
- * Nor does a name that is already something other than a regular file or
+ * Nor does a pattern that names something other than a regular file or
  * a directory (/dev/null, another device, a FIFO): it takes every image's
  * profile as it is (write.c writes into it), and no file may be made
  * beside it (a /dev/null.<id> in /dev).
@@ -156,10 +156,10 @@ static int name(const char *pattern, const struct mip_rt_image *image,
   unsigned add = has >> POOLED_SHIFT ? (unpooled ? ADD_P : 0)
                               : ((image->is_main ? 0 : ADD_M) |
                                  (forked ? ADD_P : 0)) & ~has;
-  if (add && !(has >> POOLED_SHIFT) &&
-      expand(pattern, image, insert_at, 0, out, size) == 0 &&
-      names_a_device(out))
-    return 0;
+  /* A device is named as it is (a pattern of directives naming one
+   * would be a curious one: the pattern's own text is looked at). */
+  if (add && names_a_device(pattern))
+    add = 0;
   return expand(pattern, image, insert_at, add, out, size);
 }
 
