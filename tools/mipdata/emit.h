@@ -64,10 +64,16 @@ void emit_quoted(FILE *out, const char *s);
 
 #define TABLE_MAX_COLUMNS 8
 
+/* Columns as wide as their widest cell, two spaces apart, the last one
+ * unpadded; a column of function names at most TEXT_NAME_WIDTH wide, a
+ * longer name on lines of its own and the row's next cells on the line
+ * after, in their columns (text_name.h); a last column of names is
+ * broken only where it would pass TEXT_LINE_WIDTH. */
 struct table {
   int columns;
   const char *heading[TABLE_MAX_COLUMNS];
   int right_align[TABLE_MAX_COLUMNS];
+  int names[TABLE_MAX_COLUMNS]; /* a column of function names */
   char **cells; /* rows * columns, owned */
   size_t rows, cap;
 };
