@@ -15,7 +15,8 @@
 #      names from the symbol table;
 #   6. show --heap's text of C++ names fits a terminal;
 #   7. so do the tables of functions of show, annotate, diff and order,
-#      their rows of short names as they were.
+#      their rows of short names as they were, and a table whose names all
+#      fit a line is laid out as before.
 #   test/e2e/heap_images.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -360,5 +361,19 @@ l=$(lost names/show.txt)
 grep -qxF -- "$expected" names/show.txt &&
   pass "show text: a short name's row as before: '$expected'" ||
   fail "show text: no row '$expected': $(grep ' tally ' names/show.txt)"
+# Names that all fit a line keep their column as wide as the longest: a
+# C static's cell in annotate, "NAME (static, UNIT)", with a long unit.
+deep=names/a/unit/of/a/project/with/a/long/path/src
+mkdir -p "$deep"
+printf 'static int helper(int x) { return 2 * x; }\nint main(int c, char **v) { (void)v; return helper(c) - 2; }\n' \
+  >"$deep/util.c"
+(cd names && "$MIPCC" -fmip-generate=counts -O0 -g "$TMP/$deep/util.c" -o c-app &&
+  MIP_PROFILE_FILE=c.mipraw ./c-app)
+mip_profile --debug names/c-app names/c.mip names/c.mipraw >/dev/null
+"$MIPDATA" annotate -p names/c.mip --debug names/c-app --all >names/c-annotate.txt
+row="warm +1 +1/1  helper \(static, $TMP/$deep/util.c\)  +$TMP/$deep/util.c:1\$"
+grep -qE -- "$row" names/c-annotate.txt &&
+  pass "annotate text: a C static with a long unit on one line, as before" ||
+  fail "annotate text: no one-line row for helper: $(cat names/c-annotate.txt)"
 
 finish

@@ -2,7 +2,8 @@
  * Function names in columns of text, for people: what every table and
  * call stack of mipdata's text output does with a name too long for its
  * column. C++ names run to thousands of characters: a column of names is
- * as wide as the longest, but at most TEXT_NAME_WIDTH; a longer name has
+ * as wide as the longest, but at most TEXT_NAME_WIDTH (in a table, once
+ * one is longer than a line: emit.h); a longer name has
  * lines of its own, broken after a ", " (else after a '<' or '(', else
  * before a "::", else anywhere) into lines of at most TEXT_LINE_WIDTH
  * columns, each after the first indented two more columns, so that the
