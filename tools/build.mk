@@ -11,7 +11,8 @@ MIPDATA_LIBS := -lelf -ldwarf -lz -liberty -lm
 # needs, without its debug-binary adapter (report_debug.c): what the unit
 # tests link.
 REPORT_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(filter-out tools/mipdata/report_debug.c,\
-  $(wildcard tools/mipdata/report*.c)) tools/mipdata/emit.c tools/mipdata/demangle.c)
+  $(wildcard tools/mipdata/report*.c)) tools/mipdata/emit.c tools/mipdata/text_name.c \
+  tools/mipdata/demangle.c)
 # What mipdata export's writers share that the unit tests check: the
 # protocol-buffer encoder and the tables of distinct strings.
 EXPORT_UNIT_OBJ := $(OBJ)/tools/mipdata/protobuf.o $(OBJ)/tools/mipdata/export_util.o

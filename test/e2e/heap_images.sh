@@ -13,7 +13,10 @@
 #   4. under valgrind: the same profiles as natively;
 #   5. a CMake Release build (no -g): one note per binary, and function
 #      names from the symbol table;
-#   6. show --heap's text of C++ names fits a terminal.
+#   6. show --heap's text of C++ names fits a terminal;
+#   7. so do the tables of functions of show, annotate, diff and order,
+#      their rows of short names as they were, and a table whose names all
+#      fit a line is laid out as before.
 #   test/e2e/heap_images.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -292,5 +295,85 @@ done <stl.names
 [ "$longest" -gt 200 ] && [ "$late" -eq 0 ] && [ "$wide" -eq 0 ] && [ "$lost" -eq 0 ] &&
   pass "show --heap text: names up to $longest characters, locations in column 47, name lines within 100 columns, nothing lost" ||
   fail "show --heap text: longest name $longest, $late late locations, $wide wide lines, $lost names lost"
+
+# ---- 7. C++ names in the tables of functions --------------------------------------
+
+# names.cpp, built here (short locations), has a function whose name runs
+# to thousands of characters beside short ones; two runs, two profiles.
+mkdir names
+cp "$HERE/progs/names/names.cpp" names/
+(cd names && "$MIPCXX" -fmip-generate=counts,order,edges,heap -O2 -g names.cpp -o names &&
+  MIP_PROFILE_FILE=a.mipraw ./names 2 >/dev/null && MIP_PROFILE_FILE=b.mipraw ./names 5 x >/dev/null)
+for p in a b; do
+  mip_create names/names "names/$p.mip"
+  "$MIPDATA" merge -p "names/$p.mip" --debug names/names "names/$p.mipraw"
+done
+"$MIPDATA" show -p names/a.mip --debug names/names >names/show.txt
+"$MIPDATA" show -p names/a.mip --debug names/names --covered >names/covered.txt
+"$MIPDATA" show -p names/a.mip --debug names/names --uncovered >names/uncovered.txt
+"$MIPDATA" show -p names/a.mip --debug names/names --format json >names/show.json
+"$MIPDATA" annotate -p names/a.mip >names/annotate.full
+"$MIPDATA" diff names/a.mip names/b.mip >names/diff.txt
+"$MIPDATA" order -p names/b.mip --explain -o names/order.lld >names/order.txt
+# annotate's table of functions (its site headings are sentences)
+sed -n '/^DECISION /,/^$/p' names/annotate.full >names/annotate.txt
+longest=$(jq '[.functions[].demangled | length] | max' names/show.json)
+jq -r '.functions[].demangled' names/show.json | tr -d ' ' | sort -u >names/all.names
+# wide TEXT: its lines wider than 100 columns that hold part of a C++ name
+# (the others are locations: a long path alone in its column)
+wide() { awk 'length > 100 && /std::/' "$1" | wc -l; }
+# lost TEXT: names of names/all.names that TEXT, without its line breaks
+# and indentation, does not hold whole
+lost() {
+  tr -d ' \n' <"$1" >"$1.flat"
+  n=0
+  while read -r name; do
+    grep -qF -- "$name" "$1.flat" || n=$((n + 1))
+  done <names/all.names
+  echo "$n"
+}
+# The row of tally as the table lays it out: the columns as wide as their
+# widest cell (from the JSON), the names' at most 40.
+jq -r '.functions[] | [.demangled, .calls // "-", .order // "-", .file, .line] | @tsv' \
+  names/show.json >names/rows.tsv
+expected=$(awk -F'\t' '
+  { calls[NR] = $2; order[NR] = $3 == "-" ? "-" : sprintf("%.1f", $3)
+    if ($1 == "tally") t = NR }
+  END {
+    cw = 5; ow = 5
+    for (i = 1; i <= NR; i++) {
+      if (length(calls[i]) > cw) cw = length(calls[i])
+      if (length(order[i]) > ow) ow = length(order[i])
+    }
+    
+    printf "yes      %4s  %*s  %*s  %-40s  %s\n", "1/1", cw, calls[t], ow, order[t], "tally", loc
+  }
+  $1 == "tally" { loc = $4 ":" $5 }' names/rows.tsv)
+for t in show covered uncovered annotate diff order; do
+  w=$(wide "names/$t.txt")
+  [ "$w" -eq 0 ] && pass "$t text: no line of a name wider than 100 columns" ||
+    fail "$t text: $w lines of names wider than 100 columns"
+done
+l=$(lost names/show.txt)
+[ "$longest" -gt 1000 ] && [ "$l" -eq 0 ] &&
+  pass "show text: all names whole, the longest $longest characters" ||
+  fail "show text: longest name $longest, $l names not whole"
+grep -qxF -- "$expected" names/show.txt &&
+  pass "show text: a short name's row as before: '$expected'" ||
+  fail "show text: no row '$expected': $(grep ' tally ' names/show.txt)"
+# Names that all fit a line keep their column as wide as the longest: a
+# C static's cell in annotate, "NAME (static, UNIT)", with a long unit.
+deep=names/a/unit/of/a/project/with/a/long/path/src
+mkdir -p "$deep"
+printf 'static int helper(int x) { return 2 * x; }\nint main(int c, char **v) { (void)v; return helper(c) - 2; }\n' \
+  >"$deep/util.c"
+(cd names && "$MIPCC" -fmip-generate=counts -O0 -g "$TMP/$deep/util.c" -o c-app &&
+  MIP_PROFILE_FILE=c.mipraw ./c-app)
+mip_profile --debug names/c-app names/c.mip names/c.mipraw >/dev/null
+"$MIPDATA" annotate -p names/c.mip --debug names/c-app --all >names/c-annotate.txt
+row="warm +1 +1/1  helper \(static, $TMP/$deep/util.c\)  +$TMP/$deep/util.c:1\$"
+grep -qE -- "$row" names/c-annotate.txt &&
+  pass "annotate text: a C static with a long unit on one line, as before" ||
+  fail "annotate text: no one-line row for helper: $(cat names/c-annotate.txt)"
 
 finish

@@ -226,6 +226,8 @@ static void text_functions(const struct annotation *a, FILE *out) {
   struct table t;
   table_init(&t, n, heading);
   t.right_align[1] = t.right_align[2] = 1;
+  t.names[3] = 1;
+  t.names[4] = mangled; /* SYMBOL */
   for (size_t i = 0; i < a->fn_count; i++) {
     const struct report_function *f = a->fns[i];
     char calls[32] = "-", runs[48], function[4096], where[4096] = "-";

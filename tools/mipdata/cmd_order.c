@@ -171,6 +171,7 @@ static void explain_text(const struct order_cmd *o, const struct mip_profile *p,
   table_init(&t, 7, heading);
   t.right_align[0] = t.right_align[2] = t.right_align[3] = 1;
   t.right_align[4] = t.right_align[5] = 1;
+  t.names[6] = 1;
   for (size_t i = 0; i < r->count; i++) {
     const struct order_entry *e = &r->entries[i];
     const struct mip_profile_function *f = &p->functions[e->function];

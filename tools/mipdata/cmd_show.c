@@ -20,6 +20,7 @@
 #include "report_filter.h"
 #include "report_text.h"
 #include "show_heap.h"
+#include "text_name.h"
 
 enum filter { SHOW_ALL, SHOW_COVERED, SHOW_UNCOVERED };
 
@@ -109,6 +110,7 @@ static void text_table(const struct show_options *o, const struct report *r) {
   table_init(&t, n, heading);
   for (int i = 1; i < 2 + calls + order; i++)
     t.right_align[i] = 1;
+  t.names[n - 2] = 1;
   for (size_t i = 0; i < r->function_count; i++) {
     const struct report_function *f = &r->functions[i];
     if (!wanted(o, f))
@@ -143,7 +145,9 @@ static void text_blocks(const struct show_options *o, const struct report *r) {
     const struct report_function *f = &r->functions[i];
     if (!f->block_count || !wanted(o, f))
       continue;
-    printf("  %s\n   ", f->demangled);
+    fputs("  ", stdout);
+    text_name_lines(stdout, 2, f->demangled);
+    fputs("   ", stdout);
     for (uint32_t b = 0; b < f->block_count; b++)
       printf(" %" PRIu32 ":%s", f->blocks[b].line,
              f->blocks[b].covered_runs ? "HOT" : "COLD");
@@ -161,6 +165,7 @@ static void text_edges(const struct report *r) {
   struct table t;
   table_init(&t, 3, heading);
   t.right_align[0] = 1;
+  t.names[1] = t.names[2] = 1;
   for (size_t i = 0; i < r->edge_count; i++) {
     const struct report_edge *e = &r->edges[i];
     char samples[32];

@@ -71,6 +71,7 @@ void diff_table_contexts(const struct diff *d, const struct diff_list *l,
   table_init(t, 6, heading);
   for (int i = 0; i < 5; i++)
     t->right_align[i] = 1;
+  t->names[5] = 1; /* SITE: "ALLOCATOR in FUNCTION (FILE:LINE)" */
   enum report_metric m = d->o->metric;
   double total = d->heap.total[m].base;
   for (size_t i = 0; i < l->shown; i++) {
@@ -102,6 +103,7 @@ void diff_table_calls(const struct diff *d, struct table *t) {
   table_init(t, 5, heading);
   for (int i = 0; i < 4; i++)
     t->right_align[i] = 1;
+  t->names[4] = 1;
   const struct diff_functions *f = &d->functions;
   for (size_t i = 0; i < f->top_call_count; i++) {
     const struct diff_call *c = &f->top_calls[i];

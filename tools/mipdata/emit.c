@@ -6,6 +6,7 @@
 
 #include "emit.h"
 #include "mipfmt.h"
+#include "text_name.h"
 
 int emit_parse_format(const char *name, enum emit_format *out) {
   static const char *const names[] = {"text", "yaml", "json"};
@@ -280,35 +281,53 @@ void table_add(struct table *t, const char *const *cells) {
   t->rows++;
 }
 
+/* brk[i]: column i is one of names that are broken (text_name.h). */
 static void print_row(const struct table *t, FILE *out,
-                      const char *const *cells, const size_t *width) {
+                      const char *const *cells, const size_t *width,
+                      const int *brk) {
+  size_t column = 0; /* where the line so far ends */
   for (int i = 0; i < t->columns; i++) {
     int last = i == t->columns - 1;
     int w = (int)width[i];
-    if (t->right_align[i])
+    if (brk[i] && last) { /* no padding: broken only past the edge */
+      text_name_lines(out, column, cells[i]);
+      return;
+    }
+    if (brk[i] && strlen(cells[i]) > width[i]) {
+      text_name_lines(out, column, cells[i]);
+      fprintf(out, "%*s", (int)column + w, ""); /* the next line */
+    } else if (t->right_align[i])
       fprintf(out, "%*s", w, cells[i]);
     else if (last)
       fputs(cells[i], out);
     else
       fprintf(out, "%-*s", w, cells[i]);
     fputs(last ? "\n" : "  ", out);
+    column += width[i] + 2;
   }
 }
 
 void table_print(const struct table *t, FILE *out) {
-  size_t width[TABLE_MAX_COLUMNS] = {0};
-  for (int i = 0; i < t->columns; i++)
-    width[i] = strlen(t->heading[i]);
+  size_t width[TABLE_MAX_COLUMNS] = {0}, cell[TABLE_MAX_COLUMNS] = {0};
+  int brk[TABLE_MAX_COLUMNS] = {0};
   for (size_t r = 0; r < t->rows; r++)
     for (int i = 0; i < t->columns; i++) {
       size_t n = strlen(t->cells[r * (size_t)t->columns + (size_t)i]);
-      if (n > width[i])
-        width[i] = n;
+      if (n > cell[i])
+        cell[i] = n;
     }
-  print_row(t, out, t->heading, width);
+  for (int i = 0; i < t->columns; i++) {
+    /* Names that all fit a line (C's, most C++ programs') keep the
+     * column as wide as the longest. */
+    brk[i] = t->names[i] && cell[i] > TEXT_LINE_WIDTH;
+    width[i] = brk[i] ? text_name_width(cell[i]) : cell[i];
+    if (strlen(t->heading[i]) > width[i])
+      width[i] = strlen(t->heading[i]);
+  }
+  print_row(t, out, t->heading, width, brk);
   for (size_t r = 0; r < t->rows; r++)
     print_row(t, out, (const char *const *)&t->cells[r * (size_t)t->columns],
-              width);
+              width, brk);
 }
 
 void table_free(struct table *t) {

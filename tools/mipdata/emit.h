@@ -64,10 +64,18 @@ void emit_quoted(FILE *out, const char *s);
 
 #define TABLE_MAX_COLUMNS 8
 
+/* Columns as wide as their widest cell, two spaces apart, the last one
+ * unpadded. A column of function names with one longer than a line
+ * (TEXT_LINE_WIDTH: C++ templates) is at most TEXT_NAME_WIDTH wide, a
+ * longer name on lines of its own and the row's next cells on the line
+ * after, in their columns (text_name.h); as the last column, it is broken
+ * only where it would pass TEXT_LINE_WIDTH. A column of names that all
+ * fit a line is laid out as any other. */
 struct table {
   int columns;
   const char *heading[TABLE_MAX_COLUMNS];
   int right_align[TABLE_MAX_COLUMNS];
+  int names[TABLE_MAX_COLUMNS]; /* a column of function names */
   char **cells; /* rows * columns, owned */
   size_t rows, cap;
 };

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report_text.h"
+#include "text_name.h"
 
 const char *report_plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
@@ -38,38 +39,6 @@ static void location(FILE *out, const struct report_frame *f) {
   fputc('\n', out);
 }
 
-/* Where to break the first room characters of name: after the last ", ",
- * else after the last '<' or '(', else before the last "::", else at
- * room. */
-static size_t break_at(const char *name, size_t room) {
-  size_t comma = 0, open = 0, scope = 0;
-  for (size_t i = 1; i < room; i++) {
-    if (name[i - 1] == ',' && name[i] == ' ')
-      comma = i;
-    else if (name[i - 1] == '<' || name[i - 1] == '(')
-      open = i;
-    else if (name[i] == ':' && name[i + 1] == ':' && name[i - 1] != ':')
-      scope = i;
-  }
-  return comma ? comma : open ? open : scope ? scope : room;
-}
-
-/* A name too long for the column, on lines of its own (report_text.h). */
-static void wrapped(FILE *out, const char *indent, const char *name) {
-  size_t room = REPORT_TEXT_LINE_WIDTH - strlen(indent);
-  const char *more = "";
-  while (strlen(name) > room) {
-    size_t cut = break_at(name, room);
-    fprintf(out, "%s%s%.*s\n", indent, more, (int)cut, name);
-    for (name += cut; *name == ' ';)
-      name++;
-    if (!*more)
-      room -= 2;
-    more = "  ";
-  }
-  fprintf(out, "%s%s%s\n", indent, more, name);
-}
-
 static const char *frame_name(const struct report_frame *f) {
   return *f->function ? f->demangled : "??";
 }
@@ -82,16 +51,16 @@ void report_text_frames(FILE *out, const char *indent, const struct report *r,
   for (const struct report_frame *f; (f = report_frames_next(&it));)
     if (strlen(frame_name(f)) > width)
       width = strlen(frame_name(f));
-  if (width > REPORT_TEXT_NAME_WIDTH)
-    width = REPORT_TEXT_NAME_WIDTH;
+  width = text_name_width(width);
   report_frames_begin(&it, r, c, REPORT_LEAF_FIRST);
   for (const struct report_frame *f; (f = report_frames_next(&it));) {
     const char *name = frame_name(f);
+    fputs(indent, out);
     if (strlen(name) > width) {
-      wrapped(out, indent, name);
+      text_name_lines(out, strlen(indent), name);
       fprintf(out, "%s%-*s  ", indent, (int)width, "");
     } else
-      fprintf(out, "%s%-*s  ", indent, (int)width, name);
+      fprintf(out, "%-*s  ", (int)width, name);
     location(out, f);
   }
   if (c->truncated)

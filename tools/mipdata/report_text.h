@@ -1,7 +1,8 @@
 /*
  * The report model as text, for people: what several commands print the
  * same way. Heap call stacks are one frame a line, the function
- * (demangled) in a column of bounded width, then where the frame is.
+ * (demangled) in a column of bounded width (text_name.h), then where the
+ * frame is.
  */
 #ifndef MIPDATA_REPORT_TEXT_H
 #define MIPDATA_REPORT_TEXT_H
@@ -9,16 +10,6 @@
 #include <stdio.h>
 
 #include "report.h"
-
-/* The widest function column: a longer name has lines of its own, and
- * its location goes on the next line, where the column ends. C++ names
- * run to thousands of characters: such a name is broken after a ", " (or,
- * when there is none, anywhere) into lines of at most
- * REPORT_TEXT_LINE_WIDTH columns, each after the first indented two more
- * columns, so that the text fits a terminal and the locations stay in
- * one column. */
-#define REPORT_TEXT_NAME_WIDTH 40
-#define REPORT_TEXT_LINE_WIDTH 100
 
 /* "s" when n is not 1. */
 const char *report_plural(uint64_t n);
