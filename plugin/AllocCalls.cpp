@@ -125,8 +125,8 @@ StringRef allocatorByPrototype(const CallBase &CB) {
   const FunctionType *Ty = CB.getFunctionType();
   if (Ty->isVarArg() || !isPlainPointer(Ty->getReturnType()))
     return "";
-  const Type *Size = CB.getModule()->getDataLayout().getIntPtrType(
-      CB.getContext());
+  const Type *Size =
+      CB.getModule()->getDataLayout().getIntPtrType(CB.getContext());
   const Type *Ptr = PointerType::getUnqual(CB.getContext());
   auto Params = Ty->params();
   if (Params.size() == 1 && Params[0] == Size)

@@ -25,9 +25,11 @@ static void check_tidy(const struct tidied *cases, size_t n) {
 #define CHECK_TIDY(cases) check_tidy(cases, sizeof cases / sizeof *cases)
 
 START_TEST(dot_steps_go) {
-  static const struct tidied cases[] = {
-      {"/build/src/./a.c", "/build/src/a.c"}, {"/build/././a.c", "/build/a.c"},
-      {"/./a.c", "/a.c"}, {"/build/./", "/build/"}, {"/./", "/"}};
+  static const struct tidied cases[] = {{"/build/src/./a.c", "/build/src/a.c"},
+                                        {"/build/././a.c", "/build/a.c"},
+                                        {"/./a.c", "/a.c"},
+                                        {"/build/./", "/build/"},
+                                        {"/./", "/"}};
   CHECK_TIDY(cases);
 }
 END_TEST
@@ -48,9 +50,12 @@ START_TEST(repeated_slashes_are_one) {
 END_TEST
 
 START_TEST(a_trailing_dot_step_goes) {
-  static const struct tidied cases[] = {
-      {"/dir/sub/.", "/dir/sub"}, {"/dir/sub//.", "/dir/sub"},
-      {"/dir/sub/./.", "/dir/sub"}, {"/.", "/"}, {"//.", "/"}, {"a/.", "a"}};
+  static const struct tidied cases[] = {{"/dir/sub/.", "/dir/sub"},
+                                        {"/dir/sub//.", "/dir/sub"},
+                                        {"/dir/sub/./.", "/dir/sub"},
+                                        {"/.", "/"},
+                                        {"//.", "/"},
+                                        {"a/.", "a"}};
   CHECK_TIDY(cases);
 }
 END_TEST
@@ -61,9 +66,15 @@ START_TEST(other_names_stay) {
   static const struct tidied cases[] = {
       {"/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/stdio.h",
        "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/stdio.h"},
-      {"/dir/..", "/dir/.."}, {"/dir/.hidden/a.c", "/dir/.hidden/a.c"},
-      {"/dir/a./b.c", "/dir/a./b.c"}, {"/dir/...", "/dir/..."},
-      {"./a.c", "./a.c"}, {".", "."}, {"a.c", "a.c"}, {"/", "/"}, {"", ""},
+      {"/dir/..", "/dir/.."},
+      {"/dir/.hidden/a.c", "/dir/.hidden/a.c"},
+      {"/dir/a./b.c", "/dir/a./b.c"},
+      {"/dir/...", "/dir/..."},
+      {"./a.c", "./a.c"},
+      {".", "."},
+      {"a.c", "a.c"},
+      {"/", "/"},
+      {"", ""},
       {"/dir/sub/a.c", "/dir/sub/a.c"}};
   CHECK_TIDY(cases);
 }
