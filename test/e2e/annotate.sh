@@ -279,7 +279,7 @@ else
   fail "coverage only: $got; stderr: $(cat cov.err)"
 fi
 "$MIPDATA" annotate -p cov.mip >cov.txt 2>/dev/null
-grep -qxF 'Allocation sites: no heap data: this image has no allocation site (it was not built with -fmip-generate=heap, or its code calls no allocator; what it allocates through other images is in their profiles)' cov.txt &&
+grep -qxF 'Allocation sites: no heap data: this image has no allocation site (built without -fmip-generate=heap, or its code calls no allocator)' cov.txt &&
   ! grep -q '^#  CLASS' cov.txt &&
   pass "coverage only, text: no allocation sites" || fail "coverage only, text: $(cat cov.txt)"
 

@@ -206,7 +206,7 @@ grep -q '^No heap data' none.txt && [ "$(jq -c '[.heap, .heap_stats]' none.json)
 # library whose code calls no allocator, whose runs have no heap payload
 # although its program's have, merged with --debug; a heap program's
 # profile without runs has its sites and no run.
-NO_SITE="No heap data: this image has no allocation site (it was not built with -fmip-generate=heap, or its code calls no allocator; what it allocates through other images is in their profiles)."
+NO_SITE="No heap data: this image has no allocation site (built without -fmip-generate=heap, or its code calls no allocator)."
 heap_sites() { dump_value "$1" '[.section.records[] | select(.name == "heap site")] | length'; }
 payloads() { dump_value "$1" '[.sections[].name] | join(" ")'; }
 printf 'int twice(int x) { return 2 * x; }\n' >twice.c

@@ -9,9 +9,8 @@ const char *report_plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
 const char *report_no_heap_reason(const struct report *r) {
   if (!r->site_count)
-    return "this image has no allocation site (it was not built with "
-           "-fmip-generate=heap, or its code calls no allocator; what it "
-           "allocates through other images is in their profiles)";
+    return "this image has no allocation site (built without "
+           "-fmip-generate=heap, or its code calls no allocator)";
   if (!r->runs)
     return "no run merged yet (merge its raw profiles with --debug BINARY)";
   return "none of its runs recorded any, although this image has "
