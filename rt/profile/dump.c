@@ -11,9 +11,24 @@
 
 #include "sys.h"
 
+/* MIP_PROFILE_FILE as it was when the image started, copied: a program
+ * may give the processes it forks another environment (nginx's workers
+ * keep TZ alone) or write over its own strings (setproctitle), and its
+ * profiles go where it was started to write them. A pattern too long for
+ * the copy, which no name could hold anyway, stays where it is. */
+static char pattern_copy[MIP_RT_PATH_MAX];
+static const char *pattern;
+
+void mip_rt_profile_pattern_init(void) {
+  const char *given = getenv("MIP_PROFILE_FILE");
+  pattern = given && *given ? given : MIP_RT_DEFAULT_PROFILE;
+  if (mip_rt_append(pattern_copy, 0, sizeof pattern_copy, pattern) <
+      sizeof pattern_copy)
+    pattern = pattern_copy;
+}
+
 const char *mip_rt_profile_pattern(void) {
-  const char *pattern = getenv("MIP_PROFILE_FILE");
-  return pattern && *pattern ? pattern : MIP_RT_DEFAULT_PROFILE;
+  return pattern ? pattern : MIP_RT_DEFAULT_PROFILE;
 }
 
 /* Pool mode's merge (merge.c) replaces this when the image is linked

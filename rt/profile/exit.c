@@ -25,6 +25,7 @@ __attribute__((constructor(101))) static void mip_rt_init(void) {
   int saved = errno;
   mip_rt_stderr_init();
   mip_rt_self_init();
+  mip_rt_profile_pattern_init();
   /* Every image's runtime reads the same MIP_OPTIONS: only the first to
    * start reports what is wrong with it. */
   const char *options = getenv("MIP_OPTIONS");

@@ -72,7 +72,18 @@ expect_eq "exec: the parent's file and the new program's" "$files" "default.mipr
 expect_eq "exec: parent unaffected" "$(calls_of exec/default.mipraw)" "$PARENT"
 expect_eq "exec: the new program counts from zero" "$(calls_of exec/exec.mipraw)" "$EXECD"
 
-# 5. a shared library in a forked child: ".%m.%p" (an instrumented
+# 5. a child that gives itself a new environment (nginx's workers keep TZ
+# alone) writes where the process was started to write
+mkdir newenv
+(cd newenv && MIP_PROFILE_FILE='run-%p.raw' ../forker newenv >out.txt)
+child=$(sed -n 's/^child //p' newenv/out.txt)
+files=$(cd newenv && ls | grep -v out.txt | sort | tr '\n' ' ')
+parent=$(cd newenv && ls run-*.raw | grep -v "run-$child.raw")
+expect_eq "new environment: the child's file named by the pattern it started with" \
+  "$files" "$(printf '%s\n' "$parent" "run-$child.raw" | sort | tr '\n' ' ')"
+expect_eq "new environment: child" "$(calls_of "newenv/run-$child.raw")" "$CHILD"
+
+# 6. a shared library in a forked child: ".%m.%p" (an instrumented
 # library preloaded into the program is enough)
 "$MIPCC" -fmip-generate -O2 -shared -fPIC "$HERE/progs/images/foo.c" -o libfoo.so
 FOO_ID=$(readelf -n libfoo.so | sed -n 's/.*Build ID: //p' | cut -c1-16)

@@ -1,5 +1,7 @@
 /*
  *   forker exit|_exit|exec   fork after some work; the child ends as named
+ *   forker newenv            the child exits normally after giving itself
+ *                            a new environment, as nginx's workers do
  *   forker execd             what the exec'd child runs
  * Prints "child PID" so the test knows the child's file name.
  *
@@ -27,7 +29,20 @@ static void times(void (*f)(void), int n) {
     f();
 }
 
+extern char **environ;
+
+/* A new environment, and the old one's strings written over, as
+ * setproctitle does with that memory. */
+static void replace_environment(void) {
+  static char *fresh[] = {"TZ=UTC", NULL};
+  for (char **e = environ; *e; e++)
+    memset(*e, 'x', strlen(*e));
+  environ = fresh;
+}
+
 __attribute__((noinline)) void child_main(const char *how, char *self) {
+  if (strcmp(how, "newenv") == 0)
+    replace_environment();
   times(both, 5);
   times(child_only, 7);
   if (strcmp(how, "_exit") == 0)
