@@ -11,24 +11,29 @@
 
 #include "sys.h"
 
-/* MIP_PROFILE_FILE as it was when the image started, copied: a program
- * may give the processes it forks another environment (nginx's workers
- * keep TZ alone) or write over its own strings (setproctitle), and its
- * profiles go where it was started to write them. A pattern too long for
- * the copy, which no name could hold anyway, stays where it is. */
+/* MIP_PROFILE_FILE as the environment has it when the profile is
+ * written (a program may set it to name a dump), else as it was when the
+ * image started, copied then: a program may give the processes it forks
+ * an environment of their own (nginx's workers keep TZ alone) or write
+ * over its own strings (setproctitle), and their profiles go where the
+ * process was started to write them. A pattern too long for the copy
+ * (no name could hold it) is not kept. */
 static char pattern_copy[MIP_RT_PATH_MAX];
-static const char *pattern;
+static const char *pattern_at_start;
 
 void mip_rt_profile_pattern_init(void) {
   const char *given = getenv("MIP_PROFILE_FILE");
-  pattern = given && *given ? given : MIP_RT_DEFAULT_PROFILE;
-  if (mip_rt_append(pattern_copy, 0, sizeof pattern_copy, pattern) <
-      sizeof pattern_copy)
-    pattern = pattern_copy;
+  if (given && *given &&
+      mip_rt_append(pattern_copy, 0, sizeof pattern_copy, given) <
+          sizeof pattern_copy)
+    pattern_at_start = pattern_copy;
 }
 
 const char *mip_rt_profile_pattern(void) {
-  return pattern ? pattern : MIP_RT_DEFAULT_PROFILE;
+  const char *now = getenv("MIP_PROFILE_FILE");
+  return now && *now        ? now
+         : pattern_at_start ? pattern_at_start
+                            : MIP_RT_DEFAULT_PROFILE;
 }
 
 /* Pool mode's merge (merge.c) replaces this when the image is linked

@@ -165,8 +165,8 @@ MIP_RT_HIDDEN void mip_rt_fork_init(void);
 MIP_RT_HIDDEN int mip_rt_forked(void);
 
 /* dump.c */
-/* MIP_PROFILE_FILE as it was at start-up (taken by
- * mip_rt_profile_pattern_init()), or the default name. */
+/* MIP_PROFILE_FILE, or when the environment has none any more, as it
+ * was at start-up (mip_rt_profile_pattern_init()), or the default name. */
 MIP_RT_HIDDEN void mip_rt_profile_pattern_init(void);
 MIP_RT_HIDDEN const char *mip_rt_profile_pattern(void);
 /* Writes this image's profile where MIP_PROFILE_FILE says; 0 on success,

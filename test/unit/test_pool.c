@@ -415,20 +415,16 @@ START_TEST(names_the_runs_pool_mode_cannot_merge) {
   char out[256], want[256];
   int pid = (int)getpid();
   setenv("MIP_PROFILE_FILE", "d.x/p-%1m.raw", 1);
-  mip_rt_profile_pattern_init(); /* read at start-up */
   ck_assert_int_eq(mip_rt_pool_fallback_path(&image, out, sizeof out), 0);
   snprintf(want, sizeof want, "d.x/p-%s_0.%d.raw", image.id, pid);
   ck_assert_str_eq(out, want);
   setenv("MIP_PROFILE_FILE", "%p-%2m", 1);
-  mip_rt_profile_pattern_init(); /* read at start-up */
   ck_assert_int_eq(mip_rt_pool_fallback_path(&image, out, sizeof out), 0);
   snprintf(want, sizeof want, "%d-%s_%d.%d", pid, image.id, pid % 2, pid);
   ck_assert_str_eq(out, want);
   setenv("MIP_PROFILE_FILE", ".hidden/%3m", 1);
-  mip_rt_profile_pattern_init(); /* read at start-up */
   ck_assert_int_eq(mip_rt_pool_fallback_path(&image, out, 8), -1);
   unsetenv("MIP_PROFILE_FILE");
-  mip_rt_profile_pattern_init();
 }
 END_TEST
 
