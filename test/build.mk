@@ -17,7 +17,7 @@ UNIT_BIN  := $(BUILD)/test/unit-tests
 # profile when the test binary exits, and continuous mode's object.
 UNIT_RT_OBJ := $(filter-out $(OBJ)/rt/profile/exit.o,$(RT_OBJ)) $(CONTINUOUS_OBJ)
 # The runtime's headers include each other by name, as in rt/build.mk.
-$(UNIT_OBJ): ALL_CFLAGS += $(RT_INCLUDES)
+$(UNIT_OBJ): ALL_CFLAGS += $(RT_INCLUDES) $(MIPDATA_INCLUDES)
 
 # Every test/e2e/NAME.sh (but lib.sh and the NAME_lib.sh that suites
 # share) is a suite, test-NAME: the most

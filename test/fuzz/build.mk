@@ -25,13 +25,13 @@ FUZZ_GOAL ?= 10000000
 # (made by pattern rules only, they would be deleted as intermediates)
 .SECONDARY: $(FUZZ_TARGETS:%=$(OBJ)/test/fuzz/fuzz_%.o) $(FUZZ_OWN)
 
-$(OBJ)/test/fuzz/%.o: ALL_CFLAGS += -I/usr/include/libdwarf
+$(OBJ)/test/fuzz/%.o: ALL_CFLAGS += -I/usr/include/libdwarf $(MIPDATA_INCLUDES)
 # The output writer compares each character it quotes; tracing those
 # comparisons (libFuzzer's hints for solving them) took a third of the
 # view target's time, and nothing it prints is there to be solved. Its
 # edges are still counted.
 ifneq ($(FUZZ),)
-$(OBJ)/tools/mipdata/emit.o: ALL_CFLAGS += -fno-sanitize-coverage=trace-cmp
+$(OBJ)/tools/mipdata/output/emit.o: ALL_CFLAGS += -fno-sanitize-coverage=trace-cmp
 endif
 # mipdata's main, renamed: libFuzzer has the process's main.
 $(OBJ)/test/fuzz/mipdata_main.o: tools/mipdata/main.c

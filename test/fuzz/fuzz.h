@@ -67,7 +67,7 @@ int fuzz_fixture_profile(const char *var, const char *path,
 const struct mip_profile *fuzz_fixture_profile_once(const char *var);
 
 /* `mipdata merge -p INTO_PATH --debug BINARY RAW` past the reading, as
- * tools/mipdata/cmd_merge.c adds a raw profile to the one profile given:
+ * tools/mipdata/commands/cmd_merge.c adds a raw profile to the one profile given:
  * the run added, its heap stacks symbolized with fuzz_symbolizer() (the
  * --debug binary). Returns 0 when added; a refusal has been checked with
  * fuzz_refused. */

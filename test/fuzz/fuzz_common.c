@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tools/mipdata/cmd.h"
-#include "../../tools/mipdata/debuginfo.h"
+#include "cmd.h"
+#include "debuginfo.h"
 #include "fuzz.h"
 
 static char scratch[256];

@@ -1,4 +1,4 @@
-/* `mipdata dump` on any MIP file (tools/mipdata/cmd_dump.c): the input's
+/* `mipdata dump` on any MIP file (tools/mipdata/commands/cmd_dump.c): the input's
  * bytes dumped as what their magic says they are, a raw profile (pooled
  * too), an indexed profile, a map file or a bare map section, each from
  * memory (dump_bytes, what the command does once it has read the file),
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../tools/mipdata/dump.h"
+#include "dump.h"
 #include "fuzz.h"
 
 /* The input dumped in format; 0 if dump took it. */

@@ -1,11 +1,11 @@
 /* fuzz.h's merging: what `mipdata merge -p INTO --debug BINARY INPUT`
- * does with its one input once it is read (tools/mipdata/cmd_merge.c's
+ * does with its one input once it is read (tools/mipdata/commands/cmd_merge.c's
  * add_to: with one profile, every input goes to it, and the library's own
  * checks refuse another build's). The --debug binary is indexed once for
  * the whole run rather than once per merge. */
 #include <stdlib.h>
 
-#include "../../tools/mipdata/debuginfo.h"
+#include "debuginfo.h"
 #include "fuzz.h"
 
 static struct mip_symbolizer binary_callback;

@@ -7,8 +7,8 @@
  * merged as one, as merge does. */
 #include <stdint.h>
 
-#include "../../tools/mipdata/report.h"
-#include "../../tools/mipdata/show_heap.h"
+#include "report.h"
+#include "show_heap.h"
 #include "fuzz.h"
 
 static const char profile_path[] = "heap.mip";

@@ -1,9 +1,9 @@
-/* mipdata diff's arithmetic (tools/mipdata/diff_ratio.c): which changes
+/* mipdata diff's arithmetic (tools/mipdata/diff/diff_ratio.c): which changes
  * count as up, down or the same, the spread of ratios, changes in %;
  * never NaN or infinity. */
 #include <math.h>
 
-#include "../../tools/mipdata/diff.h"
+#include "diff.h"
 #include "suites.h"
 
 START_TEST(ratios_count_and_spread) {

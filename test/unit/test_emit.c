@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../tools/mipdata/emit.h"
+#include "emit.h"
 #include "suites.h"
 
 static char *render(enum emit_format format) {

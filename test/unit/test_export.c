@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/mipdata/export.h"
-#include "../../tools/mipdata/protobuf.h"
+#include "export.h"
+#include "protobuf.h"
 #include "suites.h"
 
 static void assert_bytes(const struct mip_buf *b, const uint8_t *want,

@@ -1,4 +1,4 @@
-/* The flame graph's tree and arithmetic (tools/mipdata/flame_tree.h):
+/* The flame graph's tree and arithmetic (tools/mipdata/flame/flame_tree.h):
  * total and self per node, frames of several lines folded once, means,
  * the base scaled, the neutral band, new frames, vanished stacks, empty
  * sides, small frames merged. Stacks are given as labels a to e, with
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/mipdata/flame_tree.h"
+#include "flame_tree.h"
 #include "suites.h"
 
 struct fixture {

@@ -1,4 +1,4 @@
-/* The report model (tools/mipdata/report.h): keys that match the entities
+/* The report model (tools/mipdata/report/report.h): keys that match the entities
  * of two builds of one program, iteration orders. The profiles are made
  * as merge makes them, from a map and a raw profile whose call stacks a
  * fake debug binary symbolizes; the second build has every line two
@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/mipdata/flame_tree.h"
-#include "../../tools/mipdata/folded.h"
-#include "../../tools/mipdata/report.h"
-#include "../../tools/mipdata/report_match.h"
-#include "../../tools/mipdata/report_metric.h"
-#include "../../tools/mipdata/report_text.h"
+#include "flame_tree.h"
+#include "folded.h"
+#include "report.h"
+#include "report_match.h"
+#include "report_metric.h"
+#include "report_text.h"
 #include "builder.h"
 #include "mip/layouts.h"
 #include "suites.h"

@@ -20,7 +20,7 @@
 #include <libdwarf.h>
 #include <stdint.h>
 
-#include "../debuginfo.h"
+#include "debuginfo.h"
 #include "intern.h"
 
 #define NONE UINT32_MAX

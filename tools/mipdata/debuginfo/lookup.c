@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../elf_image.h"
+#include "elf_image.h"
 #include "index.h"
 
 const struct mip_build_id *debuginfo_build_id(const struct debuginfo *di) {

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "../elf_image.h"
+#include "elf_image.h"
 #include "index.h"
 
 void symbols_read(struct debuginfo *di, struct elf_image *img) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../elf_image.h"
+#include "elf_image.h"
 #include "index.h"
 
 int unit_has_file(const struct unit *u, Dwarf_Unsigned number) {
