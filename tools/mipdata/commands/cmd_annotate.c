@@ -19,6 +19,7 @@
 
 #include "cmd.h"
 #include "emit.h"
+#include "escape.h"
 #include "report_debug.h"
 #include "report_emit.h"
 #include "report_filter.h"
@@ -337,7 +338,7 @@ static void text_contexts(const struct annotation *a, FILE *out) {
     char where[4096];
     int at = site_location(s, where, sizeof where);
     fprintf(out, "\n#%zu  %s: %s %s%s\n", i + 1, site_class(s),
-            s->allocator_name, at ? "at " : "", where);
+            text_safe(s->allocator_name), at ? "at " : "", text_safe(where));
     if (d->mixed)
       fprintf(out,
               "    its contexts disagree (%" PRIu64 " cold, %" PRIu64

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "demangle.h"
 #include "emit.h"
+#include "escape.h"
 #include "function_order.h"
 
 enum order_format { FORMAT_LLD, FORMAT_GOLD };
@@ -153,7 +154,7 @@ static void summary_line(const struct order_cmd *o,
   fprintf(out,
           "%s: %zu %s: %zu start-up, %zu hot in %zu cluster%s, %zu warm, "
           "%zu cold\n",
-          o->output ? o->output : o->profile, o->output ? r->lines : r->count,
+          text_safe(o->output ? o->output : o->profile), o->output ? r->lines : r->count,
           o->output ? "symbols" : "functions", r->group_count[ORDER_STARTUP],
           r->group_count[ORDER_HOT], r->clusters, r->clusters == 1 ? "" : "s",
           r->group_count[ORDER_WARM], r->group_count[ORDER_COLD]);

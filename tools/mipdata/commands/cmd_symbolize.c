@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "debuginfo.h"
+#include "escape.h"
 
 /* An address as the arguments and standard input give it: hex with 0x,
  * or decimal, then nothing but white space. */
@@ -36,8 +37,8 @@ static void print_address(struct debuginfo *s, uint64_t addr) {
     printf("??\n??:0:0\n");
   for (size_t i = 0; i < n; i++)
     printf("%s\n%s:%" PRIu32 ":%" PRIu32 "\n",
-           frames[i].function[0] ? frames[i].function : "??",
-           frames[i].file[0] ? frames[i].file : "??", frames[i].line,
+           frames[i].function[0] ? text_safe(frames[i].function) : "??",
+           frames[i].file[0] ? text_safe(frames[i].file) : "??", frames[i].line,
            frames[i].column);
   putchar('\n');
 }

@@ -5,40 +5,11 @@
 #include <string.h>
 
 #include "diff.h"
+#include "escape.h"
 
-/* A cell's text: pipes, HTML and emphasis characters escaped. */
-static void cell(const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '|':
-      fputs("\\|", stdout);
-      break;
-    case '<':
-      fputs("&lt;", stdout);
-      break;
-    case '>':
-      fputs("&gt;", stdout);
-      break;
-    case '&':
-      fputs("&amp;", stdout);
-      break;
-    case '*':
-    case '_':
-    case '`':
-    case '\\':
-    case '[':
-    case ']':
-      putchar('\\');
-      putchar(*s);
-      break;
-    case '\n':
-      putchar(' ');
-      break;
-    default:
-      putchar(*s);
-    }
-  }
-}
+/* A cell's text, or a name in a line: nothing in it can end the cell or
+ * the row, or become markdown or HTML (escape.h). */
+static void cell(const char *s) { escape_markdown(stdout, s); }
 
 /* t as a pipe table, then frees it. */
 static void print_table(struct table *t) {
@@ -74,9 +45,10 @@ static void details_begin(const char *summary) {
 static void details_end(void) { fputs("</details>\n\n", stdout); }
 
 static void side(const struct report *r, const char *what) {
-  printf("%s `", what);
+  /* <code>, not a code span: in one, the escapes would show. */
+  printf("%s <code>", what);
   cell(r->path);
-  printf("` (%llu run%s)", (unsigned long long)r->runs, r->runs == 1 ? "" : "s");
+  printf("</code> (%llu run%s)", (unsigned long long)r->runs, r->runs == 1 ? "" : "s");
 }
 
 static void heading(const struct diff *d) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "diff.h"
+#include "escape.h"
 #include "report_text.h"
 
 #define RED "\033[31m"
@@ -12,7 +13,7 @@
 
 static void print_table(struct table *t, const char *title) {
   if (title)
-    printf("\n%s\n", title);
+    printf("\n%s\n", text_safe(title));
   table_print(t, stdout);
   table_free(t);
 }
@@ -25,9 +26,9 @@ static void heading(const struct diff *d) {
   }
   diff_headline(d, line, sizeof line);
   const char *on = !d->o->colour ? "" : d->failed ? RED BOLD : BOLD;
-  printf("%s%s%s\n", on, line, d->o->colour ? PLAIN : "");
+  printf("%s%s%s\n", on, text_safe(line), d->o->colour ? PLAIN : "");
   for (size_t i = 0; i < d->missing_count; i++)
-    printf("Not compared: %s\n", d->missing[i]);
+    printf("Not compared: %s\n", text_safe(d->missing[i]));
 }
 
 static void context_list(const struct diff *d, const char *what,
@@ -56,9 +57,9 @@ static void heap(const struct diff *d) {
   if (!h->compared)
     return;
   diff_matching_text(d, line, sizeof line);
-  printf("\nHeap: %s\n", line);
+  printf("\nHeap: %s\n", text_safe(line));
   diff_normalization_text(d, line, sizeof line);
-  printf("Heap: %s\n", line);
+  printf("Heap: %s\n", text_safe(line));
   struct table t;
   diff_table_totals(d, &t);
   print_table(&t, NULL);
@@ -80,7 +81,7 @@ static void named(const struct diff *d, const char *what,
   if (!l->count)
     return;
   diff_function_names(d, l, names, sizeof names);
-  printf("%s (%zu): %s\n", what, l->count, names);
+  printf("%s (%zu): %s\n", what, l->count, text_safe(names));
 }
 
 static void functions(const struct diff *d) {
@@ -89,7 +90,7 @@ static void functions(const struct diff *d) {
   if (!f->compared)
     return;
   diff_coverage_text(d, line, sizeof line);
-  printf("\nFunctions: %s\n", line);
+  printf("\nFunctions: %s\n", text_safe(line));
   named(d, "Newly uncovered", &f->newly_uncovered);
   named(d, "Newly covered", &f->newly_covered);
   named(d, "Code changed (CFG hash)", &f->code_changed);
@@ -112,7 +113,7 @@ static void functions(const struct diff *d) {
     printf("\nBlocks newly cold (%zu):\n", f->cold_count);
     for (size_t i = 0; i < f->cold_shown; i++)
       printf("  %s: block %u, line %u\n",
-             diff_function_of(d, f->cold[i].group)->demangled,
+             text_safe(diff_function_of(d, f->cold[i].group)->demangled),
              f->cold[i].block, f->cold[i].line);
   }
 }

@@ -238,7 +238,7 @@ void dump_string(struct dump_out *d, const char *key, const char *value,
   /* quoted as JSON and YAML quote it: names are bytes from files */
   text_key(d, key, offset);
   fputc(' ', d->out);
-  emit_quoted(d->out, value);
+  escape_json(d->out, value);
   fputc('\n', d->out);
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "emit.h"
+#include "escape.h"
 
 enum dump_type { DUMP_U16, DUMP_U32, DUMP_U64, DUMP_BYTES };
 

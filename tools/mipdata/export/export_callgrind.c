@@ -13,11 +13,19 @@
  */
 #include <inttypes.h>
 
+#include "escape.h"
 #include "export.h"
 
 static const char *file_of(const struct report_function *f) {
   const char *file = export_function_file(f);
   return file ? file : "???";
+}
+
+/* A "KEY=NAME" line: no name can end it and add lines (escape.h). */
+static void name_line(FILE *out, const char *key, const char *name) {
+  fputs(key, out);
+  escape_line_field(out, name, NULL);
+  fputc('\n', out);
 }
 
 static uint64_t edge_calls(const struct report *r,
@@ -32,11 +40,10 @@ static void write_edge(FILE *out, const struct report *r,
                        const struct report_edge *e) {
   const struct report_function *callee = e->callee;
   uint64_t calls = edge_calls(r, e);
-  fprintf(out,
-          "cfl=%s\ncfn=%s\ncalls=%" PRIu64 " %" PRIu32 "\n%" PRIu32 " %" PRIu64
-          "\n",
-          file_of(callee), callee->demangled, calls, callee->line,
-          e->caller->line, calls);
+  name_line(out, "cfl=", file_of(callee));
+  name_line(out, "cfn=", callee->demangled);
+  fprintf(out, "calls=%" PRIu64 " %" PRIu32 "\n%" PRIu32 " %" PRIu64 "\n",
+          calls, callee->line, e->caller->line, calls);
 }
 
 int export_callgrind(const struct export_input *in, FILE *out,
@@ -49,16 +56,21 @@ int export_callgrind(const struct export_input *in, FILE *out,
   uint64_t total = 0;
   for (size_t i = 0; i < r->function_count; i++)
     total += r->functions[i].calls;
+  fputs("# callgrind format\nversion: 1\ncreator: mipdata export\ncmd: ",
+        out);
+  escape_line_field(out, in->debug ? in->debug : "?", NULL);
+  fputs(" (MIP profile ", out);
+  escape_line_field(out, r->path, NULL);
   fprintf(out,
-          "# callgrind format\nversion: 1\ncreator: mipdata export\n"
-          "cmd: %s (MIP profile %s, build-id %s)\npositions: line\n"
-          "events: Calls\nsummary: %" PRIu64 "\n",
-          in->debug ? in->debug : "?", r->path, r->build_id, total);
+          ", build-id %s)\npositions: line\nevents: Calls\nsummary: %" PRIu64
+          "\n",
+          r->build_id, total);
   size_t e = 0;
   for (size_t i = 0; i < r->function_count; i++) {
     const struct report_function *f = &r->functions[i];
-    fprintf(out, "\nfl=%s\nfn=%s\n%" PRIu32 " %" PRIu64 "\n", file_of(f),
-            f->demangled, f->line, f->calls);
+    name_line(out, "\nfl=", file_of(f));
+    name_line(out, "fn=", f->demangled);
+    fprintf(out, "%" PRIu32 " %" PRIu64 "\n", f->line, f->calls);
     /* Edges are sorted by caller: f's follow those of the functions
      * before it; those from outside (no caller) are passed over. */
     while (e < r->edge_count &&

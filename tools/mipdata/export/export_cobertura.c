@@ -14,32 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "escape.h"
 #include "export_coverage.h"
-
-/* s as an XML attribute value (double-quoted). */
-static void xml_attr(FILE *out, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
-    case '&':
-      fputs("&amp;", out);
-      break;
-    case '<':
-      fputs("&lt;", out);
-      break;
-    case '>':
-      fputs("&gt;", out);
-      break;
-    case '"':
-      fputs("&quot;", out);
-      break;
-    default:
-      if ((unsigned char)*s < 0x20)
-        fprintf(out, "&#%d;", *s);
-      else
-        fputc(*s, out);
-    }
-  }
-}
 
 static double rate(size_t hit, size_t total) {
   return total ? (double)hit / (double)total : 0.0;
@@ -61,7 +37,7 @@ static void write_method(FILE *out, const struct cov_function *m) {
   for (size_t i = 0; i < m->line_count; i++)
     hit += m->lines[i].hits > 0;
   fputs("            <method name=\"", out);
-  xml_attr(out, m->f->demangled);
+  escape_xml(out, m->f->demangled);
   fprintf(out,
           "\" signature=\"\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
           "complexity=\"0.0\">\n",
@@ -73,9 +49,9 @@ static void write_method(FILE *out, const struct cov_function *m) {
 static void write_class(FILE *out, const struct cov_file *file) {
   const char *base = strrchr(file->path, '/');
   fputs("        <class name=\"", out);
-  xml_attr(out, base ? base + 1 : file->path);
+  escape_xml(out, base ? base + 1 : file->path);
   fputs("\" filename=\"", out);
-  xml_attr(out, file->path[0] == '/' ? file->path + 1 : file->path);
+  escape_xml(out, file->path[0] == '/' ? file->path + 1 : file->path);
   fprintf(out,
           "\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
           "complexity=\"0.0\">\n          <methods>\n",
@@ -104,7 +80,7 @@ int export_cobertura(const struct export_input *in, FILE *out,
       "  <sources>\n    <source>/</source>\n    <source>.</source>\n"
       "  </sources>\n  <packages>\n    <package name=\"",
       line_rate, c.lines_hit, c.lines, mip_version(), (long long)time(NULL));
-  xml_attr(out, in->r->path);
+  escape_xml(out, in->r->path);
   fprintf(out,
           "\" line-rate=\"%.6g\" branch-rate=\"0.0\" "
           "complexity=\"0.0\">\n      <classes>\n",

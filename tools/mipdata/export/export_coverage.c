@@ -76,6 +76,35 @@ static void file_lines(struct cov_file *file) {
     file->lines_hit += file->lines[i].hits > 0;
 }
 
+/* Whether the compiler made f, with no source line of its own even with
+ * -g: names the C++ ABI reserves for what it generates (TLS wrappers and
+ * initializers, thunks, _GLOBAL__ initializers) and Clang's own. */
+static int compiler_generated(const struct report_function *f) {
+  static const char *const prefixes[] = {
+      "_ZTW", "_ZTH", "_ZThn", "_ZTv", "_ZTc", "__tls_init",
+      "_GLOBAL__sub_I_", "_GLOBAL__D_", "__cxx_global_var_init",
+      "__cxx_global_array_dtor", "__clang_call_terminate", "__dtor_"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (!strncmp(f->name, prefixes[i], strlen(prefixes[i])))
+      return 1;
+  return 0;
+}
+
+/* The notes on what was left out: each kind for what it is. */
+static void note_left_out(const struct report *r, const struct coverage *c,
+                          const char *first_generated, const char *format) {
+  if (c->generated)
+    note(r->path,
+         "%zu compiler-generated function%s (no source line, such as %s) "
+         "left out of the %s file",
+         c->generated, c->generated == 1 ? "" : "s", first_generated, format);
+  if (c->no_file)
+    note(r->path,
+         "%zu function%s without a source file (built without -g) left "
+         "out of the %s file",
+         c->no_file, c->no_file == 1 ? "" : "s", format);
+}
+
 int coverage_build(const struct export_input *in, const char *format,
                    struct coverage *c, struct mip_error *err) {
   memset(c, 0, sizeof *c);
@@ -85,10 +114,16 @@ int coverage_build(const struct export_input *in, const char *format,
   const struct report_function **order =
       mip_xcalloc(r->function_count + 1, sizeof *order);
   size_t n = 0;
-  for (size_t i = 0; i < r->function_count; i++)
-    if (file_of(&r->functions[i]))
-      order[n++] = &r->functions[i];
-  c->no_file = r->function_count - n;
+  const char *first_generated = NULL;
+  for (size_t i = 0; i < r->function_count; i++) {
+    const struct report_function *f = &r->functions[i];
+    if (file_of(f))
+      order[n++] = f;
+    else if (!compiler_generated(f))
+      c->no_file++;
+    else if (c->generated++ == 0)
+      first_generated = f->demangled;
+  }
   qsort(order, n, sizeof *order, by_file_and_line);
   c->files = mip_xcalloc(n + 1, sizeof *c->files);
   for (size_t i = 0; i < n;) {
@@ -108,11 +143,7 @@ int coverage_build(const struct export_input *in, const char *format,
     i = end;
   }
   free(order);
-  if (c->no_file)
-    note(r->path,
-         "%zu function%s without a source file (built without -g) left "
-         "out of the %s file",
-         c->no_file, c->no_file == 1 ? "" : "s", format);
+  note_left_out(r, c, first_generated, format);
   return 0;
 }
 

@@ -42,8 +42,9 @@ struct coverage {
   size_t file_count;
   size_t functions, functions_hit, lines, lines_hit;
   /* Functions left out: no debug information names their file (the
-   * readers of both formats open every file they name). */
-  size_t no_file;
+   * readers of both formats open every file they name). Those the
+   * compiler made, with no source line even with -g, apart. */
+  size_t no_file, generated;
 };
 
 /* Fails (one line) without a --debug binary: the formats name files.

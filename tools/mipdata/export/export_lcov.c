@@ -9,16 +9,27 @@
  */
 #include <inttypes.h>
 
+#include "escape.h"
 #include "export_coverage.h"
 
+/* A name or path, with what would end its record escaped (escape.h): no
+ * name can add records. */
+static void field(FILE *out, const char *s) {
+  escape_line_field(out, s, NULL);
+  fputc('\n', out);
+}
+
 static void write_file(FILE *out, const struct cov_file *file) {
-  fprintf(out, "TN:\nSF:%s\n", file->path);
-  for (size_t i = 0; i < file->function_count; i++)
-    fprintf(out, "FN:%" PRIu32 ",%s\n", file->functions[i].f->line,
-            file->functions[i].f->name);
-  for (size_t i = 0; i < file->function_count; i++)
-    fprintf(out, "FNDA:%" PRIu64 ",%s\n", file->functions[i].hits,
-            file->functions[i].f->name);
+  fputs("TN:\nSF:", out);
+  field(out, file->path);
+  for (size_t i = 0; i < file->function_count; i++) {
+    fprintf(out, "FN:%" PRIu32 ",", file->functions[i].f->line);
+    field(out, file->functions[i].f->name);
+  }
+  for (size_t i = 0; i < file->function_count; i++) {
+    fprintf(out, "FNDA:%" PRIu64 ",", file->functions[i].hits);
+    field(out, file->functions[i].f->name);
+  }
   fprintf(out, "FNF:%zu\nFNH:%zu\n", file->function_count, file->functions_hit);
   for (size_t i = 0; i < file->line_count; i++)
     fprintf(out, "DA:%" PRIu32 ",%" PRIu64 "\n", file->lines[i].line,

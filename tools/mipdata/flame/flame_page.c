@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "escape.h"
 #include "flame_assets.h"
 #include "flame_tree.h"
 
@@ -98,7 +99,7 @@ static uint32_t *page_order(const struct flame_tree *t) {
 static void json_string(FILE *f, const char *key, const char *value) {
   fprintf(f, "\"%s\":", key);
   if (value)
-    emit_quoted(f, value);
+    escape_json(f, value);
   else
     fputs("null", f);
 }
@@ -235,14 +236,14 @@ static void json_labels(FILE *f, const struct flame_labels *l) {
   for (size_t i = 0; i < l->count; i++) {
     if (i)
       fputc(',', f);
-    emit_quoted(f, l->v[i].name);
+    escape_json(f, l->v[i].name);
   }
   fputs("],\"file\":[", f);
   for (size_t i = 0; i < l->count; i++) {
     if (i)
       fputc(',', f);
     if (l->v[i].file)
-      emit_quoted(f, l->v[i].file);
+      escape_json(f, l->v[i].file);
     else
       fputs("null", f);
   }
@@ -310,40 +311,13 @@ static void json_data(FILE *f, const struct report *cur,
 
 /* ---- the page ----------------------------------------------------------- */
 
-/* s in an HTML text node. */
-static void html_text(FILE *out, const char *s) {
-  for (; *s; s++) {
-    if (*s == '<')
-      fputs("&lt;", out);
-    else if (*s == '>')
-      fputs("&gt;", out);
-    else if (*s == '&')
-      fputs("&amp;", out);
-    else
-      fputc(*s, out);
-  }
-}
-
-/* JSON inside <script>: "</" would end the element, and "<\/" is the
- * same string to JSON (it can only occur in a string). */
-static void script_json(FILE *out, const char *json, size_t size) {
-  for (size_t i = 0; i < size; i++) {
-    if (json[i] == '<' && i + 1 < size && json[i + 1] == '/') {
-      fputs("<\\/", out);
-      i++;
-      continue;
-    }
-    fputc(json[i], out);
-  }
-}
-
 static void title(FILE *out, const struct report *cur,
                   const struct report *base) {
   fputs("MIP heap flame graph: ", out);
-  html_text(out, cur->path);
+  escape_xml(out, cur->path);
   if (base) {
     fputs(" against ", out);
-    html_text(out, base->path);
+    escape_xml(out, base->path);
   }
 }
 
@@ -377,7 +351,7 @@ void flame_page_write(FILE *out, const struct report *cur,
     else if (parts[k].what == 1)
       fputs(flame_css, out);
     else if (parts[k].what == 2)
-      script_json(out, json, size);
+      escape_json_in_script(out, json, size);
     else
       fputs(flame_js, out);
     p += strlen(parts[k].marker);

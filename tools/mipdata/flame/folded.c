@@ -1,18 +1,16 @@
 /* Folded stacks of a report (folded.h). */
 #include "folded.h"
 
+#include "escape.h"
 #include "export.h"
 
 #include <inttypes.h>
 
 /* A frame's name, with the bytes that would split the line or the stack
- * replaced. */
+ * (controls, ';') escaped (escape.h). */
 static void frame_name(FILE *out, const struct report_frame *f) {
-  const char *s = f->demangled && *f->demangled ? f->demangled : "??";
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    fputc(c == ';' || c < 0x20 || c == 0x7f ? '_' : c, out);
-  }
+  escape_line_field(out, f->demangled && *f->demangled ? f->demangled : "??",
+                    ";");
 }
 
 static void context_line(FILE *out, const struct report *r,

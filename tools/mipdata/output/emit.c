@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "escape.h"
 #include "mipfmt.h"
 #include "text_name.h"
 
@@ -23,84 +24,6 @@ static void indent(struct emitter *e, int levels) {
     fputs("  ", e->out);
 }
 
-/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no
- * overlong forms, no surrogates, nothing above U+10FFFF), its code point
- * in *cp; 0 when the byte at p starts none. */
-static int utf8_sequence(const unsigned char *p, uint32_t *cp) {
-  if (p[0] < 0x80) {
-    *cp = p[0];
-    return 1;
-  }
-  int n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
-  if (!n || p[0] > 0xf4)
-    return 0;
-  uint32_t c = p[0] & (0x7f >> n);
-  for (int i = 1; i < n; i++) {
-    if ((p[i] & 0xc0) != 0x80) /* the NUL that ends s stops here too */
-      return 0;
-    c = c << 6 | (p[i] & 0x3f);
-  }
-  static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-  if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-    return 0;
-  *cp = c;
-  return n;
-}
-
-/* Characters that must be escaped: controls, and what YAML does not
- * allow unescaped in a scalar (C1 controls, U+FFFE and U+FFFF). */
-static int needs_escape(uint32_t c) {
-  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0xfffe ||
-         c == 0xffff;
-}
-
-/* Double-quoted, JSON escapes: valid in JSON and in YAML. Names and paths
- * are bytes: a byte that is not part of well-formed UTF-8 becomes U+FFFD
- * (the replacement character), so the output is always valid UTF-8. */
-/* The bytes at p, up to the first that is not printable ASCII or is '"'
- * or '\\': what goes out as it is, in one write. */
-static size_t plain_run(const unsigned char *p) {
-  size_t n = 0;
-  while (p[n] >= 0x20 && p[n] < 0x7f && p[n] != '"' && p[n] != '\\')
-    n++;
-  return n;
-}
-
-static void quoted(FILE *out, const char *s) {
-  fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    size_t run = plain_run(p);
-    if (run) {
-      fwrite(p, 1, run, out);
-      p += run;
-      continue;
-    }
-    uint32_t c;
-    int n = utf8_sequence(p, &c);
-    if (!n) {
-      fputs("\\ufffd", out);
-      p++;
-      continue;
-    }
-    if (c == '"')
-      fputs("\\\"", out);
-    else if (c == '\\')
-      fputs("\\\\", out);
-    else if (c == '\n')
-      fputs("\\n", out);
-    else if (c == '\t')
-      fputs("\\t", out);
-    else if (needs_escape(c))
-      fprintf(out, "\\u%04x", (unsigned)c);
-    else
-      fwrite(p, 1, (size_t)n, out);
-    p += n;
-  }
-  fputc('"', out);
-}
-
-void emit_quoted(FILE *out, const char *s) { quoted(out, s); }
-
 /* Writes what comes before a member: separators, indentation, the key.
  * container says whether the member itself opens an object or array. */
 static void member_prefix(struct emitter *e, const char *key, int container) {
@@ -111,7 +34,7 @@ static void member_prefix(struct emitter *e, const char *key, int container) {
     fputs(first ? "\n" : ",\n", e->out);
     indent(e, d + 1);
     if (key) {
-      quoted(e->out, key);
+      escape_json(e->out, key);
       fputs(": ", e->out);
     }
     return;
@@ -209,7 +132,7 @@ static void scalar_end(struct emitter *e) {
 
 void emit_string(struct emitter *e, const char *key, const char *value) {
   member_prefix(e, key, 0);
-  quoted(e->out, value);
+  escape_json(e->out, value);
   scalar_end(e);
 }
 
@@ -277,7 +200,7 @@ void table_add(struct table *t, const char *const *cells) {
                             sizeof *t->cells);
   for (int i = 0; i < t->columns; i++)
     t->cells[t->rows * (size_t)t->columns + (size_t)i] =
-        mip_xstrdup(cells[i] ? cells[i] : "");
+        mip_xstrdup(cells[i] ? text_safe(cells[i]) : "");
   t->rows++;
 }
 

@@ -40,6 +40,8 @@ void emit_object_begin(struct emitter *e, const char *key);
 void emit_object_end(struct emitter *e);
 void emit_array_begin(struct emitter *e, const char *key);
 void emit_array_end(struct emitter *e);
+/* Strings are escaped as escape.h's escape_json says: valid JSON, valid
+ * YAML and valid UTF-8, whatever bytes they hold. */
 void emit_string(struct emitter *e, const char *key, const char *value);
 void emit_u64(struct emitter *e, const char *key, uint64_t value);
 /* An array of numbers on one line, "[1, 2, 3]" (JSON, and YAML's flow
@@ -55,10 +57,6 @@ void emit_null(struct emitter *e, const char *key);
 /* A string, or null when value is NULL. */
 void emit_string_or_null(struct emitter *e, const char *key,
                          const char *value);
-
-/* s double-quoted with JSON's escapes, as every string above: valid JSON,
- * valid YAML and valid UTF-8 (a byte outside UTF-8 becomes U+FFFD). */
-void emit_quoted(FILE *out, const char *s);
 
 /* ---- text tables ---------------------------------------------------- */
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report_text.h"
+#include "escape.h"
 #include "text_name.h"
 
 const char *report_plural(uint64_t n) { return n == 1 ? "" : "s"; }
@@ -18,7 +19,8 @@ const char *report_no_heap_reason(const struct report *r) {
 }
 
 void report_text_header(FILE *out, const struct report *r) {
-  fprintf(out, "Profile %s: build-id %s, %" PRIu64 " run%s\n", r->path,
+  fprintf(out, "Profile %s: build-id %s, %" PRIu64 " run%s\n",
+          text_safe(r->path),
           r->build_id, r->runs, report_plural(r->runs));
 }
 
@@ -26,20 +28,21 @@ static void location(FILE *out, const struct report_frame *f) {
   if (f->outside)
     fputs("(another object)", out);
   else if (f->file && f->line)
-    fprintf(out, "%s:%" PRIu32 ":%" PRIu32, f->file, f->line, f->column);
+    fprintf(out, "%s:%" PRIu32 ":%" PRIu32, text_safe(f->file), f->line,
+            f->column);
   else if (f->file)
-    fputs(f->file, out); /* from a local symbol's FILE: no line */
+    escape_text(out, f->file); /* from a local symbol's FILE: no line */
   else
     fputs("??", out);
   if (f->inlined)
     fputs("  (inlined)", out);
   if (f->object)
-    fprintf(out, "  (in %s)", f->object);
+    fprintf(out, "  (in %s)", text_safe(f->object));
   fputc('\n', out);
 }
 
 static const char *frame_name(const struct report_frame *f) {
-  return *f->function ? f->demangled : "??";
+  return *f->function ? text_safe(f->demangled) : "??";
 }
 
 void report_text_frames(FILE *out, const char *indent, const struct report *r,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "heap_chart.h"
 #include "report_emit.h"
 #include "report_text.h"
@@ -124,10 +125,11 @@ static void text_context(const struct report *r,
          mib(c, MIP_MIBI_MaxSize));
   const struct report_site *s = c->site;
   if (s && s->file) /* built without -g: the map knows its function only */
-    printf(", %s at %s:%" PRIu32 ":%" PRIu32, s->allocator_name, s->file,
-           s->line, s->column);
+    printf(", %s at %s:%" PRIu32 ":%" PRIu32, text_safe(s->allocator_name),
+           text_safe(s->file), s->line, s->column);
   else if (s)
-    printf(", %s in %s", s->allocator_name, s->instrumented->demangled);
+    printf(", %s in %s", text_safe(s->allocator_name),
+           text_safe(s->instrumented->demangled));
   printf("\n    accesses %" PRIu64 " (%" PRIu64 " to %" PRIu64
          " per block), lifetime %" PRIu64 " ms (%" PRIu64 " to %" PRIu64
          " ms per block)\n",

@@ -1,6 +1,7 @@
 /* Function names in columns of text (text_name.h). */
 #include <string.h>
 
+#include "escape.h"
 #include "text_name.h"
 
 size_t text_name_width(size_t longest) {
@@ -26,6 +27,7 @@ static size_t break_at(const char *name, size_t room) {
 void text_name_lines(FILE *out, size_t column, const char *name) {
   /* Columns far right (never so far in mipdata's tables) still get a
    * few characters a line. */
+  name = text_safe(name); /* whatever the caller gave */
   size_t room = column + 20 < TEXT_LINE_WIDTH ? TEXT_LINE_WIDTH - column : 20;
   for (int first = 1; strlen(name) > room; first = 0) {
     size_t cut = break_at(name, room);
