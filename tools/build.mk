@@ -20,7 +20,8 @@ MIPDATA_LIBS := -lelf -ldwarf -lz -liberty -lm
 # tests link.
 REPORT_OBJ := $(patsubst %.c,$(OBJ)/%.o,$(filter-out %/report_debug.c,\
   $(wildcard tools/mipdata/report/report*.c tools/mipdata/output/report*.c)) \
-  tools/mipdata/output/emit.c tools/mipdata/output/text_name.c tools/mipdata/report/demangle.c)
+  tools/mipdata/output/emit.c tools/mipdata/output/escape.c \
+  tools/mipdata/output/text_name.c tools/mipdata/report/demangle.c)
 # What mipdata export's writers share that the unit tests check: the
 # protocol-buffer encoder and the tables of distinct strings.
 EXPORT_UNIT_OBJ := $(OBJ)/tools/mipdata/export/protobuf.o $(OBJ)/tools/mipdata/export/export_util.o
