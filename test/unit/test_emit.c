@@ -191,8 +191,7 @@ static const char terminal[] = "esc\033]0;pwned\007\033[2J.c";
 START_TEST(line_fields) {
   /* no record ends in a name; tabs and other bytes as they are, a file
    * whose name is not UTF-8 keeps its bytes */
-  escape_is(lcov_field, injected,
-            "a\\nSF:/etc/passwd\\nend_of_record\\nb.c");
+  escape_is(lcov_field, injected, "a\\nSF:/etc/passwd\\nend_of_record\\nb.c");
   escape_is(lcov_field, "cr\r|\t\x7f\xff.c", "cr\\r|\\t\\x7f\xff.c");
   escape_is(lcov_field, terminal, "esc\\x1b]0;pwned\\x07\\x1b[2J.c");
   escape_is(folded_frame, "ns::f;g\n", "ns::f\\x3bg\\n");
@@ -234,7 +233,9 @@ START_TEST(terminal_text) {
   ck_assert_ptr_eq(text_safe(safe), safe);
   escape_is(escape_text, terminal, "esc\\x1b]0;pwned\\x07\\x1b[2J.c");
   escape_is(escape_text, "a\tb\r\n\x7f", "a\\tb\\r\\n\\x7f");
-  escape_is(escape_text, "csi\xc2\x9b" "2J \xff\xfe \xe2\x82",
+  escape_is(escape_text,
+            "csi\xc2\x9b"
+            "2J \xff\xfe \xe2\x82",
             "csi\\xc2\\x9b2J \\xff\\xfe \\xe2\\x82");
   /* TEXT_SAFE_KEPT copies stay valid at once */
   const char *kept[TEXT_SAFE_KEPT];

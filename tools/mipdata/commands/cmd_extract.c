@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "elf_image.h"
+#include "escape.h"
 
 /* The map's idea of each counter section must match the ELF section
  * headers: if not, the map and the binary did not come out of one link. */
@@ -55,11 +56,11 @@ static int extract(const char *binary, const char *out,
     free(symbols);
     rc = 0;
     if (map.heap_site_count)
-      printf("%s: %zu functions, %zu heap sites%s\n", out,
+      printf("%s: %zu functions, %zu heap sites%s\n", text_safe(out),
              map.function_count, map.heap_site_count,
              map.discarded ? " (and some the linker discarded)" : "");
     else
-      printf("%s: %zu functions%s\n", out, map.function_count,
+      printf("%s: %zu functions%s\n", text_safe(out), map.function_count,
              map.discarded ? " (and some the linker discarded)" : "");
   }
   mip_map_free(&map);

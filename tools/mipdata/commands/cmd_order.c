@@ -154,10 +154,11 @@ static void summary_line(const struct order_cmd *o,
   fprintf(out,
           "%s: %zu %s: %zu start-up, %zu hot in %zu cluster%s, %zu warm, "
           "%zu cold\n",
-          text_safe(o->output ? o->output : o->profile), o->output ? r->lines : r->count,
-          o->output ? "symbols" : "functions", r->group_count[ORDER_STARTUP],
-          r->group_count[ORDER_HOT], r->clusters, r->clusters == 1 ? "" : "s",
-          r->group_count[ORDER_WARM], r->group_count[ORDER_COLD]);
+          text_safe(o->output ? o->output : o->profile),
+          o->output ? r->lines : r->count, o->output ? "symbols" : "functions",
+          r->group_count[ORDER_STARTUP], r->group_count[ORDER_HOT], r->clusters,
+          r->clusters == 1 ? "" : "s", r->group_count[ORDER_WARM],
+          r->group_count[ORDER_COLD]);
 }
 
 /* Columns: LINE GROUP CLUSTER RANK CALLS SIZE FUNCTION (demangled; the

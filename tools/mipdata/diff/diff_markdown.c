@@ -48,7 +48,8 @@ static void side(const struct report *r, const char *what) {
   /* <code>, not a code span: in one, the escapes would show. */
   printf("%s <code>", what);
   cell(r->path);
-  printf("</code> (%llu run%s)", (unsigned long long)r->runs, r->runs == 1 ? "" : "s");
+  printf("</code> (%llu run%s)", (unsigned long long)r->runs,
+         r->runs == 1 ? "" : "s");
 }
 
 static void heading(const struct diff *d) {

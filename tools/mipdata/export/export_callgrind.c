@@ -56,8 +56,7 @@ int export_callgrind(const struct export_input *in, FILE *out,
   uint64_t total = 0;
   for (size_t i = 0; i < r->function_count; i++)
     total += r->functions[i].calls;
-  fputs("# callgrind format\nversion: 1\ncreator: mipdata export\ncmd: ",
-        out);
+  fputs("# callgrind format\nversion: 1\ncreator: mipdata export\ncmd: ", out);
   escape_line_field(out, in->debug ? in->debug : "?", NULL);
   fputs(" (MIP profile ", out);
   escape_line_field(out, r->path, NULL);

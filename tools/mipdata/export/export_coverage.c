@@ -80,10 +80,18 @@ static void file_lines(struct cov_file *file) {
  * -g: names the C++ ABI reserves for what it generates (TLS wrappers and
  * initializers, thunks, _GLOBAL__ initializers) and Clang's own. */
 static int compiler_generated(const struct report_function *f) {
-  static const char *const prefixes[] = {
-      "_ZTW", "_ZTH", "_ZThn", "_ZTv", "_ZTc", "__tls_init",
-      "_GLOBAL__sub_I_", "_GLOBAL__D_", "__cxx_global_var_init",
-      "__cxx_global_array_dtor", "__clang_call_terminate", "__dtor_"};
+  static const char *const prefixes[] = {"_ZTW",
+                                         "_ZTH",
+                                         "_ZThn",
+                                         "_ZTv",
+                                         "_ZTc",
+                                         "__tls_init",
+                                         "_GLOBAL__sub_I_",
+                                         "_GLOBAL__D_",
+                                         "__cxx_global_var_init",
+                                         "__cxx_global_array_dtor",
+                                         "__clang_call_terminate",
+                                         "__dtor_"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
     if (!strncmp(f->name, prefixes[i], strlen(prefixes[i])))
       return 1;

@@ -123,8 +123,8 @@ void escape_json_in_script(FILE *out, const char *json, size_t size) {
 static void xml_character(FILE *out, const unsigned char *p, int n,
                           uint32_t c) {
   static const char *const entity[128] = {
-      ['&'] = "&amp;",  ['<'] = "&lt;",   ['>'] = "&gt;",   ['"'] = "&quot;",
-      ['\''] = "&#39;", ['\t'] = "&#9;",  ['\n'] = "&#10;", ['\r'] = "&#13;"};
+      ['&'] = "&amp;",  ['<'] = "&lt;",  ['>'] = "&gt;",   ['"'] = "&quot;",
+      ['\''] = "&#39;", ['\t'] = "&#9;", ['\n'] = "&#10;", ['\r'] = "&#13;"};
   if (c < 128 && entity[c])
     fputs(entity[c], out);
   else if (c < 0x20) /* XML 1.0 has no character for them */

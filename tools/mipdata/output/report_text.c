@@ -2,8 +2,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report_text.h"
 #include "escape.h"
+#include "report_text.h"
 #include "text_name.h"
 
 const char *report_plural(uint64_t n) { return n == 1 ? "" : "s"; }
@@ -20,8 +20,7 @@ const char *report_no_heap_reason(const struct report *r) {
 
 void report_text_header(FILE *out, const struct report *r) {
   fprintf(out, "Profile %s: build-id %s, %" PRIu64 " run%s\n",
-          text_safe(r->path),
-          r->build_id, r->runs, report_plural(r->runs));
+          text_safe(r->path), r->build_id, r->runs, report_plural(r->runs));
 }
 
 static void location(FILE *out, const struct report_frame *f) {
