@@ -104,6 +104,7 @@ test-san: all
 	test/e2e/flamegraph.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/export.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/diff.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/hostile_names.sh $(BUILD) $(BUILD)/san/bin/mipdata
 
 clean:
 	rm -rf $(BUILD)

@@ -57,6 +57,33 @@ static void visible_byte(FILE *out, unsigned char c) {
     fprintf(out, "\\x%02x", c);
 }
 
+/* What a format makes of the well-formed UTF-8 character c (its n bytes
+ * at p), and of a byte outside well-formed UTF-8. */
+typedef void (*character_writer)(FILE *out, const unsigned char *p, int n,
+                                 uint32_t c);
+typedef void (*bad_byte_writer)(FILE *out, unsigned char byte);
+
+/* s, character by character: runs of printable ASCII but the bytes of
+ * special as they are, the rest through character and bad. */
+static void escape_characters(FILE *out, const char *s, const char *special,
+                              character_writer character, bad_byte_writer bad) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t run = plain_run(p, special);
+    if (run) {
+      fwrite(p, 1, run, out);
+      p += run;
+      continue;
+    }
+    uint32_t c;
+    int n = utf8_sequence(p, &c);
+    if (n)
+      character(out, p, n, c);
+    else
+      bad(out, *p);
+    p += n ? n : 1;
+  }
+}
+
 /* ---- JSON --------------------------------------------------------------- */
 
 /* Characters JSON or YAML want escaped: controls, and what YAML does not
@@ -81,25 +108,14 @@ static void json_character(FILE *out, const unsigned char *p, int n,
     fwrite(p, 1, (size_t)n, out);
 }
 
+static void json_bad_byte(FILE *out, unsigned char byte) {
+  (void)byte;
+  fputs("\\ufffd", out);
+}
+
 void escape_json(FILE *out, const char *s) {
   fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    size_t run = plain_run(p, "\"\\");
-    if (run) {
-      fwrite(p, 1, run, out);
-      p += run;
-      continue;
-    }
-    uint32_t c;
-    int n = utf8_sequence(p, &c);
-    if (!n) {
-      fputs("\\ufffd", out);
-      p++;
-      continue;
-    }
-    json_character(out, p, n, c);
-    p += n;
-  }
+  escape_characters(out, s, "\"\\", json_character, json_bad_byte);
   fputc('"', out);
 }
 
@@ -120,6 +136,12 @@ void escape_json_in_script(FILE *out, const char *json, size_t size) {
 
 /* ---- XML ---------------------------------------------------------------- */
 
+/* U+FFFD, for a byte of a file that says it is UTF-8. */
+static void replacement_character(FILE *out, unsigned char byte) {
+  (void)byte;
+  fputs("\xef\xbf\xbd", out);
+}
+
 static void xml_character(FILE *out, const unsigned char *p, int n,
                           uint32_t c) {
   static const char *const entity[128] = {
@@ -130,29 +152,13 @@ static void xml_character(FILE *out, const unsigned char *p, int n,
   else if (c < 0x20) /* XML 1.0 has no character for them */
     visible_byte(out, (unsigned char)c);
   else if (c == 0xfffe || c == 0xffff)
-    fputs("\xef\xbf\xbd", out);
+    replacement_character(out, 0);
   else
     fwrite(p, 1, (size_t)n, out);
 }
 
 void escape_xml(FILE *out, const char *s) {
-  for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    size_t run = plain_run(p, "&<>\"'");
-    if (run) {
-      fwrite(p, 1, run, out);
-      p += run;
-      continue;
-    }
-    uint32_t c;
-    int n = utf8_sequence(p, &c);
-    if (!n) {
-      fputs("\xef\xbf\xbd", out); /* U+FFFD: the file says UTF-8 */
-      p++;
-      continue;
-    }
-    xml_character(out, p, n, c);
-    p += n;
-  }
+  escape_characters(out, s, "&<>\"'", xml_character, replacement_character);
 }
 
 /* ---- lines of records --------------------------------------------------- */
@@ -182,17 +188,14 @@ static size_t text_safe_prefix(const char *s) {
   }
 }
 
-static void text_escaped(FILE *out, const char *s) {
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p) {
-    size_t safe = text_safe_prefix((const char *)p);
-    fwrite(p, 1, safe, out);
-    p += safe;
-    uint32_t c;
-    int n = *p ? utf8_sequence(p, &c) : 0;
-    for (int i = 0; i < (n ? n : !!*p); i++) /* a control, or a bad byte */
-      visible_byte(out, *p++);
-  }
+/* A control shown byte by byte, any other character as it is. */
+static void text_character(FILE *out, const unsigned char *p, int n,
+                           uint32_t c) {
+  if (!is_control(c))
+    fwrite(p, 1, (size_t)n, out);
+  else
+    for (int i = 0; i < n; i++)
+      visible_byte(out, p[i]);
 }
 
 const char *text_safe(const char *s) {
@@ -206,7 +209,7 @@ const char *text_safe(const char *s) {
   FILE *f = open_memstream(&text, &size);
   if (!f)
     abort(); /* out of memory, as mip_xcalloc would */
-  text_escaped(f, s);
+  escape_characters(f, s, "", text_character, visible_byte);
   fclose(f);
   b->size = 0;
   mip_buf_append(b, text, size + 1);
