@@ -173,15 +173,24 @@ static int map(int fd) {
   return 0;
 }
 
+/* What *kept holds when the file is no regular one (a device, a FIFO),
+ * which cannot be mapped. */
+#define NOT_REGULAR (-2)
+
 /* The file filled and mapped: the temporary file that mip_rt_write_file
- * renames into place, or what a link at the name leads to; a copy of its
- * descriptor kept in *arg, to make the pages private again should the
- * write fail after this. */
+ * renames into place, or what is at the name (a device, a FIFO: refused;
+ * what a link there leads to); a copy of its descriptor kept in *arg, to
+ * make the pages private again should the write fail after this. */
 static int fill_and_map(int fd, const void *arg) {
   int *kept = (int *)arg;
   struct stat st;
-  if (fill(fd) != 0 || fstat(fd, &st) != 0 ||
-      (*kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+  if (fstat(fd, &st) != 0)
+    return -1;
+  if (!S_ISREG(st.st_mode)) {
+    *kept = NOT_REGULAR;
+    return -1;
+  }
+  if (fill(fd) != 0 || (*kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
     return -1;
   if (map(fd) != 0) {
     close(*kept);
@@ -200,13 +209,13 @@ static int fill_and_map(int fd, const void *arg) {
 static const char *create(void) {
   const char *why = NULL;
   int kept = -1;
-  if (mip_rt_write_file(live.name, live.tail, 1, fill_and_map, &kept, &why) !=
-          0 &&
+  if (mip_rt_write_file(live.name, live.tail, O_RDWR, fill_and_map, &kept,
+                        &why) != 0 &&
       kept >= 0)
     unmap(kept, live.count);
   if (kept >= 0)
     close(kept);
-  return why;
+  return kept == NOT_REGULAR ? "it is not a regular file" : why;
 }
 
 /* The file's name from the directory the image starts in, which later

@@ -203,7 +203,8 @@ static int fall_back(const char *path, const struct mip_rt_image *image,
   uint64_t size = 0;
   int rc = -1;
   if (mip_rt_pool_fallback_path(image, other, sizeof other) == 0)
-    rc = r->data ? mip_rt_write_file(other, r->size, 0, fill_bytes, r, &problem)
+    rc = r->data ? mip_rt_write_file(other, r->size, O_WRONLY, fill_bytes, r,
+                                      &problem)
                  : mip_rt_write_raw_size(other, image, &size, &problem);
   if (rc != 0)
     mip_rt_report("cannot merge profile into '", path, "': ", why->text,

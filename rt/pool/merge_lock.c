@@ -63,15 +63,17 @@ static int open_file(const char *path, struct mip_rt_why *why) {
   if (fd < 0) { /* ELOOP, or EACCES from some kernels in a sticky directory */
     int e = errno;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-      return mip_rt_why_set(why, "it is a symbolic link, which a pooled file "
-                                 "may not be", NULL);
+      return mip_rt_why_set(why,
+                            "it is a symbolic link, which a pooled file "
+                            "may not be",
+                            NULL);
     errno = e;
     return fail_errno(why);
   }
-  const char *wrong = fstat(fd, &st) != 0        ? strerrordesc_np(errno)
-                      : !S_ISREG(st.st_mode)       ? "it is not a regular file"
+  const char *wrong = fstat(fd, &st) != 0    ? strerrordesc_np(errno)
+                      : !S_ISREG(st.st_mode) ? "it is not a regular file"
                       : mip_rt_foreign_in_sticky(path, &st) ? MIP_RT_FOREIGN_WHY
-                                                          : NULL;
+                                                            : NULL;
   if (wrong) {
     close(fd);
     return mip_rt_why_set(why, wrong, NULL);

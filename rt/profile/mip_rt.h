@@ -273,10 +273,10 @@ MIP_RT_HIDDEN int mip_rt_write_payloads(int fd,
  * (write.c; docs/runtime.md, "Where"): through a temporary file renamed
  * over the name, or into what a symbolic link there names or a device or
  * FIFO, as open() would; never what mip_rt_foreign_in_sticky refuses; and
- * within the file size limit. mapped: continuous mode, which maps the
- * file (read and write, a regular file only). */
+ * within the file size limit. access: O_WRONLY, or O_RDWR for continuous
+ * mode, which maps the file (its fill checks that it is a regular one). */
 MIP_RT_HIDDEN int mip_rt_write_file(const char *path, uint64_t size,
-                                    int mapped, mip_rt_fill_fn fill,
+                                    int access, mip_rt_fill_fn fill,
                                     const void *arg, const char **why);
 /* Replaces the name path (a link there is replaced, not followed) through
  * a temporary file "<path>.tmp.<16 random hex digits>" beside it (open
@@ -293,7 +293,7 @@ MIP_RT_HIDDEN int mip_rt_foreign_in_sticky(const char *path,
                                            const struct stat *st);
 #define MIP_RT_FOREIGN_WHY                                                     \
   "it is another user's link or file in a sticky world-writable directory "   \
-  "(the rule of fs.protected_symlinks and protected_regular)"
+  "(fs.protected_symlinks)"
 /* Creates the directories leading to path, like mkdir -p. */
 MIP_RT_HIDDEN void mip_rt_make_parents(const char *path);
 /* Whether size bytes fit under RLIMIT_FSIZE. */

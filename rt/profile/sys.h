@@ -123,8 +123,7 @@ static inline unsigned mip_sys_geteuid(void) {
 /* size random bytes from the kernel, without waiting for its pool at
  * boot: size, or -1 (ENOSYS before Linux 3.17). */
 static inline ssize_t mip_sys_getrandom(void *buf, size_t size) {
-  return mip_rt_syscall3(SYS_getrandom, (long)buf, (long)size,
-                         GRND_NONBLOCK);
+  return mip_rt_syscall3(SYS_getrandom, (long)buf, (long)size, GRND_NONBLOCK);
 }
 
 /* Anonymous private memory, read and write; NULL when there is none. */

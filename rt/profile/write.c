@@ -146,9 +146,8 @@ static int open_temp(const char *path, char *temp, size_t size) {
       errno = ENAMETOOLONG;
       return -1;
     }
-    int fd = mip_sys_open(temp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-                                    O_CLOEXEC,
-                          0644);
+    int fd = mip_sys_open(
+        temp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0 || (errno == ENOENT && made_parents++) ||
         (errno != ENOENT && errno != EEXIST))
       return fd;
@@ -176,8 +175,8 @@ int mip_rt_raw_fill(int fd, const void *arg) {
 
 /* Through a temporary file renamed over path at the end: rename replaces
  * the name itself, whatever is there (a link is not followed). */
-int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
-                        const void *arg, const char **why) {
+int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill, const void *arg,
+                        const char **why) {
   char temp[MIP_RT_PATH_MAX + 24];
   int fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {
@@ -201,16 +200,14 @@ int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
  * a symbolic link there names (follow 1: the kernel follows it, and its
  * own rules apply), created when missing. A regular file found so is cut
  * to nothing first, so that a write that fails midway leaves a file too
- * short to read rather than new bytes before old ones. mapped: read and
- * write, a regular file only (continuous mode maps it). O_NONBLOCK on
+ * short to read rather than new bytes before old ones. O_NONBLOCK on
  * open, so that a FIFO nobody reads fails (ENXIO) rather than hangs the
- * exit; the writes themselves block. */
-static int write_into(const char *path, int follow, int mapped,
-                      mip_rt_fill_fn fill, const void *arg, const char **why) {
-  int fd = mip_sys_open(path,
-                        (mapped ? O_RDWR : O_WRONLY) | O_CREAT | O_NOCTTY |
-                            O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW),
-                        0644);
+ * exit; the writes themselves block. flags: the access mode, and
+ * O_NOFOLLOW or not. */
+static int write_into(const char *path, int flags, mip_rt_fill_fn fill,
+                      const void *arg, const char **why) {
+  int fd = mip_sys_open(
+      path, flags | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd < 0) {
     *why = errno == ENXIO ? "it is a FIFO that nobody reads"
                           : strerrordesc_np(errno);
@@ -218,14 +215,9 @@ static int write_into(const char *path, int follow, int mapped,
   }
   struct stat st;
   int rc = mip_sys_fstat(fd, &st);
-  if (rc == 0 && S_ISREG(st.st_mode)) {
+  if (rc == 0 && S_ISREG(st.st_mode))
     rc = mip_sys_ftruncate(fd, 0);
-  } else if (rc == 0 && mapped) {
-    mip_sys_close(fd);
-    *why = "it is not a regular file";
-    return -1;
-  }
-  int flags = mip_sys_fcntl(fd, F_GETFL, 0);
+  flags = mip_sys_fcntl(fd, F_GETFL, 0);
   if (flags >= 0)
     mip_sys_fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   if (rc == 0)
@@ -274,7 +266,7 @@ int mip_rt_fits_size_limit(uint64_t size) {
 
 /* Only what open() of path could write, under the rule above: what is at
  * the name decides how (docs/runtime.md, "Where"). */
-int mip_rt_write_file(const char *path, uint64_t size, int mapped,
+int mip_rt_write_file(const char *path, uint64_t size, int access,
                       mip_rt_fill_fn fill, const void *arg, const char **why) {
   if (!mip_rt_fits_size_limit(size)) {
     *why = "it is larger than the file size limit (ulimit -f)";
@@ -289,7 +281,8 @@ int mip_rt_write_file(const char *path, uint64_t size, int mapped,
   }
   if (S_ISREG(st.st_mode))
     return mip_rt_replace_file(path, fill, arg, why);
-  return write_into(path, S_ISLNK(st.st_mode), mapped, fill, arg, why);
+  return write_into(path, access | (S_ISLNK(st.st_mode) ? 0 : O_NOFOLLOW),
+                    fill, arg, why);
 }
 
 const struct mip_rt_payload_source *mip_rt_heap_payloads;
@@ -331,7 +324,8 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
   *size = mip_rt_raw_size(&raw);
   struct mip_rt_xfsz guard;
   mip_rt_xfsz_block(&guard);
-  int rc = mip_rt_write_file(path, *size, 0, mip_rt_raw_fill, &raw, why);
+  int rc = mip_rt_write_file(path, *size, O_WRONLY, mip_rt_raw_fill, &raw,
+                             why);
   mip_rt_xfsz_unblock(&guard);
   if (heap)
     heap->release(sections, count);

@@ -5,18 +5,22 @@
 # never sets it). In a sticky world-writable directory (mode 1777, like
 # /tmp) an unprivileged user plants, before root runs there:
 #   a. a link at the profile's name (default.mipraw, a MIP_PROFILE_FILE
-#      name) to a root-only file, and a file of their own there;
+#      name) to a root-only file or to nothing, a file or a FIFO of
+#      their own there;
 #   b. a link at a pooled file's name (%1m, foreseeable from the
-#      build-id) to a path that does not exist, and at the names its
-#      fall-back file gets for the next few hundred pids;
+#      build-id, the file its lock is taken on) to a path that does not
+#      exist, and at the names its fall-back file gets (with the pid:
+#      planted while it runs); a pooled file of their own there;
 #   c. a link at a continuous-mode file's name (%c) to a root-only file;
 #   d. links at the names the temporary files used to get
-#      (<name>.tmp.<pid>) for the next few hundred pids.
+#      (<name>.tmp.<pid>) for the program's pid and the next ones, planted
+#      while it runs.
 # The root-only files stay as they were, nothing is created where the
 # links lead, the program's exit status and output are a plain build's,
 # and stderr has one `mip:` line naming the file. Then what must still
 # work: a link in the user's own directory, a link of root's in the shared
-# directory (followed by the kernel, the file it names written in place).
+# directory (followed by the kernel, the file it names written in place,
+# or counted into in continuous mode).
 #   test/e2e/symlinks.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -38,8 +42,11 @@ cat >prog.c <<'C'
 #include <stdlib.h>
 #include <unistd.h>
 int main(void) {
-  if (getenv("SHOW_PID"))
+  if (getenv("PAUSE")) { /* says its pid, then waits for a line */
     printf("pid %d\n", (int)getpid());
+    fflush(stdout);
+    getchar();
+  }
   puts("the program's output");
   return 3;
 }
@@ -72,11 +79,11 @@ shared() {
 as_user() { runuser -u nobody -- "$@"; }
 
 # plant_range DIR TO PREFIX SUFFIX FIRST: nobody plants in DIR the links
-# PREFIX<i>SUFFIX to TO/PREFIX<i>SUFFIX for the 300 i from FIRST on, with
-# one ln (a process each would use up the pids the links are for)
+# PREFIX<i>SUFFIX to TO/PREFIX<i>SUFFIX for the 100 i from FIRST on (the
+# program's pid, and those of threads it might start), with one ln
 plant_range() {
   as_user sh -c '
-    dir=$1 to=$2 prefix=$3 suffix=$4 i=$5 end=$(($5 + 300))
+    dir=$1 to=$2 prefix=$3 suffix=$4 i=$5 end=$(($5 + 100))
     set --
     while [ "$i" -lt "$end" ]; do
       set -- "$@" "$to/$prefix$i$suffix"
@@ -84,9 +91,6 @@ plant_range() {
     done
     cd "$dir" && ln -s "$@" .' - "$@"
 }
-
-# next_pid: about the pid the next process gets
-next_pid() { sh -c 'echo $$'; }
 
 # run PROGRAM [VAR=VALUE...]: PROGRAM run by root in shared/ with the
 # environment given; $rc, out.txt, err.txt
@@ -97,6 +101,32 @@ run() {
   (cd shared && env "$@" "$TMP/$run_prog" >"$TMP/out.txt" 2>"$TMP/err.txt")
   rc=$?
   set -e
+}
+
+# run_paused PLANT PROGRAM [VAR=VALUE...]: as run, but the program waits
+# once it has started, with its pid in $pid, until the command PLANT has
+# run (names that depend on the pid are planted then); its "pid" line is
+# not kept in out.txt
+run_paused() {
+  paused_plant=$1 paused_prog=$2
+  shift 2
+  rm -f go out.txt rc.txt
+  mkfifo go
+  (cd shared && if env "$@" PAUSE=1 "$TMP/$paused_prog" <"$TMP/go" \
+    >"$TMP/out.txt" 2>"$TMP/err.txt"; then echo 0; else echo $?; fi \
+    >"$TMP/rc.txt") &
+  exec 5>go
+  pid=
+  while [ -z "$pid" ]; do
+    sleep 0.1
+    pid=$(sed -n 's/^pid //p' out.txt 2>/dev/null)
+  done
+  $paused_plant
+  echo >&5
+  exec 5>&-
+  wait
+  rc=$(cat rc.txt)
+  sed -i '/^pid /d' out.txt
 }
 
 # as_plain NAME: the run's status and stdout are the plain build's
@@ -167,16 +197,25 @@ run prog
 as_plain "another user's file at the name"
 one_line "another user's file at the name" "'default.mipraw': it is another user's"
 
+# A FIFO of the user's: not opened (the rule of fs.protected_fifos), so
+# neither read from nor waited for.
+shared
+as_user mkfifo shared/default.mipraw
+run prog
+[ -p shared/default.mipraw ] && as_plain "another user's FIFO at the name"
+one_line "another user's FIFO at the name" "'default.mipraw': it is another user's"
+
 # ---- b. pool mode: the pooled file's name, foreseeable --------------------
 ID=$(readelf -n prog-pool | sed -n 's/.*Build ID: //p' | cut -c1-16)
 POOL=${ID}_0.mipraw
 shared
 as_user ln -s "$TMP/pool-made-by-root" "shared/$POOL"
-# and the names of the file of its own the run falls back to
+# and the names of the file of its own the run falls back to, which
+# hold the pid
 rm -rf made
 mkdir made
-plant_range shared "$TMP/made" "${ID}_0." .mipraw "$(next_pid)"
-run prog-pool MIP_PROFILE_FILE=%1m.mipraw
+plant_fallbacks() { plant_range shared "$TMP/made" "${ID}_0." .mipraw "$pid"; }
+run_paused plant_fallbacks prog-pool MIP_PROFILE_FILE=%1m.mipraw
 [ ! -e pool-made-by-root ] && [ -z "$(ls made)" ] &&
   pass "pooled file, another user's links: nothing created" ||
   fail "pooled file, another user's links: $(ls pool-made-by-root made)"
@@ -205,29 +244,33 @@ as_plain "continuous mode, another user's link"
 one_line "continuous mode, another user's link" "'counted.mipraw': it is another user's"
 
 # ---- d. links at the temporary files' old names --------------------------
+# Planted once the program has started, for its pid and the next ones;
+# each names a file of root's.
+plant_temporaries() {
+  (umask 077 && i=$pid && while [ "$i" -lt $((pid + 100)) ]; do
+    echo "$ROOT_DATA" >"victims/default.mipraw.tmp.$i"
+    i=$((i + 1))
+  done)
+  plant_range shared "$TMP/victims" default.mipraw.tmp. "" "$pid"
+  [ -L "shared/default.mipraw.tmp.$pid" ] && planted=$pid
+}
 rm -rf victims
 mkdir victims
-first=$(next_pid)
-(umask 077 && i=$first && while [ "$i" -lt $((first + 300)) ]; do
-  echo "$ROOT_DATA" >"victims/default.mipraw.tmp.$i"
-  i=$((i + 1))
-done)
 shared
-plant_range shared "$TMP/victims" default.mipraw.tmp. "" "$first"
-run prog SHOW_PID=1
-pid=$(sed -n 's/^pid //p' out.txt)
-if [ "$pid" -ge "$first" ] && [ "$pid" -lt $((first + 300)) ]; then
-  pass "temporary names: the program's pid $pid is among the links' ($first..$((first + 299)))"
-else
-  fail "temporary names: pid $pid outside the links' $first..$((first + 299))"
-fi
-changed=$(for f in victims/*; do [ "$(cat "$f")" = "$ROOT_DATA" ] || echo "$f"; done)
-[ -z "$changed" ] && [ "$(ls victims | wc -l)" = 300 ] &&
-  pass "temporary names: the 300 files the links name untouched" ||
+planted=
+run_paused plant_temporaries prog
+[ "$planted" = "$pid" ] &&
+  pass "temporary names: links planted for the program's pid $pid" ||
+  fail "temporary names: no link for pid $pid: $(ls shared | head)"
+changed=$(for f in victims/*; do
+  [ "$(cat "$f")" = "$ROOT_DATA" ] || echo "$f"
+done)
+[ -z "$changed" ] && [ "$(ls victims | wc -l)" = 100 ] &&
+  pass "temporary names: the 100 files the links name untouched" ||
   fail "temporary names: changed: $changed"
 [ "$rc" = "$plain_rc" ] && [ ! -s err.txt ] && [ -f shared/default.mipraw ] &&
   [ ! -L shared/default.mipraw ] &&
-  [ "$(ls shared | grep -c '\.tmp\.')" = 300 ] &&
+  [ "$(ls shared | grep -c '\.tmp\.')" = 100 ] &&
   pass "temporary names: the profile written under a name of its own, renamed into place" ||
   fail "temporary names: status $rc, stderr $(cat err.txt), $(ls -l shared/default.mipraw)"
 cp prog.mip check.mip
@@ -265,6 +308,21 @@ if [ "$rc" = "$plain_rc" ] && [ ! -s err.txt ] && [ -L shared/default.mipraw ] &
   pass "root's own link in the shared directory: followed, its file created"
 else
   fail "root's own link: status $rc, stderr $(cat err.txt), $(ls -l roots-own.mipraw 2>&1)"
+fi
+
+# The same in continuous mode: the counters are mapped onto the file the
+# link names, which holds the profile.
+shared
+ln -s "$TMP/roots-counted.mipraw" shared/counted.mipraw
+run prog-cont MIP_PROFILE_FILE=counted%c.mipraw MIP_OPTIONS=verbose=1
+"$MIPDATA" extract prog-cont -o cont.mipmap >/dev/null
+"$MIPDATA" create -p cont.mip cont.mipmap
+if [ "$rc" = "$plain_rc" ] && [ -L shared/counted.mipraw ] &&
+  grep -q "^mip: counting into profile 'counted.mipraw'" err.txt &&
+  "$MIPDATA" merge -p cont.mip roots-counted.mipraw 2>/dev/null; then
+  pass "root's own link, continuous mode: counted into the file it names"
+else
+  fail "root's own link, continuous mode: status $rc, stderr $(cat err.txt), $(ls -l roots-counted.mipraw 2>&1)"
 fi
 
 finish

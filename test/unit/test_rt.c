@@ -2,6 +2,7 @@
  * patterns, the raw writer on a counter section of our own, and how the
  * writer treats what is at the name. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,9 +155,11 @@ START_TEST(temporary_names_cannot_be_foreseen) {
   char path[300], first[512], prefix[320];
   snprintf(path, sizeof path, "%s", test_path("temp.mipraw"));
   const char *why = NULL;
-  ck_assert_int_eq(mip_rt_write_file(path, 4, 0, fill_text, "one", &why), 0);
+  ck_assert_int_eq(mip_rt_write_file(path, 4, O_WRONLY, fill_text, "one", &why),
+                   0);
   snprintf(first, sizeof first, "%s", written_to);
-  ck_assert_int_eq(mip_rt_write_file(path, 4, 0, fill_text, "two", &why), 0);
+  ck_assert_int_eq(mip_rt_write_file(path, 4, O_WRONLY, fill_text, "two", &why),
+                   0);
   snprintf(prefix, sizeof prefix, "%s.tmp.", path);
   size_t n = strlen(prefix);
   ck_assert_int_eq(strncmp(first, prefix, n), 0);
@@ -182,7 +185,8 @@ START_TEST(a_link_is_written_through_not_replaced) {
   snprintf(link, sizeof link, "%s", test_path("link.mipraw"));
   ck_assert_int_eq(symlink("linked.mipraw", link), 0);
   const char *why = NULL;
-  ck_assert_int_eq(mip_rt_write_file(link, 3, 0, fill_text, "new", &why), 0);
+  ck_assert_int_eq(mip_rt_write_file(link, 3, O_WRONLY, fill_text, "new", &why),
+                   0);
   struct stat st;
   ck_assert_int_eq(lstat(link, &st), 0);
   ck_assert(S_ISLNK(st.st_mode));
@@ -191,7 +195,8 @@ START_TEST(a_link_is_written_through_not_replaced) {
   ck_assert_str_eq(text, "new");
   snprintf(link, sizeof link, "%s", test_path("dangling.mipraw"));
   ck_assert_int_eq(symlink("made.mipraw", link), 0);
-  ck_assert_int_eq(mip_rt_write_file(link, 4, 0, fill_text, "made", &why), 0);
+  ck_assert_int_eq(
+      mip_rt_write_file(link, 4, O_WRONLY, fill_text, "made", &why), 0);
   read_text(test_path("made.mipraw"), text, sizeof text);
   ck_assert_str_eq(text, "made");
 }
