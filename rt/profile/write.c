@@ -196,14 +196,13 @@ int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill, const void *arg,
 }
 
 /* Into what path leads to, opened as the program's own open() would open
- * it: a device or a FIFO at the name (follow 0: O_NOFOLLOW), or the file
- * a symbolic link there names (follow 1: the kernel follows it, and its
- * own rules apply), created when missing. A regular file found so is cut
- * to nothing first, so that a write that fails midway leaves a file too
+ * it: a device or a FIFO at the name (O_NOFOLLOW in flags), or the file a
+ * symbolic link there names (without: the kernel follows it, and its own
+ * rules apply), created when missing. A regular file found so is cut to
+ * nothing first, so that a write that fails midway leaves a file too
  * short to read rather than new bytes before old ones. O_NONBLOCK on
  * open, so that a FIFO nobody reads fails (ENXIO) rather than hangs the
- * exit; the writes themselves block. flags: the access mode, and
- * O_NOFOLLOW or not. */
+ * exit; the writes themselves block. flags: also the access mode. */
 static int write_into(const char *path, int flags, mip_rt_fill_fn fill,
                       const void *arg, const char **why) {
   int fd = mip_sys_open(
