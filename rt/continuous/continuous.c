@@ -78,8 +78,8 @@ static struct {
   uint64_t tail; /* where the mapped payloads end */
   dev_t dev;
   ino_t ino;
-  char path[MIP_RT_PATH_MAX];   /* the profile's name */
-  char target[MIP_RT_PATH_MAX]; /* the file, links followed */
+  char path[MIP_RT_PATH_MAX]; /* the profile's name */
+  char name[MIP_RT_PATH_MAX]; /* the same, from where the image started */
   /* Why start could not map path, so that the exit does not say it
    * again when it cannot write it either. */
   const char *failed_why;
@@ -173,14 +173,24 @@ static int map(int fd) {
   return 0;
 }
 
-/* The temporary file filled and mapped (mip_rt_replace_file renames it
- * into place): a copy of its descriptor kept in *arg, to make the pages
- * private again should the rename fail. */
+/* What *kept holds when the file is no regular one (a device, a FIFO),
+ * which cannot be mapped. */
+#define NOT_REGULAR (-2)
+
+/* The file filled and mapped: the temporary file that mip_rt_write_file
+ * renames into place, or what is at the name (a device, a FIFO: refused;
+ * what a link there leads to); a copy of its descriptor kept in *arg, to
+ * make the pages private again should the write fail after this. */
 static int fill_and_map(int fd, const void *arg) {
   int *kept = (int *)arg;
   struct stat st;
-  if (fill(fd) != 0 || fstat(fd, &st) != 0 ||
-      (*kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+  if (fstat(fd, &st) != 0)
+    return -1;
+  if (!S_ISREG(st.st_mode)) {
+    *kept = NOT_REGULAR;
+    return -1;
+  }
+  if (fill(fd) != 0 || (*kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
     return -1;
   if (map(fd) != 0) {
     close(*kept);
@@ -192,19 +202,20 @@ static int fill_and_map(int fd, const void *arg) {
   return 0;
 }
 
-/* Creates live.target, its counters mapped onto it: NULL, or why not
- * (nothing changed). */
+/* Creates the file at live.name, its counters mapped onto it, as the
+ * default mode writes its file (write.c: the same rules for links,
+ * another user's names and the size limit): NULL, or why not (nothing
+ * changed). */
 static const char *create(void) {
-  if (!mip_rt_fits_size_limit(live.tail))
-    return "it is larger than the file size limit (ulimit -f)";
   const char *why = NULL;
   int kept = -1;
-  if (mip_rt_replace_file(live.target, fill_and_map, &kept, &why) != 0 &&
+  if (mip_rt_write_file(live.name, live.tail, O_RDWR, fill_and_map, &kept,
+                        &why) != 0 &&
       kept >= 0)
     unmap(kept, live.count);
   if (kept >= 0)
     close(kept);
-  return why;
+  return kept == NOT_REGULAR ? "it is not a regular file" : why;
 }
 
 /* The file's name from the directory the image starts in, which later
@@ -228,13 +239,8 @@ static const char *start(void) {
   const char *why = plan();
   if (why)
     return why;
-  char name[MIP_RT_PATH_MAX];
-  struct stat st;
-  if (absolute(name, sizeof name) != 0 ||
-      mip_rt_follow_links(name, live.target, sizeof live.target) != 0)
+  if (absolute(live.name, sizeof live.name) != 0)
     return strerrordesc_np(errno);
-  if (stat(live.target, &st) == 0 && !S_ISREG(st.st_mode))
-    return "it is not a regular file";
   struct mip_rt_xfsz guard;
   mip_rt_xfsz_block(&guard);
   why = create();
@@ -276,10 +282,11 @@ int mip_rt_continuous_failed(const char *path, const char *why) {
 
 /* ---- Dumps ------------------------------------------------------------ */
 
-/* Whether live.target is still the file the counters are mapped onto. */
+/* Whether live.name still leads to the file the counters are mapped onto
+ * (as it did at start, through a link the kernel followed then). */
 static int ours(int fd) {
   struct stat st;
-  int rc = fd >= 0 ? fstat(fd, &st) : stat(live.target, &st);
+  int rc = fd >= 0 ? fstat(fd, &st) : stat(live.name, &st);
   return rc == 0 && st.st_dev == live.dev && st.st_ino == live.ino;
 }
 
@@ -339,7 +346,9 @@ static int finish(uint64_t *size, const char **why) {
     *why = "it is larger than the file size limit (ulimit -f)";
     rc = -1;
   } else {
-    int fd = open(live.target, O_RDWR | O_CLOEXEC);
+    /* Opened as it was made, without O_CREAT or O_TRUNC: nothing changes
+     * until ours() has said it is still the file. */
+    int fd = open(live.name, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if ((fd < 0 && errno == ENOENT) || (fd >= 0 && !ours(fd))) {
       rc = 1;
     } else if (fd < 0 || append(fd, all, offsets, count, tail, tails) != 0) {

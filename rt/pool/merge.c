@@ -7,13 +7,16 @@
  *      into memory (a memfd), before any lock is taken.
  *   2. The pooled file is locked (merge_lock.c), read whole and checked:
  *      it must hold runs of this very image, or nothing (a new file).
- *   3. The merged file is written to "<name>.tmp.<tid>" and renamed over
- *      the name, still under the lock, which is then released. A process
+ *   3. The merged file is written to a temporary file beside it
+ *      ("<name>.tmp.<random>", write.c) and renamed over the name, still
+ *      under the lock, which is then released. A process
  *      killed at any point leaves the old file or the new one, never a
  *      file with half a run in it (and at worst its temporary file).
  *
  * When the file holds something else (another build, another format
- * version, a file that is not a valid raw profile), or the lock is not
+ * version, a file that is not a valid raw profile), or the name is not
+ * one pool mode may use (a symbolic link, another user's file in a sticky
+ * world-writable directory: merge_lock.c), or the lock is not
  * had in time, or anything fails, the file is left as it was and the run
  * is written, as a raw profile of one run, to the pool's name with
  * ".<pid>" before the extension, which `mipdata merge` takes like any
@@ -142,7 +145,7 @@ int mip_rt_merge_all(struct mip_rt_merge *m, struct mip_rt_raw *raw) {
   return 0;
 }
 
-static int merge_into(struct mip_rt_merge *m, const char *target, int fd,
+static int merge_into(struct mip_rt_merge *m, const char *path, int fd,
                       uint64_t *runs) {
   struct mip_rt_raw raw;
   if (read_old(m, fd) || mip_rt_merge_all(m, &raw))
@@ -152,7 +155,7 @@ static int merge_into(struct mip_rt_merge *m, const char *target, int fd,
   if (!mip_rt_fits_size_limit(mip_rt_raw_size(&raw)))
     return mip_rt_why_set(&m->why, "it would be larger than the file size "
                                    "limit (ulimit -f)", NULL);
-  if (mip_rt_replace_file(target, mip_rt_raw_fill, &raw, &why) != 0)
+  if (mip_rt_replace_file(path, mip_rt_raw_fill, &raw, &why) != 0)
     return mip_rt_why_set(&m->why, why, NULL);
   return 0;
 }
@@ -168,20 +171,18 @@ void mip_rt_pool_after_fork(void) {
     close(fd); /* the parent's lock stays: its descriptor is open */
 }
 
-/* Locks the file at path (links followed) and merges the run into it. */
+/* Locks the file at path (never through a link: merge_lock.c) and merges
+ * the run into it. */
 static int merge_run(struct mip_rt_merge *m, const char *path, uint64_t *runs) {
-  char target[MIP_RT_PATH_MAX];
-  if (mip_rt_follow_links(path, target, sizeof target) != 0)
-    return mip_rt_why_set(&m->why, strerrordesc_np(errno), NULL);
-  int fd = mip_rt_pool_lock(target, mip_rt_options.pool_wait, &m->why);
+  int fd = mip_rt_pool_lock(path, mip_rt_options.pool_wait, &m->why);
   if (fd < 0)
     return -1;
   __atomic_store_n(&locked_fd, fd, __ATOMIC_RELAXED);
-  int rc = merge_into(m, target, fd, runs);
+  int rc = merge_into(m, path, fd, runs);
   struct stat st;
   /* An empty file is one this lock's holder made: gone with the merge. */
   if (rc != 0 && fstat(fd, &st) == 0 && st.st_size == 0)
-    unlink(target);
+    unlink(path);
   __atomic_store_n(&locked_fd, -1, __ATOMIC_RELAXED);
   close(fd); /* releases the lock */
   return rc;
@@ -202,7 +203,8 @@ static int fall_back(const char *path, const struct mip_rt_image *image,
   uint64_t size = 0;
   int rc = -1;
   if (mip_rt_pool_fallback_path(image, other, sizeof other) == 0)
-    rc = r->data ? mip_rt_write_file(other, r->size, fill_bytes, r, &problem)
+    rc = r->data ? mip_rt_write_file(other, r->size, O_WRONLY, fill_bytes, r,
+                                      &problem)
                  : mip_rt_write_raw_size(other, image, &size, &problem);
   if (rc != 0)
     mip_rt_report("cannot merge profile into '", path, "': ", why->text,

@@ -46,7 +46,12 @@ static int fail_errno(struct mip_rt_why *why) {
 }
 
 /* The file at path, opened for reading and writing (created empty when
- * missing). O_NONBLOCK: a FIFO found there must not block the open. */
+ * missing). Never through a symbolic link (O_NOFOLLOW): the merge renames
+ * its result over the name, which a link's target cannot have done to it
+ * without a write in place, torn if the process dies meanwhile. Nor
+ * another user's file in a sticky world-writable directory, which this
+ * process could read runs from and replace (mip_rt_foreign_in_sticky).
+ * O_NONBLOCK: a FIFO found there must not block the open. */
 static int open_file(const char *path, struct mip_rt_why *why) {
   int flags = O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK;
   int fd = open(path, flags, 0644);
@@ -54,20 +59,32 @@ static int open_file(const char *path, struct mip_rt_why *why) {
     mip_rt_make_parents(path);
     fd = open(path, flags, 0644);
   }
-  if (fd < 0)
-    return fail_errno(why);
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (fd < 0) { /* ELOOP, or EACCES from some kernels in a sticky directory */
+    int e = errno;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+      return mip_rt_why_set(why,
+                            "it is a symbolic link, which a pooled file "
+                            "may not be",
+                            NULL);
+    errno = e;
+    return fail_errno(why);
+  }
+  const char *wrong = fstat(fd, &st) != 0    ? strerrordesc_np(errno)
+                      : !S_ISREG(st.st_mode) ? "it is not a regular file"
+                      : mip_rt_foreign_in_sticky(path, &st) ? MIP_RT_FOREIGN_WHY
+                                                            : NULL;
+  if (wrong) {
     close(fd);
-    return mip_rt_why_set(why, "it is not a regular file", NULL);
+    return mip_rt_why_set(why, wrong, NULL);
   }
   return fd;
 }
 
-/* Whether path still names the file open at fd. */
+/* Whether path still names the file open at fd (itself, not a link). */
 static int still_there(const char *path, int fd) {
   struct stat a, b;
-  return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+  return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
          a.st_ino == b.st_ino;
 }
 

@@ -269,21 +269,31 @@ MIP_RT_HIDDEN size_t mip_rt_raw_header(uint8_t *buf,
 MIP_RT_HIDDEN int mip_rt_write_payloads(int fd,
                                         const struct mip_rt_payload *sections,
                                         size_t count);
-/* Writes size bytes of fill to path as the raw profile is written:
- * through a temporary file renamed over the file a chain of symbolic
- * links ends at, or into a device or FIFO, within the file size limit. */
+/* Writes size bytes of fill to path as the raw profile is written
+ * (write.c; docs/runtime.md, "Where"): through a temporary file renamed
+ * over the name, or into what a symbolic link there names or a device or
+ * FIFO, as open() would; never what mip_rt_foreign_in_sticky refuses; and
+ * within the file size limit. access: O_WRONLY, or O_RDWR for continuous
+ * mode, which maps the file (its fill checks that it is a regular one). */
 MIP_RT_HIDDEN int mip_rt_write_file(const char *path, uint64_t size,
-                                    mip_rt_fill_fn fill, const void *arg,
-                                    const char **why);
-/* Replaces the regular file path (no link followed) through a temporary
- * file "<path>.tmp.<tid>" (open for reading and writing: continuous mode
- * maps it) and a rename. */
+                                    int access, mip_rt_fill_fn fill,
+                                    const void *arg, const char **why);
+/* Replaces the name path (a link there is replaced, not followed) through
+ * a temporary file "<path>.tmp.<16 random hex digits>" beside it (open
+ * for reading and writing: continuous mode maps it) and a rename. */
 MIP_RT_HIDDEN int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
                                       const void *arg, const char **why);
-/* The file a chain of symbolic links from path ends at, in out; -1 with
- * errno set on a loop or a name that does not fit. */
-MIP_RT_HIDDEN int mip_rt_follow_links(const char *path, char *out,
-                                      size_t size);
+/* Whether st, what is at path (not followed), is another user's in a
+ * sticky world-writable directory: owned by neither this process's
+ * effective user nor the directory's owner. Such a link is not followed
+ * and such a file not written (fs.protected_symlinks' rule, and
+ * protected_regular's and protected_fifos', applied whatever they say). */
+struct stat;
+MIP_RT_HIDDEN int mip_rt_foreign_in_sticky(const char *path,
+                                           const struct stat *st);
+#define MIP_RT_FOREIGN_WHY                                                     \
+  "it is another user's link or file in a sticky world-writable directory "   \
+  "(fs.protected_symlinks)"
 /* Creates the directories leading to path, like mkdir -p. */
 MIP_RT_HIDDEN void mip_rt_make_parents(const char *path);
 /* Whether size bytes fit under RLIMIT_FSIZE. */

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -70,8 +71,18 @@ static inline int mip_sys_stat(const char *path, struct stat *st) {
                               0);
 }
 
+/* What is at path itself: a symbolic link is not followed. */
+static inline int mip_sys_lstat(const char *path, struct stat *st) {
+  return (int)mip_rt_syscall4(SYS_newfstatat, AT_FDCWD, (long)path, (long)st,
+                              AT_SYMLINK_NOFOLLOW);
+}
+
 static inline int mip_sys_fstat(int fd, struct stat *st) {
   return (int)mip_rt_syscall2(SYS_fstat, fd, (long)st);
+}
+
+static inline int mip_sys_ftruncate(int fd, uint64_t size) {
+  return (int)mip_rt_syscall2(SYS_ftruncate, fd, (long)size);
 }
 
 static inline int mip_sys_mkdir(const char *path, int mode) {
@@ -103,6 +114,16 @@ static inline int mip_sys_getpid(void) {
 
 static inline int mip_sys_gettid(void) {
   return (int)mip_rt_syscall0(SYS_gettid);
+}
+
+static inline unsigned mip_sys_geteuid(void) {
+  return (unsigned)mip_rt_syscall0(SYS_geteuid);
+}
+
+/* size random bytes from the kernel, without waiting for its pool at
+ * boot: size, or -1 (ENOSYS before Linux 3.17). */
+static inline ssize_t mip_sys_getrandom(void *buf, size_t size) {
+  return mip_rt_syscall3(SYS_getrandom, (long)buf, (long)size, GRND_NONBLOCK);
 }
 
 /* Anonymous private memory, read and write; NULL when there is none. */

@@ -1,11 +1,17 @@
 /*
  * Writes the raw profile: header, section table, then each counter section
  * verbatim (layouts in mip/layout/raw_*.inc). The bytes go to a temporary
- * file next to the target, which is renamed over it at the end, so a reader
- * sees either the old file or the whole new one, never a torn one. A
- * symbolic link is followed (the file it names is replaced, the link
- * stays); a target that exists and is not a regular file (a device such as
- * /dev/null, a FIFO) is written in place, never replaced.
+ * file beside the target, under a name nobody can foresee, which is
+ * renamed over the name at the end, so a reader sees either the old file
+ * or the whole new one, never a torn one.
+ *
+ * The runtime often runs as root, in directories others can write to: it
+ * writes only what the program's own open() of the name could write, and
+ * never follows a symbolic link by hand. A link at the name is followed
+ * by the kernel (the file it names is written in place); a device or a
+ * FIFO is written in place, never replaced; and in a sticky
+ * world-writable directory, what belongs to another user is left alone
+ * (mip_rt_foreign_in_sticky). docs/runtime.md, "Where", has the rules.
  *
  * The write must not end the program: a profile larger than the file size
  * limit (RLIMIT_FSIZE) is refused before anything is written, and SIGXFSZ
@@ -16,8 +22,8 @@
  * Pool mode (merge.c) renders the run with the same writer into memory
  * (write_fd.c), and writes the merged file through the same temporary
  * file and rename.
- * Continuous mode (rt/continuous/) creates its file through the same
- * temporary file, with the same header and payloads at offsets of its own.
+ * Continuous mode (rt/continuous/) creates its file the same way, with the
+ * same header and payloads at offsets of its own.
  */
 #include <errno.h>
 #include <string.h>
@@ -112,34 +118,43 @@ void mip_rt_make_parents(const char *path) {
   }
 }
 
-/* The temporary file: "<path>.tmp.<tid>", which is "<path>.tmp.<pid>" in
- * the main thread and unique among all threads of all processes, so
- * concurrent writers never share one. A write that starts while another is
- * under way in this image (a signal handler interrupting one in the same
- * thread) adds ".<n>". */
-static uint32_t writers, nested_writes; /* under way; nested, so far */
+/* A name for a temporary file that nobody can foresee: 64 bits from the
+ * kernel; without them (getrandom missing, or its pool not ready at
+ * boot), a mix of the thread, a count and the stack's address, which
+ * address space layout randomization makes hard to guess. Either way
+ * open_temp never takes a name that is there already (O_EXCL). */
+static uint64_t temp_suffix(void) {
+  static uint64_t made;
+  uint64_t r;
+  if (mip_sys_getrandom(&r, sizeof r) == sizeof r)
+    return r;
+  r = __atomic_add_fetch(&made, 0x9e3779b97f4a7c15ULL, __ATOMIC_RELAXED);
+  return (r ^ (uint64_t)(uintptr_t)&r) * 0xbf58476d1ce4e5b9ULL ^
+         (uint64_t)mip_sys_gettid();
+}
 
+/* The temporary file, "<path>.tmp.<16 hex digits>", beside path, created
+ * by this call and by nothing else: O_EXCL | O_NOFOLLOW, so that a file
+ * or a link someone put at the name is never opened (another name is
+ * drawn instead). Read and write: continuous mode maps it. */
 static int open_temp(const char *path, char *temp, size_t size) {
-  size_t n = mip_rt_append(temp, 0, size, path);
-  n = mip_rt_append(temp, n, size, ".tmp.");
-  n = mip_rt_append_u64(temp, n, size, (uint64_t)mip_sys_gettid());
-  if (__atomic_load_n(&writers, __ATOMIC_RELAXED) > 1) {
-    n = mip_rt_append(temp, n, size, ".");
-    n = mip_rt_append_u64(
-        temp, n, size,
-        __atomic_add_fetch(&nested_writes, 1, __ATOMIC_RELAXED));
+  int made_parents = 0;
+  for (int tries = 0; tries < 64; tries++) {
+    size_t n = mip_rt_append(temp, 0, size, path);
+    n = mip_rt_append(temp, n, size, ".tmp.");
+    if (mip_rt_append_hex(temp, n, size, temp_suffix(), 8) >= size) {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+    int fd = mip_sys_open(
+        temp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0 || (errno == ENOENT && made_parents++) ||
+        (errno != ENOENT && errno != EEXIST))
+      return fd;
+    if (errno == ENOENT)
+      mip_rt_make_parents(temp);
   }
-  if (n >= size) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  /* Read and write: continuous mode maps it. */
-  int fd = mip_sys_open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0 && errno == ENOENT) {
-    mip_rt_make_parents(temp);
-    fd = mip_sys_open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  }
-  return fd;
+  return -1; /* EEXIST: every name drawn was taken */
 }
 
 uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw) {
@@ -158,43 +173,54 @@ int mip_rt_raw_fill(int fd, const void *arg) {
              : 0;
 }
 
-/* Through a temporary file renamed over path at the end. */
-int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill,
-                        const void *arg, const char **why) {
-  __atomic_add_fetch(&writers, 1, __ATOMIC_RELAXED);
-  char temp[MIP_RT_PATH_MAX + 48];
-  int rc = -1, fd = open_temp(path, temp, sizeof temp);
+/* Through a temporary file renamed over path at the end: rename replaces
+ * the name itself, whatever is there (a link is not followed). */
+int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill, const void *arg,
+                        const char **why) {
+  char temp[MIP_RT_PATH_MAX + 24];
+  int fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {
     *why = strerrordesc_np(errno);
-  } else if (fill(fd, arg) != 0) {
+    return -1;
+  }
+  if (fill(fd, arg) != 0) {
     *why = strerrordesc_np(errno ? errno : EIO);
     mip_sys_close(fd);
-    mip_sys_unlink(temp);
   } else if (mip_sys_close(fd) != 0 || mip_sys_rename(temp, path) != 0) {
     *why = strerrordesc_np(errno);
-    mip_sys_unlink(temp);
   } else {
-    rc = 0;
+    return 0;
   }
-  __atomic_sub_fetch(&writers, 1, __ATOMIC_RELAXED);
-  return rc;
+  mip_sys_unlink(temp);
+  return -1;
 }
 
-/* Into what is already there: a device or a FIFO. O_NONBLOCK on open, so
- * that a FIFO nobody reads fails (ENXIO) rather than hangs the exit; the
- * writes themselves block. */
-static int write_in_place(const char *path, mip_rt_fill_fn fill,
-                          const void *arg, const char **why) {
-  int fd = mip_sys_open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0);
+/* Into what path leads to, opened as the program's own open() would open
+ * it: a device or a FIFO at the name (O_NOFOLLOW in flags), or the file a
+ * symbolic link there names (without: the kernel follows it, and its own
+ * rules apply), created when missing. A regular file found so is cut to
+ * nothing first, so that a write that fails midway leaves a file too
+ * short to read rather than new bytes before old ones. O_NONBLOCK on
+ * open, so that a FIFO nobody reads fails (ENXIO) rather than hangs the
+ * exit; the writes themselves block. flags: also the access mode. */
+static int write_into(const char *path, int flags, mip_rt_fill_fn fill,
+                      const void *arg, const char **why) {
+  int fd = mip_sys_open(
+      path, flags | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd < 0) {
     *why = errno == ENXIO ? "it is a FIFO that nobody reads"
                           : strerrordesc_np(errno);
     return -1;
   }
-  int flags = mip_sys_fcntl(fd, F_GETFL, 0);
+  struct stat st;
+  int rc = mip_sys_fstat(fd, &st);
+  if (rc == 0 && S_ISREG(st.st_mode))
+    rc = mip_sys_ftruncate(fd, 0);
+  flags = mip_sys_fcntl(fd, F_GETFL, 0);
   if (flags >= 0)
     mip_sys_fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  int rc = fill(fd, arg);
+  if (rc == 0)
+    rc = fill(fd, arg);
   if (rc != 0)
     *why = strerrordesc_np(errno ? errno : EIO);
   if (mip_sys_close(fd) != 0 && rc == 0) {
@@ -204,34 +230,30 @@ static int write_in_place(const char *path, mip_rt_fill_fn fill,
   return rc;
 }
 
-/* The file a chain of symbolic links starting at path ends at (which may
- * not exist yet), in out; path itself when it is no link. A relative link
- * is taken from the directory of the link. -1 with errno set on a loop or
- * a name that does not fit. */
-int mip_rt_follow_links(const char *path, char *out, size_t size) {
-  if (mip_rt_append(out, 0, size, path) >= size) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  for (int hops = 0; hops < 40; hops++) {
-    char link[MIP_RT_PATH_MAX];
-    ssize_t n = mip_sys_readlink(out, link, sizeof link - 1);
-    if (n < 0)
-      return 0; /* not a link (or nothing there): this is the file */
-    link[n] = '\0';
-    size_t keep = 0;
-    if (link[0] != '/')
-      for (size_t i = 0; out[i]; i++)
-        if (out[i] == '/')
-          keep = i + 1;
-    out[keep] = '\0';
-    if (mip_rt_append(out, keep, size, link) >= size) {
-      errno = ENAMETOOLONG;
-      return -1;
-    }
-  }
-  errno = ELOOP;
-  return -1;
+/* The rule of fs.protected_symlinks (and of protected_regular and
+ * protected_fifos) for a sticky world-writable directory such as /tmp,
+ * where anyone may put a name that the others cannot remove: what is
+ * there and belongs to neither this process's user nor the directory's
+ * owner is not followed, nor opened to be written. The kernel applies it
+ * only when those are set; the runtime, often run as root in such a
+ * directory, applies it always. A directory that cannot be looked at
+ * counts as sticky. st: what is at path (lstat). */
+int mip_rt_foreign_in_sticky(const char *path, const struct stat *st) {
+  if (st->st_uid == mip_sys_geteuid())
+    return 0;
+  char dir[MIP_RT_PATH_MAX];
+  size_t n = mip_rt_append(dir, 0, sizeof dir, path);
+  if (n >= sizeof dir)
+    return 1;
+  while (n && dir[n - 1] != '/')
+    n--;
+  if (n == 0)
+    dir[n++] = '.'; /* a name in the current directory */
+  dir[n > 1 ? n - 1 : n] = '\0'; /* "/" stays itself */
+  struct stat d;
+  return mip_sys_stat(dir, &d) != 0 ||
+         ((d.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH) &&
+          st->st_uid != d.st_uid);
 }
 
 /* Whether size bytes fit under RLIMIT_FSIZE. */
@@ -241,21 +263,25 @@ int mip_rt_fits_size_limit(uint64_t size) {
          limit.rlim_cur == RLIM_INFINITY || size <= limit.rlim_cur;
 }
 
-int mip_rt_write_file(const char *path, uint64_t size, mip_rt_fill_fn fill,
-                      const void *arg, const char **why) {
+/* Only what open() of path could write, under the rule above: what is at
+ * the name decides how (docs/runtime.md, "Where"). */
+int mip_rt_write_file(const char *path, uint64_t size, int access,
+                      mip_rt_fill_fn fill, const void *arg, const char **why) {
   if (!mip_rt_fits_size_limit(size)) {
     *why = "it is larger than the file size limit (ulimit -f)";
     return -1;
   }
-  char target[MIP_RT_PATH_MAX];
-  if (mip_rt_follow_links(path, target, sizeof target) != 0) {
-    *why = strerrordesc_np(errno);
+  struct stat st;
+  if (mip_sys_lstat(path, &st) != 0) /* nothing there yet */
+    return mip_rt_replace_file(path, fill, arg, why);
+  if (mip_rt_foreign_in_sticky(path, &st)) {
+    *why = MIP_RT_FOREIGN_WHY;
     return -1;
   }
-  struct stat st;
-  if (mip_sys_stat(target, &st) == 0 && !S_ISREG(st.st_mode))
-    return write_in_place(target, fill, arg, why);
-  return mip_rt_replace_file(target, fill, arg, why);
+  if (S_ISREG(st.st_mode))
+    return mip_rt_replace_file(path, fill, arg, why);
+  return write_into(path, access | (S_ISLNK(st.st_mode) ? 0 : O_NOFOLLOW),
+                    fill, arg, why);
 }
 
 const struct mip_rt_payload_source *mip_rt_heap_payloads;
@@ -297,7 +323,8 @@ static int write_raw(const char *path, const struct mip_rt_image *image,
   *size = mip_rt_raw_size(&raw);
   struct mip_rt_xfsz guard;
   mip_rt_xfsz_block(&guard);
-  int rc = mip_rt_write_file(path, *size, mip_rt_raw_fill, &raw, why);
+  int rc = mip_rt_write_file(path, *size, O_WRONLY, mip_rt_raw_fill, &raw,
+                             why);
   mip_rt_xfsz_unblock(&guard);
   if (heap)
     heap->release(sections, count);
