@@ -139,6 +139,19 @@ Instruction *allocationHookPoint(const AllocCall &Call) {
   return SplitBlockAndInsertIfThen(Holds, After->getIterator(), false);
 }
 
+// A hook call no pass may merge with another site's: the runtime takes the
+// calling context from the hook's return address, which two sites must
+// not share (branch folding would tail-merge the identical calls, a sink
+// would make one call with the site as a phi). The runtime keeps contexts
+// of different sites apart all the same; unmerged calls keep each site's
+// first frame on its own line.
+CallInst *callHook(IRBuilder<> &B, FunctionCallee Hook,
+                   ArrayRef<Value *> Args) {
+  CallInst *Call = B.CreateCall(Hook, Args);
+  Call->setCannotMerge();
+  return Call;
+}
+
 void insertHook(const AllocCall &Call, Constant *Site) {
   CallBase &CB = *Call.Call;
   const AllocFn &A = *Call.Fn;
@@ -151,31 +164,31 @@ void insertHook(const AllocCall &Call, Constant *Site) {
 
   if (A.What == Hook::Free) {
     IRBuilder<> B(&CB);
-    B.CreateCall(runtimeHook(M, "__mip_heap_free", Void, {Ptr, Ptr}),
-                 {CB.getArgOperand(A.Ptr), Site});
+    callHook(B, runtimeHook(M, "__mip_heap_free", Void, {Ptr, Ptr}),
+             {CB.getArgOperand(A.Ptr), Site});
     return;
   }
   IRBuilder<> B(allocationHookPoint(Call));
   B.SetCurrentDebugLocation(CB.getDebugLoc());
   switch (A.What) {
   case Hook::Alloc:
-    B.CreateCall(runtimeHook(M, "__mip_heap_alloc", Void, {Ptr, I64, Ptr}),
-                 {&CB, requestedSize(B, CB, A), Site});
+    callHook(B, runtimeHook(M, "__mip_heap_alloc", Void, {Ptr, I64, Ptr}),
+             {&CB, requestedSize(B, CB, A), Site});
     break;
   case Hook::AllocStr:
-    B.CreateCall(runtimeHook(M, "__mip_heap_alloc_str", Void, {Ptr, Ptr}),
-                 {&CB, Site});
+    callHook(B, runtimeHook(M, "__mip_heap_alloc_str", Void, {Ptr, Ptr}),
+             {&CB, Site});
     break;
   case Hook::AllocAt:
-    B.CreateCall(
-        runtimeHook(M, "__mip_heap_alloc_at", Void, {Ptr, I32, I64, Ptr}),
-        {CB.getArgOperand(A.Ptr), B.CreateSExtOrTrunc(&CB, I32),
-         requestedSize(B, CB, A), Site});
+    callHook(B,
+             runtimeHook(M, "__mip_heap_alloc_at", Void, {Ptr, I32, I64, Ptr}),
+             {CB.getArgOperand(A.Ptr), B.CreateSExtOrTrunc(&CB, I32),
+              requestedSize(B, CB, A), Site});
     break;
   case Hook::Realloc:
-    B.CreateCall(
-        runtimeHook(M, "__mip_heap_realloc", Void, {Ptr, Ptr, I64, Ptr}),
-        {CB.getArgOperand(A.Ptr), &CB, requestedSize(B, CB, A), Site});
+    callHook(B,
+             runtimeHook(M, "__mip_heap_realloc", Void, {Ptr, Ptr, I64, Ptr}),
+             {CB.getArgOperand(A.Ptr), &CB, requestedSize(B, CB, A), Site});
     break;
   case Hook::Free:
     break;

@@ -230,14 +230,15 @@ struct mip_rt_heap_context {
 };
 
 /* A call stack as the hooks take it: frames innermost first, and its
- * hash (mip_rt_heap_stack_hash), computed during the walk. */
+ * hash (mip_rt_heap_stack_hash), computed during the walk; with the site
+ * of the allocation it was taken for. */
 struct mip_rt_heap_stack {
   uint64_t hash;
   uint32_t depth;
   uint32_t flags;  /* MIP_RT_HEAP_TRUNCATED */
   uint32_t ticket; /* the thread's record of the walk (0: none) */
   uint32_t way;    /* where it is kept */
-  uint64_t key;    /* its key there (mip_rt_heap_recent_key) */
+  uintptr_t site;  /* the allocation's (0: none), set before the walk */
   uintptr_t frames[MIP_RT_HEAP_DEPTH_MAX];
 };
 
@@ -503,7 +504,7 @@ struct mip_rt_heap {
                             the first tier, then the second */
   uint64_t depot_mask;   /* the second tier's */
   uint64_t *arena;       /* entries: hash, depth | flags << 32, context,
-                            then the frames */
+                            site, then the frames */
   uint64_t arena_words;
   uint64_t arena_used;   /* words handed out; word 0 is never used */
   uint64_t stats[MIP_RT_HEAP_STAT_COUNT];
@@ -563,9 +564,11 @@ static inline uint32_t mip_rt_heap_cpu(void) {
 }
 
 /* The context of a call stack (frames[0..depth), innermost first; flags
- * MIP_RT_HEAP_TRUNCATED), made the first time the stack is seen, with
- * site; MIP_RT_HEAP_NO_CONTEXT when the depot or the context table is
- * full. hashed: with its hash, as the walk computed it. */
+ * MIP_RT_HEAP_TRUNCATED) at an allocation site, made the first time the
+ * two are seen together: the same frames at another site are another
+ * context (the hooks of two sites can share a return address when code
+ * is shared). MIP_RT_HEAP_NO_CONTEXT when the depot or the context table
+ * is full. hashed: with the stack's hash, as the walk computed it. */
 MIP_RT_HIDDEN uint32_t mip_rt_heap_context_of(struct mip_rt_heap *h,
                                               const uintptr_t *frames,
                                               uint32_t depth, uint32_t flags,
@@ -698,24 +701,23 @@ static inline int mip_rt_heap_next_ok(const struct mip_rt_heap_bounds *b,
  * within the thread's stack, 8-byte aligned and rising, up to limit
  * frames (then flags gets MIP_RT_HEAP_TRUNCATED if more were there).
  * Fills s, its hash too, and records the walk among the thread's recent
- * ones under s->key (s->ticket); returns the depth, at least 1. */
+ * ones under fp and s->site (s->ticket); returns the depth, at least 1. */
 MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp,
                                           struct mip_rt_heap_stack *s,
                                           uint32_t limit);
 
 /* The thread's recent walks, of up to MIP_RT_HEAP_DEPTH_DEFAULT frames,
- * kept by key (mip_rt_heap_recent_key). again: when the walk it last
- * recorded from fp (with this limit) would visit the same frames now, 1
- * with the context found for it (for the state of this serial) and its
- * flags; otherwise 0. record: where the walk from fp about to start (its
- * s->key set) keeps the 16 bytes of each frame it visits (NULL: nowhere),
+ * kept by their first frame and the allocation's site (a context is one
+ * site's: two sites whose hooks share a return address share every frame,
+ * and still are two contexts). again: when the walk it last recorded from
+ * fp for site (with this limit) would visit the same frames now, 1 with
+ * the context found for it (for the state of this serial) and its flags;
+ * otherwise 0. record: where the walk from fp about to start (its s->site
+ * set) keeps the 16 bytes of each frame it visits (NULL: nowhere),
  * recorded: it visited that many (s->ticket names the record, 0: none),
  * found: the context found for it. */
 #define MIP_RT_HEAP_RECENT_FRAMES (MIP_RT_HEAP_DEPTH_DEFAULT + 1)
-static inline uint64_t mip_rt_heap_recent_key(const void *fp, uintptr_t site) {
-  return (uintptr_t)fp ^ (uint64_t)site << 17;
-}
-MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uint64_t key,
+MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uintptr_t site,
                                            uint32_t limit, uint32_t serial,
                                            uint32_t *context, uint32_t *flags);
 MIP_RT_HIDDEN uintptr_t (*mip_rt_heap_recent_record(

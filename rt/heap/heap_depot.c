@@ -1,7 +1,10 @@
 /*
- * The stack depot: every distinct call stack once, and with it its
- * allocation context. Append-only and lock-free: a stack's entry (hash,
- * depth and flags, context index, frames) is written into an mmap'd arena
+ * The stack depot: every distinct call stack once per allocation site, and
+ * with it its allocation context. A context is a site's: the hooks of two
+ * sites whose code the compiler shared return to the same address and
+ * walk the same frames, and stay two contexts. Append-only and lock-free:
+ * a stack's entry (hash, depth and flags, context index, site, frames) is
+ * written into an mmap'd arena
  * at an offset taken with one atomic add, then published by one
  * compare-and-swap of a hash-table slot (the hash's top half and the
  * offset). A thread that loses the race to publish the same stack uses the
@@ -18,6 +21,7 @@
 #define FIRST_SLOTS (1u << MIP_RT_HEAP_DEPOT_FIRST_LOG2)
 #define FIRST_PROBES 16 /* two cache lines */
 #define SECOND_PROBES 64
+#define HEADER 4 /* an entry's words before its frames */
 
 uint64_t mip_rt_heap_stack_hash(const uintptr_t *frames, uint32_t depth,
                                 uint32_t flags) {
@@ -27,15 +31,20 @@ uint64_t mip_rt_heap_stack_hash(const uintptr_t *frames, uint32_t depth,
   return mip_rt_heap_hash_end(lane, depth, flags);
 }
 
+/* The depot's hash of a stack at a site. */
+static uint64_t at_site(uint64_t stack_hash, uintptr_t site) {
+  return stack_hash ^ (uint64_t)site * 0xd6e8feb86659fd93ULL;
+}
+
 static int same(const uint64_t *entry, const uintptr_t *frames,
-                uint32_t depth, uint32_t flags) {
-  if (entry[1] != (depth | (uint64_t)flags << 32))
+                uint32_t depth, uint32_t flags, uintptr_t site) {
+  if (entry[1] != (depth | (uint64_t)flags << 32) || entry[3] != site)
     return 0;
   /* All of them, without a branch per frame: entries almost always
    * match, so an early exit would rarely be taken. */
   uint64_t diff = 0;
   for (uint32_t i = 0; i < depth; i++)
-    diff |= entry[3 + i] ^ frames[i];
+    diff |= entry[HEADER + i] ^ frames[i];
   return diff == 0;
 }
 
@@ -43,7 +52,7 @@ static int same(const uint64_t *entry, const uintptr_t *frames,
 static uint64_t append(struct mip_rt_heap *h, uint64_t hash,
                        const uintptr_t *frames, uint32_t depth,
                        uint32_t flags, uintptr_t site) {
-  uint64_t words = 3 + depth;
+  uint64_t words = HEADER + depth;
   uint64_t at = __atomic_fetch_add(&h->arena_used, words, __ATOMIC_RELAXED);
   if (at + words > h->arena_words)
     return 0;
@@ -54,29 +63,32 @@ static uint64_t append(struct mip_rt_heap *h, uint64_t hash,
   e[0] = hash;
   e[1] = depth | (uint64_t)flags << 32;
   e[2] = c;
+  e[3] = site;
   for (uint32_t i = 0; i < depth; i++)
-    e[3 + i] = frames[i];
+    e[HEADER + i] = frames[i];
   struct mip_rt_heap_context *ctx = &h->contexts[c];
   ctx->site = site;
   __atomic_store_n(&ctx->stack, at, __ATOMIC_RELEASE);
   return at;
 }
 
-/* Looks for the stack in one tier's probe sequence: 1 and *context when
+/* Looks for the stack at site, whose depot hash is hash, in one tier's
+ * probe sequence: 1 and *context when
  * found (or published there now), 0 when the sequence ends at a free slot
  * without it and there was no room for a new entry (*context =
  * MIP_RT_HEAP_NO_CONTEXT), -1 when every slot of the sequence holds
  * another stack. */
 static int look(struct mip_rt_heap *h, uint64_t *tier, uint64_t mask,
                 uint32_t probes, const struct mip_rt_heap_stack *s,
-                uintptr_t site, uint64_t *mine, uint32_t *context) {
-  uint64_t tag = s->hash >> 32 ? s->hash >> 32 : 1;
-  for (uint64_t i = 0, at = s->hash; i < probes; i++, at++) {
+                uintptr_t site, uint64_t hash, uint64_t *mine,
+                uint32_t *context) {
+  uint64_t tag = hash >> 32 ? hash >> 32 : 1;
+  for (uint64_t i = 0, at = hash; i < probes; i++, at++) {
     uint64_t *slot = &tier[at & mask];
     uint64_t v = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (v == 0) {
-      if (!*mine && !(*mine = append(h, s->hash, s->frames, s->depth,
-                                     s->flags, site))) {
+      if (!*mine && !(*mine = append(h, hash, s->frames, s->depth, s->flags,
+                                     site))) {
         *context = MIP_RT_HEAP_NO_CONTEXT;
         return 0;
       }
@@ -88,7 +100,7 @@ static int look(struct mip_rt_heap *h, uint64_t *tier, uint64_t mask,
       /* v is what another thread published there first */
     }
     const uint64_t *e = h->arena + (v & 0xffffffffu);
-    if (v >> 32 == tag && same(e, s->frames, s->depth, s->flags)) {
+    if (v >> 32 == tag && same(e, s->frames, s->depth, s->flags, site)) {
       *context = (uint32_t)e[2];
       return 1;
     }
@@ -105,12 +117,12 @@ static int look(struct mip_rt_heap *h, uint64_t *tier, uint64_t mask,
 uint32_t mip_rt_heap_context_hashed(struct mip_rt_heap *h,
                                     const struct mip_rt_heap_stack *s,
                                     uintptr_t site) {
-  uint64_t mine = 0;
+  uint64_t mine = 0, hash = at_site(s->hash, site);
   uint32_t context = MIP_RT_HEAP_NO_CONTEXT;
-  if (look(h, h->depot, FIRST_SLOTS - 1, FIRST_PROBES, s, site, &mine,
+  if (look(h, h->depot, FIRST_SLOTS - 1, FIRST_PROBES, s, site, hash, &mine,
            &context) < 0)
     look(h, h->depot + FIRST_SLOTS, h->depot_mask, SECOND_PROBES, s, site,
-         &mine, &context);
+         hash, &mine, &context);
   return context;
 }
 
@@ -135,5 +147,5 @@ const uint64_t *mip_rt_heap_stack_of(const struct mip_rt_heap *h,
   const uint64_t *e = h->arena + at;
   *depth = (uint32_t)e[1];
   *flags = (uint32_t)(e[1] >> 32);
-  return e + 3;
+  return e + HEADER;
 }

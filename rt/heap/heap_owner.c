@@ -66,11 +66,10 @@ static void fetch(struct mip_rt_heap *h, uintptr_t p) {
 static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
                            uint32_t depth, uintptr_t site) {
   uint32_t context, flags;
-  uint64_t key = mip_rt_heap_recent_key(fp, site);
-  if (!mip_rt_heap_recent_again(fp, key, depth, h->serial, &context,
+  if (!mip_rt_heap_recent_again(fp, site, depth, h->serial, &context,
                                 &flags)) {
     struct mip_rt_heap_stack s;
-    s.key = key;
+    s.site = site;
     mip_rt_heap_unwind(fp, &s, depth);
     context = mip_rt_heap_context_hashed(h, &s, site);
     mip_rt_heap_recent_found(&s, context, h->serial);

@@ -14,9 +14,12 @@
  *
  * Walks are kept by their first frame and the allocation's site (no load
  * needed to find them), in sets of four ways, tried most recently used
- * first, the least recently used replaced. Walks from one frame and site
- * differ only deeper down: a check that fails mostly fails within its
- * first frames, and is given up there.
+ * first, the least recently used replaced. A record is used for its own
+ * site only: the hooks of two sites can share a return address, and so
+ * every frame, when the compiler shares code between them, and each site
+ * has a context of its own. Walks from one frame and site differ only
+ * deeper down: a check that fails mostly fails within its first frames,
+ * and is given up there.
  *
  * A signal handler that allocates can interrupt any of this on the same
  * thread: a walk being recorded is busy, and a handler's walk leaves it
@@ -37,6 +40,7 @@ typedef uintptr_t frame_bytes __attribute__((vector_size(16), aligned(8)));
 
 struct recent {
   const void *fp;  /* its first frame */
+  uintptr_t site;  /* the allocation's it was taken for */
   uint32_t limit;  /* the depth limit it had */
   uint32_t frames; /* how many it visited, 0: too many to keep */
   uint32_t ticket; /* the recording's */
@@ -57,7 +61,8 @@ static __thread uint32_t order[1u << SETS_LOG2] = {
 _Static_assert(WAYS == 4 && SETS_LOG2 == 3, "order's layout");
 static __thread uint32_t tickets;
 
-static uint32_t set_of(uint64_t key) {
+static uint32_t set_of(const void *fp, uintptr_t site) {
+  uint64_t key = (uintptr_t)fp ^ (uint64_t)site << 17;
   return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SETS_LOG2));
 }
 
@@ -102,23 +107,23 @@ static int unchanged(const struct recent *r) {
   return !any(diff);
 }
 
-/* Whether r is a finished record of a walk from fp with this limit whose
- * context, for this serial, is known. */
-static int usable(const struct recent *r, const void *fp, uint32_t limit,
-                  uint32_t serial, uint32_t ticket) {
-  return r->fp == fp && !r->busy && r->found == ticket && r->limit == limit &&
-         r->serial == serial && r->frames;
+/* Whether r is a finished record of a walk from fp for site with this
+ * limit whose context, for this serial, is known. */
+static int usable(const struct recent *r, const void *fp, uintptr_t site,
+                  uint32_t limit, uint32_t serial, uint32_t ticket) {
+  return r->fp == fp && r->site == site && !r->busy && r->found == ticket &&
+         r->limit == limit && r->serial == serial && r->frames;
 }
 
-int mip_rt_heap_recent_again(const void *fp, uint64_t key, uint32_t limit,
+int mip_rt_heap_recent_again(const void *fp, uintptr_t site, uint32_t limit,
                              uint32_t serial, uint32_t *context,
                              uint32_t *flags) {
-  uint32_t set = set_of(key), o = order[set];
+  uint32_t set = set_of(fp, site), o = order[set];
   for (uint32_t i = 0; i < WAYS; i++) {
     struct recent *r = &recent[set][(o >> (8 * i)) & 0xff];
     uint32_t ticket = r->ticket;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (!usable(r, fp, limit, serial, ticket) || !unchanged(r))
+    if (!usable(r, fp, site, limit, serial, ticket) || !unchanged(r))
       continue;
     *context = r->context;
     *flags = r->flags;
@@ -134,7 +139,7 @@ int mip_rt_heap_recent_again(const void *fp, uint64_t key, uint32_t limit,
 
 uintptr_t (*mip_rt_heap_recent_record(const void *fp, uint32_t limit,
                                       struct mip_rt_heap_stack *s))[2] {
-  uint32_t set = set_of(s->key), o = order[set];
+  uint32_t set = set_of(fp, s->site), o = order[set];
   uint32_t way = o >> 24; /* the least recently used */
   struct recent *r = &recent[set][way];
   s->ticket = 0;
@@ -146,6 +151,7 @@ uintptr_t (*mip_rt_heap_recent_record(const void *fp, uint32_t limit,
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   r->found = 0;
   r->fp = fp;
+  r->site = s->site;
   r->limit = limit;
   order[set] = to_front(o, 3);
   return r->frame;

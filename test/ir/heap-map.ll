@@ -90,8 +90,8 @@
 ; The hooks carry the call's location.
 ; CHECK-LABEL: define void @_Z5outerv(
 ; CHECK: %p = call ptr @malloc(i64 8), !dbg [[INLINED:![0-9]+]]
-; CHECK-NEXT: call void @__mip_heap_alloc(ptr %p, i64 8, ptr @__mip_5._Z5outerv), !dbg [[INLINED]]
-; CHECK-NEXT: call void @__mip_heap_free(ptr %p, {{.*}}), !dbg [[OWN:![0-9]+]]
+; CHECK-NEXT: call void @__mip_heap_alloc(ptr %p, i64 8, ptr @__mip_5._Z5outerv) #{{[0-9]+}}, !dbg [[INLINED]]
+; CHECK-NEXT: call void @__mip_heap_free(ptr %p, {{.*}}) #{{[0-9]+}}, !dbg [[OWN:![0-9]+]]
 ; CHECK-NEXT: call void @free(ptr %p), !dbg [[OWN]]
 ; CHECK: attributes #[[SITE]] = { "bss-section"="__mip_site" "data-section"="__mip_site" }
 

@@ -539,6 +539,28 @@ START_TEST(depot_deduplicates_stacks) {
 }
 END_TEST
 
+/* Two sites whose hooks the compiler merged return to one address: the
+ * same frames, two contexts, each with its own site. */
+START_TEST(depot_keeps_sites_apart) {
+  struct mip_rt_heap *h = new_heap(NULL, 4);
+  uintptr_t a[3] = {0x401000, 0x402000, 0x403000};
+  uint32_t first = mip_rt_heap_context_of(h, a, 3, 0, 0x10);
+  uint32_t second = mip_rt_heap_context_of(h, a, 3, 0, 0x11);
+  ck_assert_uint_ne(first, second);
+  ck_assert_uint_eq(mip_rt_heap_context_of(h, a, 3, 0, 0x10), first);
+  ck_assert_uint_eq(mip_rt_heap_context_of(h, a, 3, 0, 0x11), second);
+  ck_assert_uint_eq(h->contexts[first].site, 0x10);
+  ck_assert_uint_eq(h->contexts[second].site, 0x11);
+  uint32_t depth, flags;
+  const uint64_t *frames = mip_rt_heap_stack_of(h, second, &depth, &flags);
+  ck_assert_ptr_nonnull(frames);
+  ck_assert_uint_eq(depth, 3);
+  ck_assert_uint_eq(frames[0], 0x401000);
+  ck_assert_uint_eq(frames[2], 0x403000);
+  free_heap(h);
+}
+END_TEST
+
 /* 8 threads insert the same 1000 stacks at once: each stack gets one
  * context, whichever thread publishes it first. */
 #define STACKS 1000
@@ -583,19 +605,28 @@ END_TEST
 
 /* ---- unwinding -------------------------------------------------------- */
 
-/* A walk, and a lookup of the recent walks, from an allocation at site
- * 0. */
+/* A walk, and a lookup of the recent walks, from an allocation at a
+ * site, 0 unless said. */
+static uint32_t walk_at(const void *fp, uintptr_t site,
+                        struct mip_rt_heap_stack *st, uint32_t limit) {
+  st->site = site;
+  return mip_rt_heap_unwind(fp, st, limit);
+}
+
 static uint32_t walk(const void *fp, struct mip_rt_heap_stack *st,
                      uint32_t limit) {
-  st->key = mip_rt_heap_recent_key(fp, 0);
-  return mip_rt_heap_unwind(fp, st, limit);
+  return walk_at(fp, 0, st, limit);
+}
+
+static int again_at(const void *fp, uintptr_t site, uint32_t limit,
+                    uint32_t serial, uint32_t *context) {
+  uint32_t flags;
+  return mip_rt_heap_recent_again(fp, site, limit, serial, context, &flags);
 }
 
 static int again(const void *fp, uint32_t limit, uint32_t serial,
                  uint32_t *context) {
-  uint32_t flags;
-  return mip_rt_heap_recent_again(fp, mip_rt_heap_recent_key(fp, 0), limit,
-                                  serial, context, &flags);
+  return again_at(fp, 0, limit, serial, context);
 }
 
 /* Frames laid out by hand on this thread's stack: [next fp, return].
@@ -641,6 +672,15 @@ __attribute__((no_sanitize("address"), noinline)) static void unwind_test(void) 
   s[12] = (uintptr_t)&s[14]; /* the end moves on */
   ck_assert_int_eq(again(s, 8, 1, &context), 0);
   s[12] = 0;
+  /* Two sites whose hooks return to one address walk the same frames:
+   * each site's walk is its own, with its own context. */
+  ck_assert_int_eq(again_at(s, 0x77, 8, 1, &context), 0);
+  walk_at(s, 0x77, &st, 8);
+  mip_rt_heap_recent_found(&st, 43, 1);
+  ck_assert_int_eq(again_at(s, 0x77, 8, 1, &context), 1);
+  ck_assert_uint_eq(context, 43);
+  ck_assert_int_eq(again(s, 8, 1, &context), 1);
+  ck_assert_uint_eq(context, 42);
   /* Walks from one frame that differ deeper down are kept side by side,
    * four of them; a fifth replaces the one used least recently. */
   for (uintptr_t v = 0; v < 5; v++) {
@@ -1522,6 +1562,7 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, table_holds_dense_regions);
   tcase_add_test(tc, table_disowns_large_tables);
   tcase_add_test(tc, depot_deduplicates_stacks);
+  tcase_add_test(tc, depot_keeps_sites_apart);
   tcase_add_test(tc, depot_agrees_under_threads);
   tcase_add_test(tc, unwind_follows_checks_and_truncates);
   tcase_add_test(tc, mib_follows_memprof);
