@@ -29,7 +29,9 @@
  * What only the code of one architecture needs (its instructions, its
  * relocation types, its thread pointer) is in rt/arch/NAME.h for the
  * runtime and in plugin/Target.cpp for the plugin. mipdata needs nothing:
- * the files are little-endian with fixed widths on every architecture.
+ * the files are little-endian with fixed widths on every architecture
+ * (a 32-bit target's addresses zero-extended; Arm's Thumb bit flagged in
+ * the map and cleared by its reader, mip/format.h MIP_FN_THUMB_BIT).
  */
 #ifndef MIP_ARCH_H
 #define MIP_ARCH_H

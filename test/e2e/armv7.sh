@@ -76,6 +76,15 @@ for state in t32 a32; do
   expect_eq "$ARCH: counter sections without file bytes" \
     "$(counter_sections "modes-O2.$TAG")" \
     "__mip_blk NOBITS, __mip_cnt NOBITS, __mip_cov NOBITS, __mip_ord NOBITS"
+  # Each function's entry in the map, without the Thumb bit its reader
+  # clears (flag 8), is a function symbol's address in the map file,
+  # whose sizes mipdata order clusters by.
+  entries=$(mip_dump "modes-O2.$TAG.mipmap" | jq -c '[.symbols[].addr] as $s
+    | [.section.records[] | select(.name == "function") | .body
+       | (if (.flags / 8 | floor) % 2 == 1 then .entry - .entry % 2 else .entry end)
+       | select(. as $e | $s | index($e)) ] | length')
+  expect_eq "$ARCH: the map's entries are its symbols' addresses" \
+    "$entries" "$(jq '.functions | length' "modes-O2.$TAG.json")"
   # coverage bytes start at 0 and are 1 once entered, as on x86-64
   cross_pool_continuous 0
   cross_shared_library
