@@ -11,9 +11,10 @@
 #   * pool and continuous mode give what the runs' files do;
 #   * a shared library, fork, threads (the atomic mode's 64-bit counters
 #     by ldrexd/strexd) and -fmip-use -fmip-order.
-# And: the counter sections take no file bytes; the probe's bytes per
-# function in each state; mipcc's Thumb-2 default and its one-line refusal
-# of heap mode.
+# And: the counter sections take no file bytes; the map's entries are
+# the symbols' addresses; the probe's bytes per function in each state;
+# mipcc's Thumb-2 default and its one-line refusal of heap mode; the
+# runtime's thread pointer, trampoline and jump decoder on the target.
 # Skipped, saying so, without qemu-arm or the armhf cross libraries
 # (scripts/install-deps installs them).
 #   test/e2e/armv7.sh BUILD_DIR
@@ -44,6 +45,15 @@ rc=0
 expect_eq "heap mode refused for Armv7, one line" \
   "$rc $(wc -l <heap.err) $(cat heap.err)" \
   "1 1 mipcc: -fmip-generate=heap is not supported for $TRIPLE (MIP's heap mode needs a 64-bit target)"
+
+# ---- rt/arch/armv7.h on the target: thread pointer, trampoline, the
+# direct-jump decoder (progs/arch/armv7.c says each)
+# shellcheck disable=SC2086
+"$CLANG" --target=$TRIPLE -mthumb $LINK -O2 -I"$HERE/../../include" \
+  -I"$HERE/../../rt/arch" "$HERE/progs/arch/armv7.c" -o arch_check &&
+  $TARGET_RUN ./arch_check >arch_check.out
+expect_eq "rt/arch/armv7.h: thread pointer, trampolines to both states, b.w and b decoded" \
+  "$(grep -c ' ok$' arch_check.out) $(grep -c ' bad$' arch_check.out)" "6 0"
 
 # ---- the coverage probe's bytes per function (Thumb-2: 12, and 2 that align
 # its literal after a function of one instruction) in functions that do
