@@ -44,7 +44,8 @@ RT_CFLAGS := $(RT_CODEGEN_FLAGS) -fvisibility=hidden $(RT_INCLUDES)
 # at -Oz): 432 bytes of the core's code. Nothing walks the runtime's own
 # frames; the heap runtime, whose hooks start the walks of the program's
 # frame records (heap_unwind.c), keeps them.
-# On Armv7, Thumb-2 (a third less code than Arm state; programs in
+# On Armv7, Thumb-2 (30% less code than Arm state: rt/profile is 9,995
+# bytes of text against 14,355; programs in
 # either state call it alike) without frame pointers, which it keeps by
 # default too; its atomics are ldrex/strex inline. 64-bit file offsets
 # and struct stat as the kernel's stat64 (rt/profile/sys.h).
