@@ -204,9 +204,9 @@ static int parse_function(const struct mip_map *map, const struct mip_map_record
   if (!fn->unit)
     return mip_fail(err, path, "corrupt map: bad unit name at %zu",
                     rec->offset);
-  fn->flags = r.flags;
+  fn->flags = r.flags & ~(uint32_t)MIP_FN_THUMB_BIT;
   fn->cfg_hash = r.cfg_hash;
-  fn->entry = r.entry;
+  fn->entry = r.flags & MIP_FN_THUMB_BIT ? r.entry & ~(uint64_t)1 : r.entry;
   return read_slots(map, fn, slots, r.slot_count, path, rec->offset, err);
 }
 

@@ -47,6 +47,11 @@ std::string asmSymbolName(StringRef Name) {
 }
 
 void AsmRecord::field(unsigned Bytes, const AsmValue &V) {
+  if (!V.Symbol.empty() && Bytes > AddrBytes) {
+    field(AddrBytes, V);
+    field(Bytes - AddrBytes, 0);
+    return;
+  }
   Text += directiveFor(Bytes);
   Text += ' ';
   if (V.Symbol.empty()) {

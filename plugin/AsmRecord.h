@@ -35,6 +35,10 @@ struct AsmValue {
 
 class AsmRecord {
 public:
+  // AddrBytes: the target's pointer width. A symbol's address in an 8-byte
+  // field of a 32-bit target is its 4 bytes and 4 zeros (little-endian),
+  // since such a target has no 8-byte relocation.
+  explicit AsmRecord(unsigned AddrBytes = 8) : AddrBytes(AddrBytes) {}
   void field(unsigned Bytes, const AsmValue &V);
   // Bytes of S, a NUL, nothing else.
   void cString(llvm::StringRef S);
@@ -47,6 +51,7 @@ public:
 private:
   std::string Text;
   uint64_t Size = 0;
+  unsigned AddrBytes;
 };
 
 // A symbol name as the assembler must see it (quoted when it is not a

@@ -42,7 +42,8 @@ namespace mip {
 
 namespace {
 
-// void __mip_first_call(uint8_t *cov, uint32_t *rank), preserve_most.
+// void __mip_first_call(uint8_t *cov, uint32_t *rank), preserve_most
+// where the target has it (Target.h).
 constexpr const char *FirstCall = "__mip_first_call";
 // void __mip_edge_sample(const uint8_t *callee_cov, void *return_address)
 constexpr const char *EdgeSample = "__mip_edge_sample";
@@ -98,11 +99,14 @@ void rankFirstCall(IRBuilder<> &B, InstrumentedFunction &IF,
   FunctionCallee Callee = M.getOrInsertFunction(
       FirstCall, C.getVoidTy(), C.getPtrTy(), C.getPtrTy());
   auto *Fn = cast<Function>(Callee.getCallee());
-  Fn->setCallingConv(CallingConv::PreserveMost);
+  CallingConv::ID Conv = checkedTargetOf(M).PreserveMost
+                             ? CallingConv::PreserveMost
+                             : CallingConv::C;
+  Fn->setCallingConv(Conv);
   Fn->setDoesNotThrow();
   markRuntimeFunction(*Fn);
   CallInst *Call = C.CreateCall(Callee, {Cov, Ord});
-  Call->setCallingConv(CallingConv::PreserveMost);
+  Call->setCallingConv(Conv);
   B.SetInsertPoint(Anchor);
 }
 

@@ -38,8 +38,15 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   // One error, before anything is instrumented, for a target without
   // MIP's runtime.
-  if (Expected<const Target &> T = targetOf(M); !T) {
+  Expected<const Target &> T = targetOf(M);
+  if (!T) {
     M.getContext().emitError("mip: " + toString(T.takeError()));
+    return PreservedAnalyses::all();
+  }
+  if (Generated.Heap && !T->heap()) {
+    M.getContext().emitError("mip: heap mode is not supported on " +
+                             T->Name + " (no room for its shadow in a "
+                                       "32-bit address space)");
     return PreservedAnalyses::all();
   }
 

@@ -8,7 +8,7 @@
 // defines, named for what to do when it is missing, and heap objects to
 // one the heap interposer object defines:
 //
-//   .pushsection .rodata.mip.link,"aR",@progbits
+//   .pushsection .rodata.mip.link,"aR",%progbits
 //   .p2align 2
 //   .long __mip_link_with_mipcc_or_libmip_rt@PLT
 //   .hidden __mip_link_with_mipcc_or_libmip_rt
@@ -24,7 +24,9 @@
 // -fPIC before it says undefined; resolved within the image (the symbol
 // is hidden), PLT32 is the offset to it, with no PLT entry and no dynamic
 // relocation. Each reference costs 4 bytes of .rodata in the image. On
-// AArch64 the same is `.word SYMBOL@PLT - .`, R_AARCH64_PLT32 (Target.cpp).
+// AArch64 the same is `.word SYMBOL@PLT - .`, R_AARCH64_PLT32, on Armv7
+// `.long SYMBOL - .`, R_ARM_REL32 (Target.cpp). (%progbits: on Arm, @
+// starts a comment.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +52,7 @@ std::string reference(const Target &T, const char *Symbol) {
 } // namespace
 
 void addLinkRefs(Module &M, bool Heap) {
-  std::string Asm = ".pushsection " MIP_LINK_SECTION ",\"aR\",@progbits\n"
+  std::string Asm = ".pushsection " MIP_LINK_SECTION ",\"aR\",%progbits\n"
                     ".p2align 2\n";
   const Target &T = checkedTargetOf(M);
   Asm += reference(T, MIP_RT_LINK_SYMBOL);

@@ -3,6 +3,7 @@
 #include "MapWriter.h"
 
 #include "CfgHash.h"
+#include "Target.h"
 
 #include "FunctionKey.h"
 
@@ -65,6 +66,11 @@ std::string symbolName(const GlobalValue *GV) {
   return std::string(Name);
 }
 
+// The records of M's functions, with addresses as wide as its pointers.
+AsmRecord recordFor(const Module &M) {
+  return AsmRecord(M.getDataLayout().getPointerSize());
+}
+
 uint64_t modesOf(ArrayRef<InstrumentedFunction> Functions) {
   uint64_t Modes = 0;
   for (const InstrumentedFunction &IF : Functions)
@@ -74,7 +80,7 @@ uint64_t modesOf(ArrayRef<InstrumentedFunction> Functions) {
 }
 
 std::string unitRecord(const Module &M, uint64_t Modes) {
-  AsmRecord Body;
+  AsmRecord Body = recordFor(M);
   MapUnitFields U;
   U.flags = 0;
   U.section_count = llvm::popcount(Modes);
@@ -101,7 +107,7 @@ std::string functionRecord(const InstrumentedFunction &IF) {
   const Function &F = *IF.F;
   StringRef Name = linkageName(F);
   StringRef Unit = unitName(F);
-  AsmRecord Body;
+  AsmRecord Body = recordFor(*IF.F->getParent());
   MapFunctionFields Fn;
   Fn.cfg_hash = IF.CfgHash;
   Fn.entry = AsmValue::symbol(symbolName(&F));
@@ -109,7 +115,8 @@ std::string functionRecord(const InstrumentedFunction &IF) {
              (F.hasComdat() ? MIP_FN_COMDAT : 0) |
              (writtenCfgHashRecipe() == CfgHashRecipe::ShapeAndTargets
                   ? MIP_FN_HASH_CALLS
-                  : 0);
+                  : 0) |
+             (checkedTargetOf(*F.getParent()).ThumbBit ? MIP_FN_THUMB_BIT : 0);
   Fn.slot_count = IF.Slots.size();
   Fn.name_size = Name.size();
   Fn.unit_size = Unit.size();
@@ -130,7 +137,7 @@ std::string functionRecord(const InstrumentedFunction &IF) {
 
 // The function's blocks, keyed by its coverage byte.
 std::string blocksRecord(const InstrumentedFunction &IF) {
-  AsmRecord Body;
+  AsmRecord Body = recordFor(*IF.F->getParent());
   MapBlocksFields Head;
   Head.cov_addr = AsmValue::symbol(symbolName(IF.counters(MIP_RAW_COV)));
   Head.block_count = IF.Blocks.size();
@@ -160,7 +167,7 @@ std::string blocksRecord(const InstrumentedFunction &IF) {
 // byte, and where it is.
 std::string heapSiteRecord(const InstrumentedFunction &IF, size_t Index) {
   const HeapSiteInfo &Site = IF.HeapSites[Index];
-  AsmRecord Body;
+  AsmRecord Body = recordFor(*IF.F->getParent());
   MapHeapSiteFields H;
   H.site = AsmValue::symbol(symbolName(IF.counters(MIP_RAW_SITE)), Index);
   H.function = AsmValue::symbol(symbolName(IF.counters(MIP_RAW_COV)));
@@ -191,9 +198,9 @@ std::string functionRecords(const InstrumentedFunction &IF) {
 std::string sectionDirective(const Comdat *C) {
   std::string D = ".pushsection " MIP_MAP_SECTION;
   if (C)
-    D += ",\"G\",@progbits," + asmSymbolName(C->getName()) + ",comdat\n";
+    D += ",\"G\",%progbits," + asmSymbolName(C->getName()) + ",comdat\n";
   else
-    D += ",\"\",@progbits\n";
+    D += ",\"\",%progbits\n";
   return D + ".p2align 3\n";
 }
 

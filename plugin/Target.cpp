@@ -10,6 +10,13 @@
 //   AArch64  coverage  adrp x8, cov; strb wzr, [x8, :lo12:cov] 8 bytes
 //                      (the byte starts at 1: CovEntered is 0)
 //            counts    adrp; ldr; sub; str                   16 bytes
+//   Armv7    coverage  Thumb-2: ldr r0, =cov-pc; movs r1, #1;
+//                      add r0, pc; strb r1, [r0] (+ the literal) 12 bytes
+//                      Arm: the same in 4-byte instructions  20 bytes
+//                      (the byte's address is pc-relative, a literal
+//                      for each; no zero register: the byte starts at 0)
+//            counts    ldr; add pc; ldrd; subs; sbc; strd    22 bytes
+//                      (Thumb-2, with its literal; Arm 32)
 //
 // (docs/instrumentation.md, "Architectures", has every mode's.)
 //
@@ -20,6 +27,7 @@
 #include "mip/arch.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/ARMTargetParser.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -33,19 +41,27 @@ namespace {
   ARCH(MIP_ARCH_NAME), ARCH(MIP_ARCH_SHADOW_OFFSET), ARCH(MIP_ARCH_COV_ENTERED)
 const Target Targets[] = {
     // R_X86_64_PLT32 (gold takes it in a shared library, LinkRefs.cpp)
-    {MIP_TARGET(MIP_ARCH_X86_64), ".long ", "@PLT"},
+    {MIP_TARGET(MIP_ARCH_X86_64), ".long ", "@PLT", true, false},
     // R_AARCH64_PLT32
-    {MIP_TARGET(MIP_ARCH_AARCH64), ".word ", "@PLT - ."},
+    {MIP_TARGET(MIP_ARCH_AARCH64), ".word ", "@PLT - .", true, false},
+    // R_ARM_REL32
+    {MIP_TARGET(MIP_ARCH_ARMV7), ".long ", " - .", false, true},
 };
 #undef MIP_TARGET
 
-// Linux, 64-bit pointers (not x32): what the runtime is built for.
+// Linux, not x32, Armv7 or later in little-endian Arm or Thumb state,
+// with the hard-float ABI: what the runtime is built for.
 const Target *find(const Triple &T) {
   if (!T.isOSLinux() || T.isX32())
     return nullptr;
+  StringRef Arch = Triple::getArchTypeName(T.getArch());
+  if (T.getArch() == Triple::thumb)
+    Arch = "arm";
+  if (Arch == "arm" && (ARM::parseArchVersion(T.getArchName()) < 7 ||
+                        T.getEnvironment() != Triple::GNUEABIHF))
+    return nullptr;
   for (const Target &Tg : Targets)
-    if (T.getArchName() == Tg.Name ||
-        Triple::getArchTypeName(T.getArch()) == Tg.Name)
+    if (T.getArchName() == Tg.Name || Arch == Tg.Name)
       return &Tg;
   return nullptr;
 }
@@ -64,7 +80,8 @@ Expected<const Target &> targetOf(const Module &M) {
     return *Tg;
   std::string Names;
   for (const Target &Tg : Targets)
-    Names += (Names.empty() ? "" : ", ") + Tg.Name.str() + "-linux";
+    Names += (Names.empty() ? "" : ", ") +
+             (Tg.Name == "arm" ? "armv7-linux-gnueabihf" : Tg.Name.str() + "-linux");
   return createStringError(inconvertibleErrorCode(),
                            "target " + T.str() +
                                " is not supported (MIP supports " + Names +

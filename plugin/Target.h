@@ -16,12 +16,19 @@ namespace mip {
 // An architecture MIP instruments for (include/mip/arch.h holds the facts
 // the runtime and mipdata share; the rest is in Target.cpp).
 struct Target {
-  llvm::StringRef Name;  // as in the triple: "x86_64", "aarch64"
+  llvm::StringRef Name;  // as in the triple: "x86_64", "aarch64", "arm"
   uint64_t ShadowOffset; // heap mode's shadow: ((a >> 6) << 3) + this
   uint8_t CovEntered;    // a coverage byte once its function ran
   // A 4-byte reference to a symbol the image must define, resolved
   // within it (LinkRefs.cpp): Before SYMBOL After.
   llvm::StringRef RefBefore, RefAfter;
+  // __mip_first_call keeps the caller's registers (preserve_most), where
+  // the back end has that convention (not Arm's).
+  bool PreserveMost;
+  // Heap mode's shadow fits the address space (ShadowOffset is not 0).
+  bool heap() const { return ShadowOffset != 0; }
+  // Its entries' addresses in the map carry the Thumb bit (bit 0).
+  bool ThumbBit;
 };
 
 // The target M is compiled for; an error naming its triple when MIP does

@@ -14,7 +14,10 @@
  *                  addresses programs get (x86-64: the executable at
  *                  0x5555..., libraries at 0x7f...; AArch64: nothing
  *                  below 2^38 with a 39-bit or a 48-bit kernel, nor under
- *                  qemu-user, which loads at 0x55_0000_0000)
+ *                  qemu-user, which loads at 0x55_0000_0000); 0 where
+ *                  heap mode is not supported (Armv7: a 32-bit address
+ *                  space has no room for a shadow of 64-bit counters at
+ *                  an eighth of it beside the program)
  *   addr_bits      user space lies below 2^addr_bits
  *   cov_entered    what a function's coverage byte holds once it ran;
  *                  the other value (0 or 1) means not yet. AArch64 stores
@@ -26,14 +29,18 @@
  * What only the code of one architecture needs (its instructions, its
  * relocation types, its thread pointer) is in rt/arch/NAME.h for the
  * runtime and in plugin/Target.cpp for the plugin. mipdata needs nothing:
- * the files are little-endian with fixed widths on every architecture.
+ * the files are little-endian with fixed widths on every architecture
+ * (a 32-bit target's addresses zero-extended; Arm's Thumb bit flagged in
+ * the map and cleared by its reader, mip/format.h MIP_FN_THUMB_BIT).
  */
 #ifndef MIP_ARCH_H
 #define MIP_ARCH_H
 
 #define MIP_ARCH_X86_64(X) X(X86_64, "x86_64", 0x7fff8000ULL, 47, 1)
 #define MIP_ARCH_AARCH64(X) X(AARCH64, "aarch64", 0x1000000000ULL, 48, 0)
-#define MIP_ARCHES(X) MIP_ARCH_X86_64(X) MIP_ARCH_AARCH64(X)
+/* Armv7-A, Arm and Thumb state alike (LLVM's arm and thumb triples). */
+#define MIP_ARCH_ARMV7(X) X(ARMV7, "arm", 0, 32, 1)
+#define MIP_ARCHES(X) MIP_ARCH_X86_64(X) MIP_ARCH_AARCH64(X) MIP_ARCH_ARMV7(X)
 
 /* One fact of an architecture: MIP_ARCH_AARCH64(MIP_ARCH_SHADOW_OFFSET). */
 #define MIP_ARCH_NAME(ID, name, offset, bits, cov) name

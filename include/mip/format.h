@@ -146,6 +146,11 @@ enum mip_function_flags {
   /* cfg_hash covers what calls call and the constants branches compare
    * with (the CFG hash, recipe 2: docs/formats.md); without it, recipe 1 */
   MIP_FN_HASH_CALLS = 1u << 2,
+  /* Map records only: entry is an Arm code address, whose bit 0 says
+   * Thumb state (the linker sets it in a reference to a Thumb function);
+   * the map's reader clears it, so entry is the first instruction's
+   * address, as DWARF and the symbols' ranges say. */
+  MIP_FN_THUMB_BIT = 1u << 3,
 };
 
 /* Indexed profile section kinds. A reader skips kinds it does not know. */

@@ -42,7 +42,7 @@ static inline void mip_rt_cpu_relax(void) { __asm__ volatile("yield"); }
 #define MIP_RT_TRAP_BYTE 0x00
 
 /* Coverage bytes start at 1 ("not yet"): bytes in the file. */
-#define MIP_RT_ASM_COV_SECTION_TYPE "@progbits"
+#define MIP_RT_ASM_COV_SECTION_TYPE "%progbits"
 
 #define MIP_RT_A64_BTI_C 0xd503245fu /* a no-op where BTI is off */
 #define MIP_RT_A64_BTI_J 0xd503249fu

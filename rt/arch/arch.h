@@ -1,6 +1,6 @@
 /*
  * What the runtime does differently per architecture, one header each
- * (x86_64.h, aarch64.h), chosen here by the compiler's target; the facts
+ * (x86_64.h, aarch64.h, armv7.h), chosen here by the compiler's target; the facts
  * the plugin shares with it are in mip/arch.h. A new
  * architecture is a line there, a header here and a block in
  * plugin/Target.cpp (docs/instrumentation.md, "Architectures").
@@ -12,14 +12,20 @@
  *   mip_rt_cpu_relax()         the spin-wait hint
  *   MIP_RT_ASM_SYSCALL         assembler text: the body of
  *                              mip_rt_syscall (rt/profile/sys.c)
+ *   MIP_RT_ASM_FUNCTION_STATE  assembler text before a function's label in
+ *                              the runtime's assembler text (Armv7: Thumb)
+ *   MIP_RT_PRESERVE_MOST       __mip_first_call's calling convention,
+ *                              as the plugin calls it (plugin/Target.cpp):
+ *                              preserve_most, but on Armv7
  *   MIP_RT_ASM_TAIL_JUMP(sym)  assembler text: a jump to sym
  *   MIP_RT_ASM_TRAP            assembler text: one instruction that traps
  *   MIP_RT_R_JUMP_SLOT, MIP_RT_R_GLOB_DAT, MIP_RT_R_ABS64
  *                              the dynamic relocations of GOT slots
+ *                              (ABS64: the pointer-wide absolute one)
  *   MIP_RT_ASM_COV_SECTION_TYPE
  *                              assembler text: the type of the coverage
- *                              bytes' section (@nobits where they start
- *                              at 0, @progbits where at 1)
+ *                              bytes' section (%nobits where they start
+ *                              at 0, %progbits where at 1)
  *   MIP_RT_TRAP_BYTE           a byte that, repeated, fills code with traps
  *   mip_rt_trampoline_put(code, word)
  *                              writes at code (16 bytes at most) a jump
@@ -40,8 +46,18 @@
 #include "x86_64.h"
 #elif defined(__aarch64__)
 #include "aarch64.h"
+#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 &&            \
+    !defined(__ARMEB__)
+#include "armv7.h"
 #else
-#error "MIP's runtime supports x86-64 and AArch64 Linux (mip/arch.h)"
+#error "MIP's runtime supports x86-64, AArch64 and Armv7 Linux (mip/arch.h)"
+#endif
+
+#ifndef MIP_RT_PRESERVE_MOST
+#define MIP_RT_PRESERVE_MOST __attribute__((preserve_most))
+#endif
+#ifndef MIP_RT_ASM_FUNCTION_STATE
+#define MIP_RT_ASM_FUNCTION_STATE ""
 #endif
 
 #define MIP_RT_SHADOW_OFFSET MIP_RT_ARCH(MIP_ARCH_SHADOW_OFFSET)

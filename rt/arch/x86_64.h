@@ -42,7 +42,7 @@ static inline void mip_rt_cpu_relax(void) { __builtin_ia32_pause(); }
 #define MIP_RT_TRAP_BYTE 0xcc /* int3 */
 
 /* Coverage bytes start at 0: no file bytes. */
-#define MIP_RT_ASM_COV_SECTION_TYPE "@nobits"
+#define MIP_RT_ASM_COV_SECTION_TYPE "%nobits"
 
 /* jmp *disp32(%rip) */
 static inline void mip_rt_trampoline_put(uint8_t *code, const uint64_t *word) {

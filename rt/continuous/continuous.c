@@ -45,21 +45,21 @@
 
 /* The pieces that pad every counter section to whole pages, of the
  * section's own type: the counters that start as zeros are in sections
- * without file bytes (@nobits; the plugin's Counters.cpp), and GNU ld
+ * without file bytes (%nobits; the plugin's Counters.cpp), and GNU ld
  * makes two output sections of one name when the types differ. */
 #define PAD_ALIGN 4096
 #define TEXT(x) #x
 #define NUMBER(x) TEXT(x)
 #define PAD_TYPE_COV MIP_RT_ASM_COV_SECTION_TYPE
-#define PAD_TYPE_CNT "@nobits"
-#define PAD_TYPE_ORD "@nobits"
-#define PAD_TYPE_BLK "@nobits"
-#define PAD_TYPE_SITE "@nobits"
+#define PAD_TYPE_CNT "%nobits"
+#define PAD_TYPE_ORD "%nobits"
+#define PAD_TYPE_BLK "%nobits"
+#define PAD_TYPE_SITE "%nobits"
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
   ".section " #section ",\"awoR\"," PAD_TYPE_##NAME                            \
   ",__mip_rt_page_anchor\n"                                                   \
   ".balign " NUMBER(PAD_ALIGN) "\n"
-__asm__(".pushsection .bss.__mip_rt_page_anchor,\"awR\",@nobits\n"
+__asm__(".pushsection .bss.__mip_rt_page_anchor,\"awR\",%nobits\n"
         "__mip_rt_page_anchor: .zero 1\n"
 #include "mip/layout/raw_kinds.inc"
         ".popsection\n");

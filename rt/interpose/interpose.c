@@ -34,7 +34,7 @@
 /* A weak function that jumps to the runtime's __mip_heap_interposed_NAME. */
 #define FORWARD(name)                                                          \
   ".weak " name "\n"                                                           \
-  ".type " name ",@function\n" name ":\n"                                      \
+  ".type " name ",%function\n" MIP_RT_ASM_FUNCTION_STATE name ":\n"           \
   MIP_RT_ASM_TAIL_JUMP("__mip_heap_interposed_" name)                          \
   ".size " name ", .-" name "\n"                                               \
   ".hidden __mip_heap_interposed_" name "\n"
@@ -45,12 +45,13 @@
 #define FUNCTIONS FORWARD("free") FORWARD("realloc") FORWARD("reallocarray")
 #endif
 
-__asm__(".pushsection .text.__mip_heap_interpose,\"ax\",@progbits\n"
+__asm__(".pushsection .text.__mip_heap_interpose,\"ax\",%progbits\n"
         ".weak __mip_heap_interpose\n"
         ".hidden __mip_heap_interpose\n"
-        ".type __mip_heap_interpose,@function\n"
+        ".type __mip_heap_interpose,%function\n"
         ".weak " MIP_HEAP_LINK_SYMBOL "\n"
         ".hidden " MIP_HEAP_LINK_SYMBOL "\n"
+        MIP_RT_ASM_FUNCTION_STATE
         "__mip_heap_interpose:\n" MIP_HEAP_LINK_SYMBOL ":\n" FUNCTIONS
         ".size __mip_heap_interpose, .-__mip_heap_interpose\n"
         ".popsection\n");

@@ -2,7 +2,7 @@
  * First-call order. The first time a function runs, instrumented code
  * (order mode) calls __mip_first_call out of line, with the function's
  * coverage byte and rank slot: exactly one caller swaps the byte from
- * "not yet" to "entered" (1 on x86-64, 0 on AArch64: rt/arch/), and that
+ * "not yet" to "entered" (1 on x86-64 and Armv7, 0 on AArch64: rt/arch/), and that
  * one takes the next tick of the image's clock as the
  * function's rank. So ranks are unique, without gaps, in the order
  * functions were first entered, with any number of threads. One clock per
@@ -10,13 +10,13 @@
  *
  * preserve_most: the caller keeps every register but r11 across the call,
  * so the probe costs the instrumented function no spills, only this cold
- * call on its first entry.
+ * call on its first entry (where the target has it: rt/arch/).
  */
 #include "mip_rt.h"
 
 static uint32_t clock_ticks;
 
-MIP_RT_HIDDEN __attribute__((preserve_most)) void
+MIP_RT_HIDDEN MIP_RT_PRESERVE_MOST void
 __mip_first_call(uint8_t *cov, uint32_t *rank) {
   if (__atomic_exchange_n(cov, MIP_RT_COV_ENTERED, __ATOMIC_RELAXED) !=
       MIP_RT_COV_ENTERED)

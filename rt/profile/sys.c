@@ -9,7 +9,7 @@ __asm__(".pushsection .text.mip_rt_syscall,\"ax\",%progbits\n"
         ".globl mip_rt_syscall\n"
         ".hidden mip_rt_syscall\n"
         ".type mip_rt_syscall, %function\n"
-        ".p2align 2\n"
+        ".p2align 2\n" MIP_RT_ASM_FUNCTION_STATE
         "mip_rt_syscall:\n" MIP_RT_ASM_SYSCALL
         ".size mip_rt_syscall, . - mip_rt_syscall\n"
         ".popsection\n");

@@ -36,6 +36,22 @@
  * call takes (0s included: the kernel reads every argument of the call),
  * the registers of the others are left as they are and the kernel
  * ignores them. A sixth argument is always 0 (mmap's offset). */
+/* A 32-bit kernel has the calls of 64-bit sizes and offsets under their
+ * own names (Armv7: the runtime is built with _FILE_OFFSET_BITS=64, so
+ * that struct stat is the kernel's stat64 and fcntl's lock commands the
+ * 64-bit ones; rt/build.mk). mmap2's offset is in pages: 0 either way. */
+#ifdef SYS_fstatat64
+#define MIP_SYS_NR_FSTATAT SYS_fstatat64
+#define MIP_SYS_NR_FSTAT SYS_fstat64
+#define MIP_SYS_NR_FCNTL SYS_fcntl64
+#define MIP_SYS_NR_MMAP SYS_mmap2
+#else
+#define MIP_SYS_NR_FSTATAT SYS_newfstatat
+#define MIP_SYS_NR_FSTAT SYS_fstat
+#define MIP_SYS_NR_FCNTL SYS_fcntl
+#define MIP_SYS_NR_MMAP SYS_mmap
+#endif
+
 #define MIP_RT_SYSCALL_DECLARE(name, ...)                                      \
   MIP_RT_HIDDEN long name(long nr, ##__VA_ARGS__) __asm__("mip_rt_syscall")
 MIP_RT_SYSCALL_DECLARE(mip_rt_syscall0);
@@ -63,11 +79,11 @@ static inline int mip_sys_close(int fd) {
 }
 
 static inline int mip_sys_fcntl(int fd, int cmd, long arg) {
-  return (int)mip_rt_syscall3(SYS_fcntl, fd, cmd, arg);
+  return (int)mip_rt_syscall3(MIP_SYS_NR_FCNTL, fd, cmd, arg);
 }
 
 static inline int mip_sys_stat(const char *path, struct stat *st) {
-  return (int)mip_rt_syscall4(SYS_newfstatat, AT_FDCWD, (long)path, (long)st,
+  return (int)mip_rt_syscall4(MIP_SYS_NR_FSTATAT, AT_FDCWD, (long)path, (long)st,
                               0);
 }
 
@@ -78,7 +94,7 @@ static inline int mip_sys_lstat(const char *path, struct stat *st) {
 }
 
 static inline int mip_sys_fstat(int fd, struct stat *st) {
-  return (int)mip_rt_syscall2(SYS_fstat, fd, (long)st);
+  return (int)mip_rt_syscall2(MIP_SYS_NR_FSTAT, fd, (long)st);
 }
 
 static inline int mip_sys_ftruncate(int fd, uint64_t size) {
@@ -128,7 +144,7 @@ static inline ssize_t mip_sys_getrandom(void *buf, size_t size) {
 
 /* Anonymous private memory, read and write; NULL when there is none. */
 static inline void *mip_sys_map(size_t size) {
-  long p = mip_rt_syscall5(SYS_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
+  long p = mip_rt_syscall5(MIP_SYS_NR_MMAP, 0, (long)size, PROT_READ | PROT_WRITE,
                            MAP_PRIVATE | MAP_ANONYMOUS, -1);
   return p == -1 ? NULL : (void *)p;
 }

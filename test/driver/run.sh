@@ -439,6 +439,28 @@ else
 fi
 check "a target without a runtime: one line, exit 1" t_target_unsupported
 
+# Armv7: every spelling of the triple links lib/mip/armv7a-linux-gnueabihf/;
+# -mthumb comes before the command's flags, so that its -marm wins; heap
+# mode is refused in one line.
+t_target_armv7() {
+  arm_rt="$(cd "$LIB/armv7a-linux-gnueabihf" && pwd -P)/libmip_rt.a"
+  for t in armv7a-linux-gnueabihf arm-linux-gnueabihf armv7l-linux-gnueabihf \
+    thumbv7a-linux-gnueabihf; do
+    args_of --target=$t -fuse-ld=lld -fmip-generate a.c -o a &&
+      [ "$RC" = 0 ] && grep -qx "$arm_rt" "$TMP/args" || return 1
+  done
+  args_of --target=armv7a-linux-gnueabihf -marm -fmip-generate a.c -o a &&
+    [ "$(grep -n -x -e -mthumb -e -marm "$TMP/args" | cut -d: -f2 | tr '\n' ' ')" = "-mthumb -marm " ] &&
+    args_of --target=armv7a-linux-gnueabihf -fmip-generate=counts,heap a.c -o a
+  [ "$RC" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+    grep -qx "mipcc: -fmip-generate=heap is not supported for armv7a-linux-gnueabihf (MIP's heap mode needs a 64-bit target)" "$TMP/err"
+}
+if [ -e "$LIB/armv7a-linux-gnueabihf/libmip_rt.a" ]; then
+  check "--target=armv7a-linux-gnueabihf and its other spellings: Thumb-2, no heap mode" t_target_armv7
+else
+  echo "skip --target=armv7a-linux-gnueabihf: $LIB/armv7a-linux-gnueabihf not built"
+fi
+
 t_use_last_wins() {
   args_of -fmip-use=old.mip -fmip-hot-share=0.8 -fno-mip-list-stale \
     -fmip-branch-weights -fmip-hot-share=0.7 -fmip-list-stale \

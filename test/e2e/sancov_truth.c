@@ -32,6 +32,16 @@ void __sanitizer_cov_pcs_init(const uintptr_t *begin, const uintptr_t *end) {
   }
 }
 
+/* Where a function's code starts: on Arm, bit 0 of its address says
+ * Thumb state (nm and DWARF give the address without it). */
+static uintptr_t code_at(uintptr_t pc) {
+#ifdef __arm__
+  return pc & ~(uintptr_t)1;
+#else
+  return pc;
+#endif
+}
+
 static int first_object(struct dl_phdr_info *info, size_t size, void *bias) {
   (void)size;
   *(uintptr_t *)bias = info->dlpi_addr;
@@ -56,7 +66,7 @@ __attribute__((destructor(101))) static void write_truth(void) {
   if (pcs != count)
     fprintf(stderr, "sancov_truth: %zu flags but %zu pcs\n", count, pcs);
   for (size_t i = 0; i < count && i < pcs; i++)
-    fprintf(out, "%lx %d\n", (unsigned long)(pcs_begin[2 * i] - bias),
+    fprintf(out, "%lx %d\n", (unsigned long)(code_at(pcs_begin[2 * i]) - bias),
             flags_begin[i] ? 1 : 0);
   fclose(out);
 }

@@ -6,11 +6,11 @@
 $_Z5twiceIiET_S0_ = comdat any
 
 ; The unit's own section holds the unit and the non-COMDAT function...
-; CHECK: module asm ".pushsection .debug_mip,\22\22,@progbits"
+; CHECK: module asm ".pushsection .debug_mip,\22\22,%progbits"
 ; CHECK: module asm ".ascii \22user\22"
 ; CHECK: module asm ".popsection"
 ; ...and the template's record sits in its group.
-; CHECK: module asm ".pushsection .debug_mip,\22G\22,@progbits,_Z5twiceIiET_S0_,comdat"
+; CHECK: module asm ".pushsection .debug_mip,\22G\22,%progbits,_Z5twiceIiET_S0_,comdat"
 ; CHECK: module asm ".ascii \22_Z5twiceIiET_S0_\22"
 ; CHECK: module asm ".popsection"
 ; CHECK: @__mip_1._Z5twiceIiET_S0_ = internal global i8 0, comdat($_Z5twiceIiET_S0_), align 1, !associated !{{[0-9]+}} #[[COV:[0-9]+]]

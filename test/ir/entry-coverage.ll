@@ -6,7 +6,7 @@
 ; The map comes first in the printed module: a non-allocated section, one
 ; unit record, then one record per function, with link-time references to
 ; the counter section, the functions and their counters.
-; CHECK: module asm ".pushsection .debug_mip,\22\22,@progbits"
+; CHECK: module asm ".pushsection .debug_mip,\22\22,%progbits"
 ; CHECK: module asm ".quad __start___mip_cov"
 ; CHECK: module asm ".quad __stop___mip_cov"
 ; CHECK: module asm ".quad plain"

@@ -12,7 +12,7 @@
 ; CHECK-NOT: preinit_array
 
 ; The unit's section: the unit record, with the SITE section's bounds.
-; CHECK: module asm ".pushsection .debug_mip,\22\22,@progbits"
+; CHECK: module asm ".pushsection .debug_mip,\22\22,%progbits"
 ; CHECK: module asm ".long 5"
 ; CHECK-NEXT: module asm ".long 1"
 ; CHECK-NEXT: module asm ".quad __start___mip_site"
@@ -78,7 +78,7 @@
 
 ; A COMDAT function's site records go into its group, with its function
 ; record; its site bytes join the group too.
-; CHECK: module asm ".pushsection .debug_mip,\22G\22,@progbits,_Z4tmplIiEvv,comdat"
+; CHECK: module asm ".pushsection .debug_mip,\22G\22,%progbits,_Z4tmplIiEvv,comdat"
 ; CHECK: module asm ".ascii \22_Z4tmplIiEvv\22"
 ; CHECK: module asm ".short 4"
 ; CHECK-NEXT: module asm ".short 1"

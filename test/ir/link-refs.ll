@@ -14,14 +14,14 @@
 ; RUN: echo 'declare void @f()' | %opt -passes=mip-generate -S -o %t.empty.ll
 ; RUN: not grep -q mip.link %t.empty.ll
 
-; COV: module asm ".pushsection .rodata.mip.link,\22aR\22,@progbits"
+; COV: module asm ".pushsection .rodata.mip.link,\22aR\22,%progbits"
 ; COV-NEXT: module asm ".p2align 2"
 ; COV-NEXT: module asm ".long __mip_link_with_mipcc_or_libmip_rt@PLT"
 ; COV-NEXT: module asm ".hidden __mip_link_with_mipcc_or_libmip_rt"
 ; COV-NEXT: module asm ".popsection"
 ; COV-NOT: __mip_heap
 
-; HEAP: module asm ".pushsection .rodata.mip.link,\22aR\22,@progbits"
+; HEAP: module asm ".pushsection .rodata.mip.link,\22aR\22,%progbits"
 ; HEAP-NEXT: module asm ".p2align 2"
 ; HEAP-NEXT: module asm ".long __mip_link_with_mipcc_or_libmip_rt@PLT"
 ; HEAP-NEXT: module asm ".hidden __mip_link_with_mipcc_or_libmip_rt"

@@ -7,7 +7,7 @@
 ; RUN: sed 's/^target triple = .*/target triple = "x86_64-apple-macosx"/' %s | not %opt -passes='mip-generate<heap>' -o %t.mac.bc 2>&1 | %FileCheck %s --check-prefix=MAC
 target triple = "riscv64-unknown-linux-gnu"
 
-; CHECK: error: mip: target riscv64-unknown-linux-gnu is not supported (MIP supports x86_64-linux, aarch64-linux)
+; CHECK: error: mip: target riscv64-unknown-linux-gnu is not supported (MIP supports x86_64-linux, aarch64-linux, armv7-linux-gnueabihf)
 ; MAC: error: mip: target x86_64-apple-macosx is not supported
 define i32 @f(i32 %x) {
   ret i32 %x

@@ -34,6 +34,25 @@ START_TEST(parses_units_and_functions) {
 }
 END_TEST
 
+START_TEST(clears_the_thumb_bit_where_flagged) {
+  /* An Arm Thumb function's entry comes with bit 0 set; an odd x86-64
+   * entry without the flag is an address as it is. */
+  struct mip_buf m = {0};
+  build_unit(&m, "a.c", COV, COV + 2);
+  build_function(&m, "thumb", "", MIP_FN_THUMB_BIT, 11, 0x1001, COV);
+  build_function(&m, "odd", "", 0, 22, 0x1101, COV + 1);
+  struct mip_map map;
+  struct mip_error err;
+  ck_assert_int_eq(mip_map_parse(m.data, m.size, "x", &map, &err), 0);
+  ck_assert_str_eq(map.functions[0].name, "thumb");
+  ck_assert_uint_eq(map.functions[0].entry, 0x1000);
+  ck_assert_uint_eq(map.functions[0].flags, 0);
+  ck_assert_uint_eq(map.functions[1].entry, 0x1101);
+  mip_map_free(&map);
+  mip_buf_free(&m);
+}
+END_TEST
+
 START_TEST(functions_before_unit_and_padding) {
   /* COMDAT records may land before any unit record, and linkers may pad
    * between input sections. */
@@ -191,6 +210,7 @@ Suite *map_suite(void) {
   Suite *s = suite_create("map");
   TCase *tc = tcase_create("parse");
   tcase_add_test(tc, parses_units_and_functions);
+  tcase_add_test(tc, clears_the_thumb_bit_where_flagged);
   tcase_add_test(tc, functions_before_unit_and_padding);
   tcase_add_test(tc, discarded_functions_are_dropped);
   tcase_add_test(tc, unknown_record_kinds_are_skipped);

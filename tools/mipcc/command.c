@@ -135,6 +135,8 @@ const char **build_command(const char *compiler, int argc, char **argv,
     add_plugin(&cmd, rq, add->plugin);
   if (add->runtime)
     strvec_push(&cmd, "-Wl,--build-id");
+  if (add->thumb)
+    strvec_push(&cmd, "-mthumb"); /* a later -marm of the command wins */
   add_user_args(&cmd, 1, rq->tail, argv, rq);
   if (add->frame_pointers) {
     strvec_push(&cmd, "-fno-omit-frame-pointer");

@@ -170,6 +170,10 @@ static void decide_interpose(const struct request *rq,
 
 static struct additions decide(const struct request *rq) {
   struct additions add = {0};
+  /* Armv7 code is Thumb-2 unless the command says -marm, as Debian's
+   * armhf compilers make it: a coverage probe takes 12 bytes there, 20
+   * in Arm state (docs/instrumentation.md). */
+  add.thumb = mip_target_is_arm32(rq->target);
   /* -fmip-order, -fmip-hot-share=... say how to use a profile; without
    * one they would silently do nothing. (After -fno-mip-use, which
    * cancels the profile, they are dropped with it.) */
@@ -184,6 +188,12 @@ static struct additions decide(const struct request *rq) {
    * which then does not produce the code. */
   if (rq->generate && rq->lto)
     die("-fmip-generate does not support -flto yet");
+  /* Heap mode's shadow (an eighth of the address space) has no room in a
+   * 32-bit process beside the program (include/mip/arch.h). */
+  if (rq->generate && rq->heap && mip_target_is_arm32(rq->target))
+    die("-fmip-generate=heap is not supported for %s (MIP's heap mode needs "
+        "a 64-bit target)",
+        rq->target);
   if (rq->use && rq->lto)
     die("-fmip-use does not support -flto yet");
   /* Only a command that generates code from a C-family source has use for

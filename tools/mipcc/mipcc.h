@@ -177,6 +177,9 @@ char *mip_file(const char *name);
 char *mip_target_file(const char *triple, const char *name);
 /* Whether that file exists for TRIPLE (always for no TRIPLE). */
 bool mip_target_has(const char *triple, const char *name);
+/* Whether TRIPLE is 32-bit Arm (armv7a-linux-gnueabihf and its other
+ * spellings; little-endian): Thumb-2 by default, no heap mode. */
+bool mip_target_is_arm32(const char *triple);
 /* mipdata: $MIP_MIPDATA, or the one next to this executable; exits naming
  * it if it cannot be run. */
 char *mipdata_path(void);
@@ -256,6 +259,8 @@ struct additions {
   bool frame_pointers; /* -fno-omit-frame-pointer
                           -mno-omit-leaf-frame-pointer (heap mode) */
   bool function_sections; /* -ffunction-sections (-fmip-order compiles) */
+  bool thumb; /* -mthumb before the command's own flags (Armv7: Thumb-2
+                 unless it says -marm) */
   bool order;          /* the link follows the profile's function order */
   enum linker linker;  /* the linker that does it */
   bool add_fuse_ld;    /* -fuse-ld=lld: the command names no linker */

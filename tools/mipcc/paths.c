@@ -119,14 +119,36 @@ static char *triple_arch(const char *triple) {
   return arch;
 }
 
-/* Where a target's copy of name is: lib/mip/TRIPLE/, then
- * lib/mip/ARCH-linux-gnu/, then, for the host's architecture, lib/mip/;
+bool mip_target_is_arm32(const char *triple) {
+  if (!triple)
+    return false;
+  char *arch = triple_arch(triple);
+  bool arm = (has_prefix(arch, "arm") || has_prefix(arch, "thumb")) &&
+             !has_suffix(arch, "eb") && strcmp(arch, "arm64") != 0;
+  free(arch);
+  return arm;
+}
+
+/* The directory of a triple's runtime when it is not the triple itself:
+ * ARCH-linux-gnu, and for every 32-bit Arm spelling (arm, armv7,
+ * armv7l, thumbv7a...) the one Armv7 runtime, armv7a-linux-gnueabihf. */
+static char *runtime_triple(const char *triple) {
+  if (mip_target_is_arm32(triple))
+    return xstrdup("armv7a-linux-gnueabihf");
+  char *arch = triple_arch(triple);
+  char *linux_triple = xconcat(arch, "-linux-gnu", NULL);
+  free(arch);
+  return linux_triple;
+}
+
+/* Where a target's copy of name is: lib/mip/TRIPLE/, then the directory
+ * runtime_triple names, then, for the host's architecture, lib/mip/;
  * NULL if none has it. searched: the last directory looked in. */
 static char *target_lookup(const char *triple, const char *name,
                            char **searched) {
   char *dir = libdir();
   char *arch = triple_arch(triple);
-  char *linux_triple = xconcat(arch, "-linux-gnu", NULL);
+  char *linux_triple = runtime_triple(triple);
   char *found = existing(dir, triple, name);
   if (!found)
     found = existing(dir, linux_triple, name);
@@ -146,7 +168,7 @@ char *mip_target_file(const char *triple, const char *name) {
   char *found = target_lookup(triple, name, &searched);
   if (!found)
     die("no MIP runtime for target %s: %s/%s is missing (MIP supports "
-        "x86_64-linux-gnu and aarch64-linux-gnu)",
+        "x86_64-linux-gnu, aarch64-linux-gnu and armv7a-linux-gnueabihf)",
         triple, searched, name);
   free(searched);
   return found;

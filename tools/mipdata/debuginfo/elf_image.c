@@ -241,6 +241,9 @@ struct elf_function *elf_image_function_symbols(struct elf_image *img,
   if (!data || !shdr.sh_entsize)
     return NULL;
   size_t n = shdr.sh_size / shdr.sh_entsize;
+  /* An Arm function's symbol says Thumb state by bit 0 of its address. */
+  GElf_Ehdr ehdr;
+  uint64_t thumb_bit = gelf_getehdr(img->elf, &ehdr) && ehdr.e_machine == EM_ARM;
   struct elf_function *out = mip_xcalloc(n ? n : 1, sizeof *out);
   const char *file = "";
   for (size_t i = 0; i < n; i++) {
@@ -251,7 +254,7 @@ struct elf_function *elf_image_function_symbols(struct elf_image *img,
       file = symbol_name(img, &shdr, &sym);
     if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF)
       out[(*count)++] = (struct elf_function){
-          sym.st_value, sym.st_size, symbol_name(img, &shdr, &sym),
+          sym.st_value & ~thumb_bit, sym.st_size, symbol_name(img, &shdr, &sym),
           GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file : ""};
   }
   if (*count)

@@ -25,4 +25,4 @@ void NOINLINE progress(long i) {
     fprintf(stderr, "at %ld\n", i);
 }
 
-void NOINLINE report(unsigned long acc) { printf("%lu %d\n", acc, table[7]); }
+void NOINLINE report(unsigned long long acc) { printf("%llu %d\n", acc, table[7]); }

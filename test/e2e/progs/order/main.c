@@ -7,10 +7,10 @@ int main(int argc, char **argv) {
   config_load(argc);
   tables_init();
   log_open();
-  unsigned long acc = 0;
+  unsigned long long acc = 0;
   for (long i = 0; i < LOOP; i++) {
-    acc += work_step((unsigned long)i);
-    acc ^= hash_a(acc + (unsigned long)i);
+    acc += work_step((unsigned long long)i);
+    acc ^= hash_a(acc + (unsigned long long)i);
     if (i % 50000 == 0)
       progress(i);
   }

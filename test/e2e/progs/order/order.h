@@ -11,12 +11,12 @@ void config_load(int argc);
 void tables_init(void);
 void log_open(void);
 void progress(long i);
-void report(unsigned long acc);
+void report(unsigned long long acc);
 
 /* work.c: hot chain work_step -> mix -> rotl */
-unsigned long work_step(unsigned long x);
+unsigned long long work_step(unsigned long long x);
 /* hash.c: hot chain hash_a -> hash_b */
-unsigned long hash_a(unsigned long x);
+unsigned long long hash_a(unsigned long long x);
 
 /* cold.c: never called */
 void never_a(void);

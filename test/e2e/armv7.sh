@@ -1,0 +1,106 @@
+#!/bin/sh
+# Armv7 Linux under qemu-user, in Thumb-2 (mipcc's default for the
+# target) and in Arm state (-marm): programs cross-built with mipcc
+# --target=armv7a-linux-gnueabihf (the runtime of build/lib/mip/
+# armv7a-linux-gnueabihf), run by qemu-arm, profiled by the host's
+# mipdata, which reads their 32-bit ELF and DWARF. In each state, as
+# aarch64.sh does for AArch64 (cross_lib.sh):
+#   * coverage equal to SanitizerCoverage's, function by function, C and
+#     C++, -O0 and -O2, and the source line of each function from DWARF;
+#   * counts, first-call order, blocks and edges exactly as on x86-64;
+#   * pool and continuous mode give what the runs' files do;
+#   * a shared library, fork, threads (the atomic mode's 64-bit counters
+#     by ldrexd/strexd) and -fmip-use -fmip-order.
+# And: the counter sections take no file bytes; the map's entries are
+# the symbols' addresses; the probe's bytes per function in each state;
+# mipcc's Thumb-2 default and its one-line refusal of heap mode; the
+# runtime's thread pointer, trampoline and jump decoder on the target.
+# Skipped, saying so, without qemu-arm or the armhf cross libraries
+# (scripts/install-deps installs them).
+#   test/e2e/armv7.sh BUILD_DIR
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+
+TRIPLE=armv7a-linux-gnueabihf
+SYSROOT=/usr/arm-linux-gnueabihf
+QEMU=qemu-arm
+PKGS="libc6-dev-armhf-cross, libstdc++-12-dev-armhf-cross"
+. "$HERE/cross_lib.sh"
+cross_ready
+cd "$TMP" || exit 1
+
+# ---- mipcc: Thumb-2 unless -marm; heap mode refused in one line
+printf 'int f(int x) { return x + 1; }\n' >one.c
+"$MIPCC" --target=$TRIPLE -fmip-generate -O2 -c one.c -o one.t32.o
+"$MIPCC" --target=$TRIPLE -marm -fmip-generate -O2 -c one.c -o one.a32.o
+# state_of OBJECT: f's state, by bit 0 of its symbol's value
+state_of() {
+  "$LLVM_BIN/llvm-readelf" -s "$1" |
+    awk '$8 == "f" { print (substr($2, length($2)) ~ /[13579bdf]/) ? "Thumb" : "Arm" }'
+}
+expect_eq "mipcc --target=$TRIPLE: Thumb-2 by default, Arm state with -marm" \
+  "$(state_of one.t32.o) $(state_of one.a32.o)" "Thumb Arm"
+rc=0
+"$MIPCC" --target=$TRIPLE -fmip-generate=heap -O2 -c one.c -o heap.o 2>heap.err || rc=$?
+expect_eq "heap mode refused for Armv7, one line" \
+  "$rc $(wc -l <heap.err) $(cat heap.err)" \
+  "1 1 mipcc: -fmip-generate=heap is not supported for $TRIPLE (MIP's heap mode needs a 64-bit target)"
+
+# ---- rt/arch/armv7.h on the target: thread pointer, trampoline, the
+# direct-jump decoder (progs/arch/armv7.c says each)
+# shellcheck disable=SC2086
+"$CLANG" --target=$TRIPLE -mthumb $LINK -O2 -I"$HERE/../../include" \
+  -I"$HERE/../../rt/arch" "$HERE/progs/arch/armv7.c" -o arch_check &&
+  $TARGET_RUN ./arch_check >arch_check.out
+expect_eq "rt/arch/armv7.h: thread pointer, trampolines to both states, b.w and b decoded" \
+  "$(grep -c ' ok$' arch_check.out) $(grep -c ' bad$' arch_check.out)" "6 0"
+
+# ---- the coverage probe's bytes per function (Thumb-2: 12, and 2 that align
+# its literal after a function of one instruction) in functions that do
+# nothing, with and without it (docs/instrumentation.md, "Architectures")
+i=0
+while [ $i -lt 32 ]; do
+  printf 'void __attribute__((noinline)) f%d(void) { __asm__ volatile(""); }\n' $i
+  i=$((i + 1))
+done >empty.c
+text_of() { "$LLVM_BIN/llvm-size" -A "$1" | awk '$1 == ".text" { print $2 }'; }
+for state in t32 a32; do
+  if [ $state = t32 ]; then sflag=-mthumb; else sflag=-marm; fi
+  "$MIPCC" --target=$TRIPLE $sflag -O2 -fPIC -c empty.c -o "empty.$state.plain.o"
+  "$MIPCC" --target=$TRIPLE $sflag -O2 -fPIC -fmip-generate -c empty.c -o "empty.$state.cov.o"
+  echo $((($(text_of "empty.$state.cov.o") - $(text_of "empty.$state.plain.o")) / 32)) >"probe.$state"
+done
+expect_eq "coverage probe bytes per function: Thumb-2, Arm" \
+  "$(cat probe.t32), $(cat probe.a32)" "14, 20"
+
+# ---- Thumb-2, then Arm state
+for state in t32 a32; do
+  if [ $state = t32 ]; then
+    TARGET_FLAGS="--target=$TRIPLE -mthumb" ARCH="Armv7 Thumb-2"
+  else
+    TARGET_FLAGS="--target=$TRIPLE -marm" ARCH="Armv7 Arm"
+  fi
+  TAG=$state
+  cross_coverage $state
+  cross_modes
+  expect_eq "$ARCH: counter sections without file bytes" \
+    "$(counter_sections "modes-O2.$TAG")" \
+    "__mip_blk NOBITS, __mip_cnt NOBITS, __mip_cov NOBITS, __mip_ord NOBITS"
+  # Each function's entry in the map, without the Thumb bit its reader
+  # clears (flag 8), is a function symbol's address in the map file,
+  # whose sizes mipdata order clusters by.
+  entries=$(mip_dump "modes-O2.$TAG.mipmap" | jq -c '[.symbols[].addr] as $s
+    | [.section.records[] | select(.name == "function") | .body
+       | (if (.flags / 8 | floor) % 2 == 1 then .entry - .entry % 2 else .entry end)
+       | select(. as $e | $s | index($e)) ] | length')
+  expect_eq "$ARCH: the map's entries are its symbols' addresses" \
+    "$entries" "$(jq '.functions | length' "modes-O2.$TAG.json")"
+  # coverage bytes start at 0 and are 1 once entered, as on x86-64
+  cross_pool_continuous 0
+  cross_shared_library
+  cross_fork
+  cross_threads
+  cross_order
+done
+
+finish
