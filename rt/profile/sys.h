@@ -51,6 +51,13 @@
 #define MIP_SYS_NR_FCNTL SYS_fcntl
 #define MIP_SYS_NR_MMAP SYS_mmap
 #endif
+/* Armv7's geteuid is the old call of 16-bit user ids; geteuid32 gives
+ * the whole id. */
+#ifdef SYS_geteuid32
+#define MIP_SYS_NR_GETEUID SYS_geteuid32
+#else
+#define MIP_SYS_NR_GETEUID SYS_geteuid
+#endif
 
 #define MIP_RT_SYSCALL_DECLARE(name, ...)                                      \
   MIP_RT_HIDDEN long name(long nr, ##__VA_ARGS__) __asm__("mip_rt_syscall")
@@ -89,7 +96,7 @@ static inline int mip_sys_stat(const char *path, struct stat *st) {
 
 /* What is at path itself: a symbolic link is not followed. */
 static inline int mip_sys_lstat(const char *path, struct stat *st) {
-  return (int)mip_rt_syscall4(SYS_newfstatat, AT_FDCWD, (long)path, (long)st,
+  return (int)mip_rt_syscall4(MIP_SYS_NR_FSTATAT, AT_FDCWD, (long)path, (long)st,
                               AT_SYMLINK_NOFOLLOW);
 }
 
@@ -97,8 +104,11 @@ static inline int mip_sys_fstat(int fd, struct stat *st) {
   return (int)mip_rt_syscall2(MIP_SYS_NR_FSTAT, fd, (long)st);
 }
 
-static inline int mip_sys_ftruncate(int fd, uint64_t size) {
-  return (int)mip_rt_syscall2(SYS_ftruncate, fd, (long)size);
+/* Cuts a file to nothing: the one length the runtime asks for, which
+ * fits ftruncate's long on every target (a 32-bit kernel's 64-bit lengths
+ * need ftruncate64 and a register pair). */
+static inline int mip_sys_truncate_to_zero(int fd) {
+  return (int)mip_rt_syscall2(SYS_ftruncate, fd, 0);
 }
 
 static inline int mip_sys_mkdir(const char *path, int mode) {
@@ -133,7 +143,7 @@ static inline int mip_sys_gettid(void) {
 }
 
 static inline unsigned mip_sys_geteuid(void) {
-  return (unsigned)mip_rt_syscall0(SYS_geteuid);
+  return (unsigned)mip_rt_syscall0(MIP_SYS_NR_GETEUID);
 }
 
 /* size random bytes from the kernel, without waiting for its pool at

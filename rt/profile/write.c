@@ -215,7 +215,7 @@ static int write_into(const char *path, int flags, mip_rt_fill_fn fill,
   struct stat st;
   int rc = mip_sys_fstat(fd, &st);
   if (rc == 0 && S_ISREG(st.st_mode))
-    rc = mip_sys_ftruncate(fd, 0);
+    rc = mip_sys_truncate_to_zero(fd);
   flags = mip_sys_fcntl(fd, F_GETFL, 0);
   if (flags >= 0)
     mip_sys_fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
