@@ -117,7 +117,9 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
     o->normalize = (enum report_normalize)normalize;
     o->metric = (enum report_metric)metric;
     o->wrappers = mip_xcalloc(wrappers.n + 1, sizeof *o->wrappers);
-    memcpy((char **)o->wrappers, wrappers.v, wrappers.n * sizeof *wrappers.v);
+    if (wrappers.n)
+      memcpy((char **)o->wrappers, wrappers.v,
+             wrappers.n * sizeof *wrappers.v);
     o->wrapper_count = wrappers.n;
   }
   cli_free(&cli);
