@@ -19,7 +19,8 @@
 #   3. --path-map: a checkout whose lib/ moved to src/lib/ matches
 #      nothing without it, as the one layout with it (relative and
 #      absolute rules), the report naming each rule;
-#   4. --wrapper names a function above the wrapper;
+#   4. --wrapper names a function above the wrapper; two runs of one
+#      build that took other paths: the warning says so;
 #   5. no report or export shows a name with ".." or "." steps;
 #   6. one library under two programs (progs/heap_images: an
 #      instrumented libshelf.so under an instrumented and a plain app):
@@ -85,8 +86,8 @@ site_cells() {
     on && /<tr>/ { n = 0 } on && /<td/ && ++n == 6 {
       sub(/^ *<td>/, ""); sub(/<\/td> *$/, ""); print }' summary.html
 }
-# line PATTERN [SIDE]: the line of SIDE's prog.c (pr) that has PATTERN
-line() { grep -n "$1" "builds/${2:-pr}/programs/prog.c" | cut -d: -f1; }
+# line PATTERN [SIDE]: the last line of SIDE's prog.c (pr) that has PATTERN
+line() { grep -n "$1" "builds/${2:-pr}/programs/prog.c" | tail -n 1 | cut -d: -f1; }
 WRAP_LINE=$(grep -n 'malloc(n)' "$PROG/lib/wrap.c" | cut -d: -f1)
 expect_eq "markdown: the regression names its caller" \
   "$(site_cells Regressions)" "malloc in make ← grows (programs/prog.c:$(line 'free(make(GROW'))"
@@ -165,6 +166,13 @@ expect_eq "--path-map without '=': a usage error" "$rc $(head -n 1 bad.err)" \
 "$MIPDATA" diff --format json --wrapper leaks ci/base.mip ci/pr.mip >wrapper.json
 expect_eq "--wrapper leaks: the new row is named by leaks' caller" \
   "$(jq -r '.heap.new.contexts[0].label' wrapper.json)" "malloc in make ← main (programs/prog.c:$(line '    leaks()'))"
+
+# Two runs of one build on other paths: the warning names that cause.
+(cd builds/base && MIP_PROFILE_FILE=$TMP/other.mipraw ./prog other)
+mip_profile --debug builds/base/prog other.mip other.mipraw
+"$MIPDATA" diff ci/base.mip other.mip >/dev/null 2>other.err
+check "one build on other paths: the warning says so" \
+  grep -q 'only 0.0% of the heap contexts matched (0.0% of bytes), though both profiles are of one build (build-id [0-9a-f]*): the runs allocated on other paths' other.err
 
 # ---- 5. names without steps ------------------------------------------------------
 check "the debug information names the library's file with a '..' step" sh -c \
