@@ -132,6 +132,7 @@ expect_eq "--match lines, the base in another directory: all matched, no warning
   "$(jq -r .heap.matching.matched_fraction moved.json) $(cat moved.err)" "1 "
 # flamegraph --base: the same stacks match.
 for pair in "ci/base.mip ci/pr.mip" "one_base.mip one_pr.mip"; do
+  # shellcheck disable=SC2086 # a pair is two words
   set -- $pair
   "$MIPDATA" flamegraph -p "$2" --base "$1" -o "fg.html" 2>&1 | sed "s|$2|NEW|; s|$1|BASE|"
 done >fg.txt
