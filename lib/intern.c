@@ -52,8 +52,8 @@ uint32_t mip_intern(struct mip_interner *t, const char *s) {
 
 uint32_t mip_intern_path(struct mip_interner *t, const char *path) {
   /* Every name that mip_path_tidy changes has one of these (and a few it
-   * keeps: "/.." and "/.name"): the others are interned as they are. */
-  if (!strstr(path, "/.") && !strstr(path, "//"))
+   * keeps: "/.name", ".name"): the others are interned as they are. */
+  if (path[0] != '.' && !strstr(path, "/.") && !strstr(path, "//"))
     return mip_intern(t, path);
   char *copy = mip_xstrdup(path);
   mip_path_tidy(copy);

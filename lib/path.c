@@ -1,27 +1,52 @@
 /* File names as MIP shows them (path.h). */
 #include "path.h"
 
-/* Whether the slash at s starts a "." step: "/." then a slash or the end. */
-static int dot_step(const char *s) {
-  return s[1] == '.' && (s[2] == '/' || s[2] == '\0');
+#include <string.h>
+
+/* Whether the component of n bytes at s is "." or "..". */
+static int is_dot(const char *s, size_t n) { return n == 1 && s[0] == '.'; }
+static int is_dot_dot(const char *s, size_t n) {
+  return n == 2 && s[0] == '.' && s[1] == '.';
+}
+
+/* The output so far: path[0..*w), its components after `base` (1 for an
+ * absolute name's root slash, else 0). Drops the last component unless
+ * there is none or it is "..", which a further ".." cannot undo. */
+static int pop(char *path, size_t base, size_t *w) {
+  if (*w == base)
+    return 0;
+  size_t start = *w;
+  while (start > base && path[start - 1] != '/')
+    start--;
+  if (is_dot_dot(path + start, *w - start))
+    return 0;
+  *w = start > base ? start - 1 : base;
+  return 1;
 }
 
 void mip_path_tidy(char *path) {
-  char *out = path;
-  for (const char *in = path; *in;) {
-    if (*in != '/') {
-      *out++ = *in++;
-      continue;
+  const size_t len = strlen(path);
+  const size_t base = path[0] == '/';
+  const int trailing = len > 1 && path[len - 1] == '/';
+  size_t w = base;
+  for (size_t r = base; r < len;) {
+    size_t n = strcspn(path + r, "/");
+    const char *comp = path + r;
+    if (n == 0 || is_dot(comp, n)) {
+      /* an empty or "." step: nothing */
+    } else if (is_dot_dot(comp, n) && (pop(path, base, &w) || base)) {
+      /* the step undid its directory; at the root, ".." is the root */
+    } else {
+      if (w > base)
+        path[w++] = '/';
+      memmove(path + w, comp, n);
+      w += n;
     }
-    while (in[1] == '/')
-      in++;
-    if (dot_step(in))
-      in += 2; /* the step and its slash: the next slash, if any, stays */
-    else
-      *out++ = *in++;
+    r += n + (path[r + n] == '/');
   }
-  /* "/." and "//." are the root: its slash was dropped with the step. */
-  if (out == path && *path == '/')
-    out++;
-  *out = '\0';
+  if (w == base && !base && len)
+    path[w++] = '.'; /* a relative name that is its directory */
+  else if (trailing && w > base)
+    path[w++] = '/';
+  path[w] = '\0';
 }

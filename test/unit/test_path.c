@@ -60,22 +60,57 @@ START_TEST(a_trailing_dot_step_goes) {
 }
 END_TEST
 
-/* ".." steps, names that start with a dot, a relative name's leading "."
- * and names without any of these are as they were. */
-START_TEST(other_names_stay) {
+/* "dir/.." goes with dir, lexically (zstd's programs/ builds
+ * ../lib/common/x.c; gcc's search paths are spelled so); ".." at the
+ * root is the root. */
+START_TEST(dot_dot_steps_resolve) {
   static const struct tidied cases[] = {
+      {"/build/programs/../lib/common/zstd_common.c",
+       "/build/lib/common/zstd_common.c"},
       {"/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/stdio.h",
-       "/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/stdio.h"},
-      {"/dir/..", "/dir/.."},
-      {"/dir/.hidden/a.c", "/dir/.hidden/a.c"},
-      {"/dir/a./b.c", "/dir/a./b.c"},
-      {"/dir/...", "/dir/..."},
-      {"./a.c", "./a.c"},
-      {".", "."},
-      {"a.c", "a.c"},
-      {"/", "/"},
-      {"", ""},
-      {"/dir/sub/a.c", "/dir/sub/a.c"}};
+       "/usr/include/stdio.h"},
+      {"/dir/..", "/"},
+      {"/dir/../", "/"},
+      {"/a/b/../../c", "/c"},
+      {"/..", "/"},
+      {"/../../a.c", "/a.c"},
+      {"/a/./../b//c/../d.c", "/b/d.c"},
+      {"/a/b/..", "/a"},
+      {"/a/b/../", "/a/"}};
+  CHECK_TIDY(cases);
+}
+END_TEST
+
+/* A relative name loses its "." steps, its leading "./" included, and
+ * keeps the ".." steps that lead out of it. */
+START_TEST(relative_names) {
+  static const struct tidied cases[] = {{"./a.c", "a.c"},
+                                        {"././src/a.c", "src/a.c"},
+                                        {"./", "."},
+                                        {".", "."},
+                                        {"a/..", "."},
+                                        {"a/../..", ".."},
+                                        {"../a.c", "../a.c"},
+                                        {"../../lib/a.c", "../../lib/a.c"},
+                                        {"a/../../b.c", "../b.c"},
+                                        {"src/../../x/./y.c", "../x/y.c"},
+                                        {"./../a.c", "../a.c"}};
+  CHECK_TIDY(cases);
+}
+END_TEST
+
+/* Names that start with a dot and names without steps are as they
+ * were. */
+START_TEST(other_names_stay) {
+  static const struct tidied cases[] = {{"/dir/.hidden/a.c", "/dir/.hidden/a.c"},
+                                        {"/dir/a./b.c", "/dir/a./b.c"},
+                                        {"/dir/...", "/dir/..."},
+                                        {"/dir/..a/b.c", "/dir/..a/b.c"},
+                                        {".hidden.c", ".hidden.c"},
+                                        {"a.c", "a.c"},
+                                        {"/", "/"},
+                                        {"", ""},
+                                        {"/dir/sub/a.c", "/dir/sub/a.c"}};
   CHECK_TIDY(cases);
 }
 END_TEST
@@ -95,6 +130,9 @@ START_TEST(interned_paths_are_tidy) {
   ck_assert_str_eq((const char *)strings.data +
                        mip_intern_path(&t, "/dir/sub/."),
                    "/dir/sub");
+  ck_assert_uint_eq(mip_intern_path(&t, "/dir/x/../sub/a.c"), plain);
+  ck_assert_str_eq((const char *)strings.data + mip_intern_path(&t, "./a.c"),
+                   "a.c");
   mip_interner_free(&t);
   mip_buf_free(&strings);
 }
@@ -106,6 +144,8 @@ Suite *path_suite(void) {
   tcase_add_test(tc, dot_steps_go);
   tcase_add_test(tc, repeated_slashes_are_one);
   tcase_add_test(tc, a_trailing_dot_step_goes);
+  tcase_add_test(tc, dot_dot_steps_resolve);
+  tcase_add_test(tc, relative_names);
   tcase_add_test(tc, other_names_stay);
   tcase_add_test(tc, interned_paths_are_tidy);
   suite_add_tcase(s, tc);

@@ -1,13 +1,15 @@
 /*
  * mipdata diff BASE NEW [--format text|markdown|json] [--fail-on EXPR]...
- *              [--match source|lines] [--normalize none|runs|total]
+ *              [--match source|lines] [--path-map OLD=NEW]...
+ *              [--wrapper NAME]... [--normalize none|runs|total]
  *              [--metric NAME] [--min-bytes N] [--top N] [--first N]
  *              [-o FILE]
  * What changed from one profile to another, of two builds of a program:
  * heap contexts, coverage, calls, first-call order, blocks, matched by
- * source (report_match.h), never by index or address. --fail-on makes it
- * a CI gate: exit 3 when a condition holds (diff_gate.c), after the
- * report is written.
+ * source (report_match.h), never by index or address, files by their
+ * names relative to each build's root (report_path.c), so that two
+ * checkouts in two directories match. --fail-on makes it a CI gate: exit
+ * 3 when a condition holds (diff_gate.c), after the report is written.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +36,27 @@ static int parse_conditions(struct cli *cli, const struct opt_list *exprs,
   return CLI_GO_ON;
 }
 
+static int parse_path_maps(struct cli *cli, const struct opt_list *rules,
+                           struct diff_options *o) {
+  struct report_path_map *maps = mip_xcalloc(rules->n + 1, sizeof *maps);
+  o->paths.maps = maps;
+  for (size_t i = 0; i < rules->n; i++) {
+    char why[256];
+    if (report_path_map_parse(rules->v[i], &maps[i], why, sizeof why))
+      return cli_error(cli, "--path-map '%s': %s", rules->v[i], why);
+    o->paths.count++;
+  }
+  return CLI_GO_ON;
+}
+
 static void free_options(struct diff_options *o) {
   for (size_t i = 0; i < o->condition_count; i++)
     diff_condition_free(o->conditions[i]);
   free(o->conditions);
+  for (size_t i = 0; i < o->paths.count; i++)
+    report_path_map_free((struct report_path_map *)&o->paths.maps[i]);
+  free((struct report_path_map *)o->paths.maps);
+  free((char **)o->wrappers);
   report_filter_free(&o->filter);
 }
 
@@ -45,7 +64,7 @@ static void free_options(struct diff_options *o) {
 static int parse_options(int argc, char **argv, struct diff_options *o) {
   int format = DIFF_TEXT, match = REPORT_MATCH_SOURCE;
   int normalize = REPORT_NORMALIZE_RUNS, metric = REPORT_BYTES;
-  struct opt_list exprs = {0};
+  struct opt_list exprs = {0}, rules = {0}, wrappers = {0};
   const char *report_path = NULL; /* the sink takes it (OPT_REPORT) */
   memset(o, 0, sizeof *o);
   o->min_bytes = DIFF_DEFAULT_MIN_BYTES;
@@ -59,6 +78,12 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
                   "grammar)"),
       OPT_CHOICE("match", &match, report_match_names,
                  "match by source with lines left out, or by source lines"),
+      OPT_STRINGS("path-map", 0, &rules, "OLD=NEW",
+                  "name the files under OLD as under NEW for matching "
+                  "(absolute OLD: before the build root is taken off)"),
+      OPT_STRINGS("wrapper", 0, &wrappers, "NAME",
+                  "a function that only passes allocations on: rows are "
+                  "named by its caller"),
       OPT_NORMALIZE(&normalize, "compare per run, as they are, or as "
                                 "shares of the total"),
       OPT_METRIC(&metric, "the metric that ranks the lists of contexts"),
@@ -81,6 +106,8 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
   if (rc == CLI_GO_ON)
     rc = parse_conditions(&cli, &exprs, o);
   if (rc == CLI_GO_ON)
+    rc = parse_path_maps(&cli, &rules, o);
+  if (rc == CLI_GO_ON)
     rc = report_filter_parsed(&cli, &o->filter);
   if (rc == CLI_GO_ON) {
     o->path[REPORT_BASE] = cli.operand[0];
@@ -89,6 +116,11 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
     o->match = (enum report_match_mode)match;
     o->normalize = (enum report_normalize)normalize;
     o->metric = (enum report_metric)metric;
+    o->wrappers = mip_xcalloc(wrappers.n + 1, sizeof *o->wrappers);
+    if (wrappers.n)
+      memcpy((char **)o->wrappers, wrappers.v,
+             wrappers.n * sizeof *wrappers.v);
+    o->wrapper_count = wrappers.n;
   }
   cli_free(&cli);
   return rc;
@@ -128,12 +160,45 @@ static void check_sides(struct diff *d) {
   }
 }
 
+/* Two profiles of one build: its build-id, else NULL. */
+static const char *one_build(const struct report *const r[REPORT_SIDES]) {
+  const char *id = r[REPORT_BASE]->build_id;
+  return *id && !strcmp(id, r[REPORT_NEW]->build_id) ? id : NULL;
+}
+
+/* Little matched: why, as far as the profiles tell. */
 static void warn_low_match(const struct diff *d) {
   const struct diff_heap *h = &d->heap;
-  if (h->compared && h->match.group_count && h->matched_count < DIFF_LOW_MATCH)
+  if (!h->compared || !h->match.group_count || h->matched_count >= DIFF_LOW_MATCH)
+    return;
+  const char *id = one_build(d->r);
+  if (id)
+    warning("only %.1f%% of the heap contexts matched (%.1f%% of bytes), "
+            "though both profiles are of one build (build-id %s): the runs "
+            "allocated on other paths (other input, options or host "
+            "program)",
+            100.0 * h->matched_count, 100.0 * h->matched_bytes, id);
+  else
     warning("only %.1f%% of the heap contexts matched (%.1f%% of bytes): "
-            "are these two builds of one program?",
-            100.0 * h->matched_count, 100.0 * h->matched_bytes);
+            "are these two builds of one program? (files relative to the "
+            "build roots %s and %s; --path-map maps one layout to another)",
+            100.0 * h->matched_count, 100.0 * h->matched_bytes,
+            d->r[REPORT_BASE]->root ? d->r[REPORT_BASE]->root : "(none)",
+            d->r[REPORT_NEW]->root ? d->r[REPORT_NEW]->root : "(none)");
+}
+
+/* Keys again when the command line or the pair asks for others than
+ * report_open made: --path-map rules, and, for two profiles of one
+ * build (one library under two programs), contexts keyed by that
+ * image's frames alone. */
+static void rekey(struct report r[REPORT_SIDES], const struct diff_options *o) {
+  const struct report *const both[REPORT_SIDES] = {&r[REPORT_BASE],
+                                                   &r[REPORT_NEW]};
+  int image_only = one_build(both) != NULL;
+  if (!o->paths.count && !image_only)
+    return;
+  for (int s = 0; s < REPORT_SIDES; s++)
+    report_rekey(&r[s], o->paths.count ? &o->paths : NULL, image_only);
 }
 
 static void print(const struct diff *d) {
@@ -161,8 +226,10 @@ static int run(struct diff_options *o) {
   report_filter_apply(&r[REPORT_NEW], &o->filter);
   report_drop_view(&r[REPORT_NEW]);
   o->colour = o->format == DIFF_TEXT && output_to_terminal();
+  rekey(r, o);
   struct diff d = {.r = {&r[REPORT_BASE], &r[REPORT_NEW]}, .o = o};
   check_sides(&d);
+  diff_wrappers_find(&d.wrappers, d.r, o);
   diff_heap(&d.heap, d.r, o);
   diff_functions(&d.functions, d.r, o);
   warn_low_match(&d);
@@ -175,6 +242,7 @@ static int run(struct diff_options *o) {
     rc = output_commit(&err) ? report(&err) : DIFF_FAILED;
   diff_heap_free(&d.heap);
   diff_functions_free(&d.functions);
+  diff_wrappers_free(&d.wrappers);
   report_free(&r[REPORT_BASE]);
   report_free(&r[REPORT_NEW]);
   return rc;

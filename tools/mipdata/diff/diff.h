@@ -62,6 +62,9 @@ struct diff_options {
   struct report_filter filter;        /* of both profiles' contexts */
   struct diff_condition **conditions; /* --fail-on, in order */
   size_t condition_count;
+  struct report_paths paths;    /* --path-map, in order */
+  const char *const *wrappers; /* --wrapper NAME */
+  size_t wrapper_count;
   int colour; /* text: to a terminal */
 };
 
@@ -152,6 +155,29 @@ void diff_functions(struct diff_functions *f,
                     const struct diff_options *o);
 void diff_functions_free(struct diff_functions *f);
 
+/* ---- allocation wrappers (diff_wrappers.c) -------------------------- */
+
+#define DIFF_WRAPPERS_LISTED 8
+
+/* Functions that only pass an allocation on: a context's row is named by
+ * the first frame above them. */
+struct diff_wrappers {
+  struct report_key_index names; /* linkage or demangled names */
+  const char *detected[DIFF_WRAPPERS_LISTED]; /* found in the profiles */
+  size_t detected_count, more;
+};
+
+/* The wrappers of the default list (NULL-terminated). */
+extern const char *const diff_default_wrappers[];
+/* The default list, o's --wrapper names, and the sites' functions that
+ * either side reaches from several callers. */
+void diff_wrappers_find(struct diff_wrappers *w,
+                        const struct report *const r[REPORT_SIDES],
+                        const struct diff_options *o);
+void diff_wrappers_free(struct diff_wrappers *w);
+int diff_is_wrapper(const struct diff_wrappers *w, const char *name,
+                    const char *demangled);
+
 /* ---- the whole diff -------------------------------------------------- */
 
 struct diff {
@@ -159,6 +185,7 @@ struct diff {
   const struct diff_options *o;
   struct diff_heap heap;
   struct diff_functions functions;
+  struct diff_wrappers wrappers;
   /* What one side lacks, for every format: "NEW has no heap data". */
   const char *missing[8];
   size_t missing_count;
@@ -187,8 +214,21 @@ const char *diff_condition_measured(const struct diff *d, size_t i);
 const struct report_context *diff_context_of(const struct diff *d,
                                              const struct diff_context *c,
                                              enum report_side *side);
-/* "malloc in f (a.c:3)": a context's site, for people. */
-void diff_site_text(const struct report_context *c, char *out, size_t size);
+/* Where in context c (of profile r) the first frame above the
+ * allocation wrappers is; 0 when the leaf is no wrapper (or every frame
+ * is one). */
+uint32_t diff_caller_at(const struct diff *d, const struct report *r,
+                        const struct report_context *c);
+/* A context's row for people: its site, "malloc in f (a.c:3)", or, for a
+ * site in a wrapper, the caller above the wrappers, "malloc in xmalloc
+ * <- g (b.c:12)"; files as keys name them (relative to the root). */
+void diff_site_text(const struct diff *d, const struct report *r,
+                    const struct report_context *c, char *out, size_t size);
+/* The first `frames` frames of c, leaf first: "make (a.c:8) <- grows
+ * (a.c:17) <- ...". */
+void diff_stack_text(const struct report *r, const struct report_context *c,
+                     uint32_t frames, char *out, size_t size);
+#define DIFF_SHORT_STACK 5 /* frames of a row's short stack */
 /* The function a group of functions stands for. */
 const struct report_function *diff_function_of(const struct diff *d,
                                                size_t group);
@@ -222,6 +262,12 @@ void diff_function_names(const struct diff *d, const struct diff_list *l,
 /* "Heap: ..." matching, and the normalization line. */
 void diff_matching_text(const struct diff *d, char *out, size_t size);
 void diff_normalization_text(const struct diff *d, char *out, size_t size);
+/* How files were named for matching: the roots, each --path-map rule and
+ * what it renamed, and the frames left out for profiles of one image. */
+void diff_files_text(const struct diff *d, char *out, size_t size);
+/* The allocation wrappers that name rows by their callers; "" when the
+ * profiles go through none but the default list's. */
+void diff_wrappers_text(const struct diff *d, char *out, size_t size);
 /* "Functions: ..." coverage line. */
 void diff_coverage_text(const struct diff *d, char *out, size_t size);
 #endif

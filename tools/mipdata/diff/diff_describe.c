@@ -18,20 +18,6 @@ const struct report_context *diff_context_of(const struct diff *d,
   return &d->r[s]->contexts[report_match_member(&d->heap.match, g, s, 0)];
 }
 
-void diff_site_text(const struct report_context *c, char *out, size_t size) {
-  const struct report_site *s = c->site;
-  if (!s) {
-    snprintf(out, size, "(no site: allocated outside instrumented code)");
-    return;
-  }
-  const char *fn = *s->demangled ? s->demangled : "??";
-  if (s->file)
-    snprintf(out, size, "%s in %s (%s:%" PRIu32 ")", s->allocator_name, fn,
-             s->file, s->line);
-  else
-    snprintf(out, size, "%s in %s", s->allocator_name, fn);
-}
-
 const struct report_function *diff_function_of(const struct diff *d,
                                                size_t group) {
   const struct report_match *m = &d->functions.match;

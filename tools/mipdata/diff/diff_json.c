@@ -47,6 +47,28 @@ static void emit_ratio(struct emitter *e, const char *key, double base,
 
 #define LEADING_FRAMES 3
 
+/* The row's label, as the tables print it, and the first frame above
+ * the allocation wrappers (null when the site's function is none). */
+static void emit_caller(struct emitter *e, const struct diff *d,
+                        const struct report *r,
+                        const struct report_context *ctx) {
+  char label[4096];
+  diff_site_text(d, r, ctx, label, sizeof label);
+  emit_string(e, "label", label);
+  uint32_t k = diff_caller_at(d, r, ctx);
+  if (!k) {
+    emit_null(e, "caller");
+    return;
+  }
+  const struct report_frame *f = &r->frames[ctx->stack[k]];
+  emit_object_begin(e, "caller");
+  emit_string(e, "function", f->outside ? f->function : f->demangled);
+  emit_string_or_null(e, "file", f->outside ? NULL : f->key_file);
+  emit_u64(e, "line", f->line);
+  emit_u64(e, "depth", k);
+  emit_object_end(e);
+}
+
 static void emit_context(struct emitter *e, const struct diff *d, size_t at) {
   const struct diff_context *c = &d->heap.contexts[at];
   const struct report_match_group *g = c->group;
@@ -68,6 +90,7 @@ static void emit_context(struct emitter *e, const struct diff *d, size_t at) {
   emit_side_values(e, "base", &d->heap, c, REPORT_BASE);
   emit_side_values(e, "new", &d->heap, c, REPORT_NEW);
   report_emit_site(e, "site", d->r[side], ctx->site, &report_site_show);
+  emit_caller(e, d, d->r[side], ctx);
   emit_array_begin(e, "frames");
   struct report_frame_iter it;
   report_frames_begin(&it, d->r[side], ctx, REPORT_LEAF_FIRST);
@@ -104,8 +127,40 @@ static void emit_ratios(struct emitter *e, const char *key,
   emit_object_end(e);
 }
 
-static void emit_matching(struct emitter *e, const struct diff_heap *h) {
+/* How files were named for matching (diff_files_text). */
+static void emit_files(struct emitter *e, const struct diff *d) {
+  const struct report_paths *p = &d->o->paths;
+  emit_object_begin(e, "files");
+  emit_string_or_null(e, "base_root", d->r[REPORT_BASE]->root);
+  emit_string_or_null(e, "new_root", d->r[REPORT_NEW]->root);
+  emit_array_begin(e, "path_maps");
+  for (size_t i = 0; i < p->count; i++) {
+    emit_object_begin(e, NULL);
+    emit_string(e, "old", p->maps[i].from);
+    emit_string(e, "new", p->maps[i].to);
+    emit_u64(e, "base_renamed", d->r[REPORT_BASE]->path_hits[i]);
+    emit_u64(e, "new_renamed", d->r[REPORT_NEW]->path_hits[i]);
+    emit_object_end(e);
+  }
+  emit_array_end(e);
+  emit_bool(e, "image_frames_only", d->r[REPORT_BASE]->image_frames_only);
+  emit_object_end(e);
+}
+
+static void emit_wrappers(struct emitter *e, const struct diff *d) {
+  const struct diff_wrappers *w = &d->wrappers;
+  emit_array_begin(e, "wrappers");
+  for (size_t i = 0; i < d->o->wrapper_count; i++)
+    emit_string(e, NULL, d->o->wrappers[i]);
+  for (size_t i = 0; i < w->detected_count; i++)
+    emit_string(e, NULL, w->detected[i]);
+  emit_array_end(e);
+}
+
+static void emit_matching(struct emitter *e, const struct diff *d) {
+  const struct diff_heap *h = &d->heap;
   emit_object_begin(e, "matching");
+  emit_files(e, d);
   emit_u64(e, "groups", h->match.group_count);
   for (int s = 0; s < REPORT_SIDES; s++) {
     emit_object_begin(e, side_key[s]);
@@ -127,7 +182,8 @@ static void emit_heap(struct emitter *e, const struct diff *d) {
   }
   emit_object_begin(e, "heap");
   emit_values(e, "factor", h->factor);
-  emit_matching(e, h);
+  emit_matching(e, d);
+  emit_wrappers(e, d);
   emit_object_begin(e, "totals");
   for (int m = 0; m < REPORT_METRICS; m++) {
     const struct diff_total *t = &h->total[m];

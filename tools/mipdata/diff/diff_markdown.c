@@ -77,6 +77,23 @@ static void conditions(const struct diff *d) {
   print_table(&t);
 }
 
+/* Each row's short stack, in the row's order: what the SITE column
+ * leaves out. */
+static void stacks(const struct diff *d, const struct diff_list *l) {
+  char stack[4096];
+  for (size_t i = 0; i < l->shown; i++) {
+    enum report_side side;
+    const struct report_context *ctx =
+        diff_context_of(d, &d->heap.contexts[l->at[i]], &side);
+    diff_stack_text(d->r[side], ctx, DIFF_SHORT_STACK, stack, sizeof stack);
+    printf("%zu. ", i + 1);
+    cell(stack);
+    putchar('\n');
+  }
+  if (l->shown)
+    putchar('\n');
+}
+
 static void context_list(const struct diff *d, const char *what,
                          const struct diff_list *l) {
   if (!l->count)
@@ -88,6 +105,7 @@ static void context_list(const struct diff *d, const char *what,
   struct table t;
   diff_table_contexts(d, l, &t);
   print_table(&t);
+  stacks(d, l);
   details_end();
 }
 
@@ -102,7 +120,16 @@ static void heap(const struct diff *d) {
   fputs(".\n", stdout);
   diff_normalization_text(d, line, sizeof line);
   cell(line);
-  fputs(".\n\n", stdout);
+  fputs(".\n", stdout);
+  diff_files_text(d, line, sizeof line);
+  cell(line);
+  fputs(".\n", stdout);
+  diff_wrappers_text(d, line, sizeof line);
+  if (*line) {
+    cell(line);
+    fputs(".\n", stdout);
+  }
+  putchar('\n');
   struct table t;
   diff_table_totals(d, &t);
   print_table(&t);

@@ -1,6 +1,7 @@
 /* The tables and lines diff prints the same way as text and as markdown
  * (diff.h): built once here, laid out by each format. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +65,34 @@ void diff_table_ratios(const struct diff *d, struct table *t) {
     ratios_row(t, report_metrics[m].label, &d->heap.ratios[m]);
 }
 
+/* The row of one group: its values, and the site of the context it
+ * stands for, named by the caller above the allocation wrappers. */
+static void context_row(const struct diff *d, const struct diff_context *c,
+                        struct table *t) {
+  enum report_metric m = d->o->metric;
+  double total = d->heap.total[m].base;
+  enum report_side side;
+  const struct report_context *ctx = diff_context_of(d, c, &side);
+  double b = diff_value(&d->heap, c, REPORT_BASE, m);
+  double n = diff_value(&d->heap, c, REPORT_NEW, m);
+  char change[32], delta[64], bs[64], ns[64], share[32], site[4096];
+  diff_change_text(b, n, change, sizeof change);
+  delta_text(m, b, n, delta, sizeof delta);
+  diff_value_text(m, b, bs, sizeof bs);
+  diff_value_text(m, n, ns, sizeof ns);
+  snprintf(share, sizeof share, "%+.1f%%",
+           total > 0 ? 100.0 * (n - b) / total : 0.0);
+  diff_site_text(d, d->r[side], ctx, site, sizeof site);
+  size_t k = c->group->count[REPORT_BASE] > c->group->count[REPORT_NEW]
+                 ? c->group->count[REPORT_BASE]
+                 : c->group->count[REPORT_NEW];
+  if (k > 1)
+    snprintf(site + strlen(site), sizeof site - strlen(site),
+             " [%zu contexts summed]", k);
+  const char *cells[] = {change, delta, bs, ns, share, site};
+  table_add(t, cells);
+}
+
 void diff_table_contexts(const struct diff *d, const struct diff_list *l,
                          struct table *t) {
   static const char *const heading[] = {"CHANGE", "DELTA", "BASE",
@@ -71,30 +100,11 @@ void diff_table_contexts(const struct diff *d, const struct diff_list *l,
   table_init(t, 6, heading);
   for (int i = 0; i < 5; i++)
     t->right_align[i] = 1;
-  t->names[5] = 1; /* SITE: "ALLOCATOR in FUNCTION (FILE:LINE)" */
-  enum report_metric m = d->o->metric;
-  double total = d->heap.total[m].base;
-  for (size_t i = 0; i < l->shown; i++) {
-    const struct diff_context *c = &d->heap.contexts[l->at[i]];
-    double b = diff_value(&d->heap, c, REPORT_BASE, m);
-    double n = diff_value(&d->heap, c, REPORT_NEW, m);
-    char change[32], delta[64], bs[64], ns[64], share[32], site[4096];
-    diff_change_text(b, n, change, sizeof change);
-    delta_text(m, b, n, delta, sizeof delta);
-    diff_value_text(m, b, bs, sizeof bs);
-    diff_value_text(m, n, ns, sizeof ns);
-    snprintf(share, sizeof share, "%+.1f%%",
-             total > 0 ? 100.0 * (n - b) / total : 0.0);
-    diff_site_text(diff_context_of(d, c, NULL), site, sizeof site);
-    size_t k = c->group->count[REPORT_BASE] > c->group->count[REPORT_NEW]
-                   ? c->group->count[REPORT_BASE]
-                   : c->group->count[REPORT_NEW];
-    if (k > 1)
-      snprintf(site + strlen(site), sizeof site - strlen(site),
-               " [%zu contexts summed]", k);
-    const char *cells[] = {change, delta, bs, ns, share, site};
-    table_add(t, cells);
-  }
+  /* SITE: "ALLOCATOR in FUNCTION (FILE:LINE)", or "ALLOCATOR in WRAPPER
+   * <- CALLER (FILE:LINE)" */
+  t->names[5] = 1;
+  for (size_t i = 0; i < l->shown; i++)
+    context_row(d, &d->heap.contexts[l->at[i]], t);
 }
 
 void diff_table_calls(const struct diff *d, struct table *t) {
@@ -184,4 +194,54 @@ void diff_coverage_text(const struct diff *d, char *out, size_t size) {
            f->coverage[REPORT_BASE], f->count[REPORT_NEW],
            f->covered[REPORT_NEW], f->coverage[REPORT_NEW], f->coverage_delta,
            f->added, f->removed);
+}
+
+/* format's text into out at *used, as far as it goes. */
+static void put(char *out, size_t size, size_t *used, const char *format,
+                ...) __attribute__((format(printf, 4, 5)));
+static void put(char *out, size_t size, size_t *used, const char *format,
+                ...) {
+  if (*used >= size)
+    return;
+  va_list ap;
+  va_start(ap, format);
+  int n = vsnprintf(out + *used, size - *used, format, ap);
+  va_end(ap);
+  if (n > 0)
+    *used += (size_t)n;
+}
+
+void diff_files_text(const struct diff *d, char *out, size_t size) {
+  const struct report *b = d->r[REPORT_BASE], *n = d->r[REPORT_NEW];
+  size_t used = 0;
+  out[0] = '\0';
+  put(out, size, &used,
+      "files by name relative to the build root (base %s, new %s)",
+      b->root ? b->root : "none", n->root ? n->root : "none");
+  const struct report_paths *p = &d->o->paths;
+  for (size_t i = 0; i < p->count; i++)
+    put(out, size, &used, "; --path-map %s=%s renamed %zu of base, %zu of new",
+        p->maps[i].from, p->maps[i].to, b->path_hits[i], n->path_hits[i]);
+  if (b->image_frames_only)
+    put(out, size, &used,
+        "; both of build-id %s: contexts by the frames of that image, "
+        "other objects' left out",
+        b->build_id);
+}
+
+void diff_wrappers_text(const struct diff *d, char *out, size_t size) {
+  const struct diff_wrappers *w = &d->wrappers;
+  size_t used = 0;
+  out[0] = '\0';
+  if (!w->detected_count && !d->o->wrapper_count)
+    return;
+  put(out, size, &used, "rows through allocation wrappers named by the "
+                        "caller above them; wrappers:");
+  for (size_t i = 0; i < d->o->wrapper_count; i++)
+    put(out, size, &used, "%s %s", i ? "," : "", d->o->wrappers[i]);
+  for (size_t i = 0; i < w->detected_count; i++)
+    put(out, size, &used, "%s %s", i || d->o->wrapper_count ? "," : "",
+        w->detected[i]);
+  if (w->more)
+    put(out, size, &used, " (and %zu more)", w->more);
 }

@@ -60,6 +60,11 @@ static void heap(const struct diff *d) {
   printf("\nHeap: %s\n", text_safe(line));
   diff_normalization_text(d, line, sizeof line);
   printf("Heap: %s\n", text_safe(line));
+  diff_files_text(d, line, sizeof line);
+  printf("Heap: %s\n", text_safe(line));
+  diff_wrappers_text(d, line, sizeof line);
+  if (*line)
+    printf("Heap: %s\n", text_safe(line));
   struct table t;
   diff_table_totals(d, &t);
   print_table(&t, NULL);

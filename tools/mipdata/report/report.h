@@ -27,6 +27,8 @@ struct report_function {
   char *demangled;
   const char *unit; /* a local (static) function's source; NULL else */
   char *file;       /* declaration, from a debug binary; NULL unknown */
+  const char *key_file; /* file as keys name it (report_path.c) */
+  const char *key_unit; /* unit as keys name it */
   uint32_t line;
   uint64_t cfg_hash; /* of its control-flow graph: changes with its code */
   uint64_t runs;   /* merged runs that entered it */
@@ -56,6 +58,7 @@ struct report_site {
   const char *function; /* innermost, maybe inlined; "" unknown (no -g) */
   char *demangled;
   const char *file; /* NULL unknown */
+  const char *key_file; /* file as keys name it (report_path.c) */
   uint32_t line, column;
   uint32_t allocator;        /* MIP_ALLOC_* */
   char allocator_name[32];   /* "malloc", ...; "allocator N" unknown */
@@ -70,6 +73,7 @@ struct report_frame {
   const char *function; /* linkage name, "" unknown; outside: the object */
   char *demangled;
   const char *file; /* NULL unknown */
+  const char *key_file; /* file as keys name it (report_path.c) */
   uint32_t line, column;
   int inlined; /* inlined into the next frame (towards the root) */
   int outside; /* in an object that was not symbolized */
@@ -118,6 +122,18 @@ struct report {
   struct report_context *contexts;
   size_t context_count;
   struct report_stats stats;
+  /* How keys name files (report_path.c): relative to root, the build's
+   * root (NULL: none found), after the caller's --path-map rules (paths,
+   * NULL: none), each of which renamed path_hits[i] files; and whether
+   * contexts are keyed by the frames of the profile's image alone. */
+  char *root;
+  const struct report_paths *paths;
+  size_t *path_hits;
+  int image_frames_only;
+  /* Names the model made (tidied file names, mapped key names): freed
+   * with it. */
+  char **names;
+  size_t name_count, name_cap;
   int located; /* functions' declarations looked up (report_locate) */
   /* report_decide: */
   int decided;
@@ -170,6 +186,39 @@ void report_keep_contexts(struct report *r, const uint8_t *keep);
 /* The object a frame's code is in: an outside frame's, a symbolized frame
  * of another image's, NULL for the profile's own code. */
 const char *report_frame_object(const struct report_frame *f);
+
+/* ---- file names in keys (report_path.c) ------------------------------- */
+
+/* A --path-map rule, OLD=NEW: a file named OLD or OLD/... is named NEW
+ * or NEW/... in keys. An absolute OLD renames a file's name as the
+ * profile has it, before the root is found and taken off; a relative
+ * one renames the name relative to the root. */
+struct report_path_map {
+  const char *from, *to;
+};
+
+struct report_paths {
+  const struct report_path_map *maps;
+  size_t count;
+};
+
+/* Splits text (OLD=NEW, both tidied into *m's own copies, freed with
+ * report_path_map_free): 0, or -1 with why in msg. */
+int report_path_map_parse(const char *text, struct report_path_map *m,
+                          char *msg, size_t size);
+void report_path_map_free(struct report_path_map *m);
+
+/* r's root and every function's, site's and frame's key_file: what
+ * report_key_all calls first. */
+void report_key_files(struct report *r);
+
+/* A name the model keeps until report_free: s tidied (lib/path.h) when
+ * it needs to be, else s. NULL stays NULL. */
+const char *report_tidy_name(struct report *r, const char *s);
+
+/* Keys again, after paths or image_frames_only changed. */
+void report_rekey(struct report *r, const struct report_paths *paths,
+                  int image_frames_only);
 
 /* ---- iteration ---------------------------------------------------------- */
 

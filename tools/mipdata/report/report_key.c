@@ -9,6 +9,13 @@
  *   frame     FUNC@FILE:LINE:COL[@OBJECT]   FUNC@FILE
  *   context   SITE|FRAME|FRAME...           ALLOC|FRAME|FRAME...
  *
+ * FILE is the file's name relative to the build's root, after the
+ * --path-map rules (report_path.c): two checkouts of one tree in two
+ * directories have the same keys. When the caller compares two profiles
+ * of one image under two host programs (image_frames_only), a context's
+ * key has the frames of the profile's image alone, and two contexts of
+ * one profile can share it (matching sums them).
+ *
  * Each field has '%', '|', '@', ':', '#' and control bytes written %XX,
  * so a key reads back into its fields. A fine key that two entities of
  * one profile would share gets "#2", "#3", ... on the second, third, ...
@@ -179,40 +186,56 @@ static void place(struct mip_buf *b, enum report_key kind,
     number(b, ":", *column);
 }
 
-static void key_function(const struct report *r, struct report_function *f) {
+/* A function's name in keys: the profile's key ("unit;name" for a local
+ * function, docs/formats.md), its unit named as keys name files. */
+static void function_name(const struct report *r,
+                          const struct report_function *f, struct mip_buf *b) {
   const struct mip_profile *p = &r->profile;
-  const char *name = mip_profile_string(p, p->functions[f->index].key);
+  if (!f->key_unit || !*f->key_unit) {
+    text(b, mip_profile_string(p, p->functions[f->index].key));
+    return;
+  }
+  text(b, f->key_unit);
+  text(b, ";");
+  text(b, f->name);
+}
+
+static void key_function(const struct report *r, struct report_function *f) {
+  struct mip_buf name = {0};
+  function_name(r, f, &name);
+  mip_buf_append(&name, "", 1);
   for (int kind = 0; kind < REPORT_KEYS; kind++) {
     struct mip_buf b = {0};
-    place(&b, (enum report_key)kind, name, f->file, f->line, NULL);
+    place(&b, (enum report_key)kind, (const char *)name.data, f->key_file,
+          f->line, NULL);
     set(&f->key[kind], &b);
   }
+  mip_buf_free(&name);
 }
 
 /* A site's function; for code built without -g, which names none, the
- * function it was compiled into (by its profile key). */
-static const char *site_function(const struct report *r,
-                                 const struct report_site *s) {
-  if (*s->function)
-    return s->function;
-  const struct mip_profile *p = &r->profile;
-  return mip_profile_string(p, p->functions[s->instrumented->index].key);
-}
-
+ * function it was compiled into (by its key's name). */
 static void key_site(const struct report *r, struct report_site *s) {
+  struct mip_buf name = {0};
+  if (*s->function)
+    text(&name, s->function);
+  else
+    function_name(r, s->instrumented, &name);
+  mip_buf_append(&name, "", 1);
   for (int kind = 0; kind < REPORT_KEYS; kind++) {
     struct mip_buf b = {0};
     field(&b, s->allocator_name);
     text(&b, ":");
-    place(&b, (enum report_key)kind, site_function(r, s), s->file, s->line,
-          &s->column);
+    place(&b, (enum report_key)kind, (const char *)name.data, s->key_file,
+          s->line, &s->column);
     set(&s->key[kind], &b);
   }
+  mip_buf_free(&name);
 }
 
 void report_frame_key(struct mip_buf *b, const struct report_frame *f,
                       enum report_key kind) {
-  place(b, kind, f->function, f->file, f->line, &f->column);
+  place(b, kind, f->function, f->key_file, f->line, &f->column);
   if (kind == REPORT_FINE && f->object) {
     text(b, "@");
     field(b, f->object);
@@ -227,16 +250,20 @@ static void key_context(const struct report *r, struct report_context *c) {
     else if (c->site)
       field(&b, c->site->allocator_name);
     for (uint32_t k = 0; k < c->depth; k++) {
+      const struct report_frame *f = &r->frames[c->stack[k]];
+      if (r->image_frames_only && report_frame_object(f))
+        continue;
       text(&b, "|");
-      report_frame_key(&b, &r->frames[c->stack[k]], (enum report_key)kind);
+      report_frame_key(&b, f, (enum report_key)kind);
     }
     set(&c->key[kind], &b);
   }
 }
 
-/* Functions first, then sites, then the contexts, whose fine keys hold
- * their sites' (unique) ones. */
+/* Files first, then functions, sites, and the contexts, whose fine keys
+ * hold their sites' (unique) ones. */
 void report_key_all(struct report *r) {
+  report_key_files(r);
   for (size_t i = 0; i < r->function_count; i++)
     key_function(r, &r->functions[i]);
   unique_keys(r->functions, r->function_count, sizeof *r->functions,
@@ -247,6 +274,7 @@ void report_key_all(struct report *r) {
               offsetof(struct report_site, key[REPORT_FINE]));
   for (size_t i = 0; i < r->context_count; i++)
     key_context(r, &r->contexts[i]);
-  unique_keys(r->contexts, r->context_count, sizeof *r->contexts,
-              offsetof(struct report_context, key[REPORT_FINE]));
+  if (!r->image_frames_only)
+    unique_keys(r->contexts, r->context_count, sizeof *r->contexts,
+                offsetof(struct report_context, key[REPORT_FINE]));
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "demangle.h"
+#include "path.h"
 #include "report.h"
 
 static const char *str(const struct report *r, uint32_t offset) {
@@ -28,7 +29,8 @@ static void load_function(struct report *r, uint32_t i,
   f->index = i;
   f->name = str(r, pf->name);
   f->demangled = demangle(f->name);
-  f->unit = (pf->flags & MIP_FN_LOCAL) ? str(r, pf->unit) : NULL;
+  f->unit = (pf->flags & MIP_FN_LOCAL) ? report_tidy_name(r, str(r, pf->unit))
+                                        : NULL;
   f->cfg_hash = pf->cfg_hash;
   f->runs = pf->covered_runs;
   f->counted = pf->cnt_offset != MIP_NO_OFFSET;
@@ -58,7 +60,7 @@ static void load_site(struct report *r, uint32_t i, struct report_site *s) {
   s->instrumented = &r->functions[hs->function];
   s->function = str(r, hs->name);
   s->demangled = demangle(s->function);
-  s->file = str_or_null(r, hs->file);
+  s->file = report_tidy_name(r, str_or_null(r, hs->file));
   s->line = hs->line;
   s->column = hs->column;
   s->allocator = hs->allocator;
@@ -69,12 +71,12 @@ static void load_frame(struct report *r, const struct mip_heap_frame *hf,
                        struct report_frame *f) {
   f->function = str(r, hf->function);
   f->demangled = demangle(f->function);
-  f->file = str_or_null(r, hf->file);
+  f->file = report_tidy_name(r, str_or_null(r, hf->file));
   f->line = hf->line;
   f->column = hf->column;
   f->inlined = (hf->flags & MIP_FRAME_INLINED) != 0;
   f->outside = (hf->flags & MIP_FRAME_OUTSIDE) != 0;
-  f->object = str_or_null(r, hf->object);
+  f->object = report_tidy_name(r, str_or_null(r, hf->object));
 }
 
 /* Contexts are sorted by site (MIP_NO_SITE last): each site's are one
@@ -207,6 +209,11 @@ void report_free(struct report *r) {
     free(r->frames[i].demangled);
   for (size_t i = 0; i < r->context_count; i++)
     free_keys(r->contexts[i].key);
+  for (size_t i = 0; i < r->name_count; i++)
+    free(r->names[i]);
+  free(r->names);
+  free(r->root);
+  free(r->path_hits);
   free(r->functions);
   free(r->edges);
   free(r->sites);
@@ -227,6 +234,7 @@ void report_locate(struct report *r, const struct report_locator *l) {
     f->line = 0;
     if (l->lookup(l->ctx, f->entry, &file, &line) == 0) {
       f->file = mip_xstrdup(file);
+      mip_path_tidy(f->file);
       f->line = line;
     }
   }

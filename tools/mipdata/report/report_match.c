@@ -45,28 +45,39 @@ static void join(struct building *b, size_t group, enum report_side s,
   b->m->groups[group].count[s]++;
 }
 
-/* Pass 1: an entity of new and the entity of base with its fine key
- * (fine keys are unique in a profile) make a group of two. */
+/* Pass 1: the entities of both sides with one fine key make a group. Fine
+ * keys are unique in a profile (a group of two), but for contexts keyed
+ * by their image's frames alone (report.h, image_frames_only), which
+ * several contexts of a profile can share: they are summed. Base's
+ * entities of each key are chained, head first, through next. */
 static void pair_fine(struct building *b,
                       const struct report *const r[REPORT_SIDES],
                       enum report_entity what) {
   struct report_key_index base;
   report_key_index_init(&base);
+  size_t *next = mip_xcalloc(b->m->total[REPORT_BASE] + 1, sizeof *next);
   for (size_t i = 0; i < b->m->total[REPORT_BASE]; i++) {
     int found;
-    report_key_index_get(
+    size_t *head = report_key_index_get(
         &base, report_entity_key(r[REPORT_BASE], what, i, REPORT_FINE), i,
         &found);
+    next[i] = found ? *head : SIZE_MAX;
+    *head = i;
   }
   for (size_t i = 0; i < b->m->total[REPORT_NEW]; i++) {
     const char *key = report_entity_key(r[REPORT_NEW], what, i, REPORT_FINE);
-    const size_t *other = report_key_index_find(&base, key);
-    if (!other)
+    const size_t *head = report_key_index_find(&base, key);
+    if (!head)
       continue;
-    size_t g = new_group(b, key, REPORT_FINE);
-    join(b, g, REPORT_BASE, *other);
+    size_t g = b->group_of[REPORT_BASE][*head];
+    if (g == SIZE_MAX) {
+      g = new_group(b, key, REPORT_FINE);
+      for (size_t k = *head; k != SIZE_MAX; k = next[k])
+        join(b, g, REPORT_BASE, k);
+    }
     join(b, g, REPORT_NEW, i);
   }
+  free(next);
   report_key_index_free(&base);
 }
 

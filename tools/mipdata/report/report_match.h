@@ -4,7 +4,9 @@
  * differential flame graph will draw. Functions, sites or contexts of a
  * base and a new profile go into groups:
  *   1. an entity and the other side's entity with the same fine key
- *      (function, file, line, column) make a group of two;
+ *      (function, file, line, column) make a group of two (or, when
+ *      contexts are keyed by their image's frames alone, every context
+ *      of either side with that key make one);
  *   2. then, unless only lines match (REPORT_MATCH_LINES), the rest
  *      group by coarse key (lines left out), a group holding every
  *      entity of either side with that key: several contexts that an
