@@ -84,6 +84,22 @@ expect_eq "callgrind_annotate: the calls of every function, each once" \
   "$listed $total" "$functions $(jq '[.functions[].calls] | add' show.json)"
 check "callgrind_annotate: the newline file's function, in its file, escaped" \
   grep -qF 'a\nSF:/etc/passwd\nend_of_record\nb.c:newline_file' annotate.txt
+check "callgrind: a name that starts like a compressed name's id, escaped" \
+  grep -qxF 'fn=\x281) forged' callgrind.out.v2
+
+# ---- the linker's ordering file: a symbol a line, none split -----------------
+"$MIPDATA" order -p v2.mip -o v2.order 2>>"$CHECK_LOG"
+# Every line is the whole name of one of the program's symbols; the names
+# with a control character (a line end among them) cannot be a line.
+nm v2 | sed 's/^[0-9a-f]* [A-Za-z] //' | sort -u >symbols.txt
+whole=$(jq '[.functions[].name | select(test("[\u0000-\u001f\u007f]") | not)] |
+  unique | length' show.json)
+if [ "$(wc -l <v2.order)" -eq "$whole" ] &&
+  [ -z "$(sort -u v2.order | comm -23 - symbols.txt)" ]; then
+  pass "order: $whole lines, each a symbol of the program, no name split"
+else
+  fail "order: $(wc -l <v2.order) lines for $whole names, or a line that names no symbol"
+fi
 
 # ---- folded stacks: one line a context, its frames --------------------------
 "$MIPDATA" export -p v2.mip --format folded --metric bytes -o v2.folded

@@ -21,9 +21,14 @@ static const char *file_of(const struct report_function *f) {
   return file ? file : "???";
 }
 
-/* A "KEY=NAME" line: no name can end it and add lines (escape.h). */
+/* A "KEY=NAME" line: no name can end it and add lines (escape.h), nor
+ * be read as a compressed name's "(id)" (a leading '(' shown escaped). */
 static void name_line(FILE *out, const char *key, const char *name) {
   fputs(key, out);
+  if (name[0] == '(') {
+    fputs("\\x28", out);
+    name++;
+  }
   escape_line_field(out, name, NULL);
   fputc('\n', out);
 }

@@ -258,9 +258,20 @@ static int by_placed_name(const void *x, const void *y, void *arg) {
   return d ? d : (a > b) - (a < b);
 }
 
+/* Whether a name can be one line of a linker's ordering file: one that
+ * holds a control character (a line end among them) would split into
+ * other names, or name no symbol there. */
+static int fits_a_line(const char *name) {
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+    if (*c < 0x20 || *c == 0x7f)
+      return 0;
+  return 1;
+}
+
 /* Numbers the lines of the output file: a name is written once, where
  * its first function is placed; later functions of that name (static
- * functions of other files) get line 0. */
+ * functions of other files) get line 0, and so does a name that cannot
+ * be a line of it (fits_a_line). */
 static void number_lines(const struct mip_profile *p, struct order_result *r) {
   size_t n = r->count;
   uint32_t *pos = mip_xcalloc(n ? n : 1, sizeof *pos);
@@ -274,7 +285,10 @@ static void number_lines(const struct mip_profile *p, struct order_result *r) {
                              name_of(p, r->entries[pos[i]].function));
   r->lines = 0;
   for (size_t i = 0; i < n; i++)
-    r->entries[i].line = repeat[i] ? 0 : ++r->lines;
+    r->entries[i].line =
+        repeat[i] || !fits_a_line(name_of(p, r->entries[i].function))
+            ? 0
+            : ++r->lines;
   free(repeat);
   free(pos);
 }

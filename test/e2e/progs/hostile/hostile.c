@@ -3,7 +3,8 @@
  * that break output formats (test/e2e/hostile_names.sh): newlines that
  * would add lcov and callgrind records, carriage returns and pipes that
  * would add markdown table rows, terminal escapes, "<!--<script>" that
- * would stop an HTML page's script, backticks, a byte that is not UTF-8.
+ * would stop an HTML page's script, backticks, a byte that is not UTF-8,
+ * a leading "(1) " that callgrind would read as a compressed name's id.
  * File names come from #line, function names from assembler labels. Each
  * function allocates, so that heap frames carry the names too; VERSION 2
  * allocates more in some, for mipdata diff.
@@ -46,6 +47,8 @@ NOINLINE void row_name(int n) __asm__("row\r| forged | cell |\n`tick`");
 NOINLINE void row_name(int n) { keep(malloc((size_t)n * VERSION)); }
 NOINLINE void bad_name(int n) __asm__("bad\xff\xfe_fn");
 NOINLINE void bad_name(int n) { keep(malloc((size_t)n)); }
+NOINLINE void paren_name(int n) __asm__("(1) forged");
+NOINLINE void paren_name(int n) { keep(malloc((size_t)n)); }
 
 #line 100 "main.c"
 int main(int argc, char **argv) {
@@ -60,6 +63,7 @@ int main(int argc, char **argv) {
     script_name(112);
     row_name(128);
     bad_name(144);
+    paren_name(160);
   }
   printf("%d\n", kept_count);
   return 0;
