@@ -10,15 +10,81 @@
 #include "mip/io.h"
 #include "mipfmt.h"
 
+/* What an input that is not a regular file is, for the refusal. */
+static const char *file_kind(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode))
+    return "a device";
+  return "something else";
+}
+
+/* The files opened for reading (device and inode, and the path they were
+ * opened by), so that a command can refuse to write over one of its
+ * inputs (mip_file_input). */
+static struct {
+  struct input {
+    dev_t dev;
+    ino_t ino;
+    char *path;
+  } * list;
+  size_t count, cap;
+} inputs;
+
+static void remember_input(const char *path, const struct stat *st) {
+  if (mip_file_input(st))
+    return;
+  if (inputs.count == inputs.cap)
+    inputs.list = mip_xrealloc(inputs.list, inputs.cap = inputs.cap * 2 + 8,
+                               sizeof *inputs.list);
+  inputs.list[inputs.count++] =
+      (struct input){st->st_dev, st->st_ino, mip_xstrdup(path)};
+}
+
+const char *mip_file_input(const struct stat *st) {
+  for (size_t i = 0; i < inputs.count; i++)
+    if (inputs.list[i].dev == st->st_dev && inputs.list[i].ino == st->st_ino)
+      return inputs.list[i].path;
+  return NULL;
+}
+
+void mip_file_forget_inputs(void) {
+  for (size_t i = 0; i < inputs.count; i++)
+    free(inputs.list[i].path);
+  free(inputs.list);
+  inputs.list = NULL;
+  inputs.count = inputs.cap = 0;
+}
+
+/* Opened without blocking: opening a FIFO for reading waits for a writer,
+ * which may never come. What is not a regular file is refused before
+ * anything is read; the descriptor blocks again after. */
 int mip_file_open(const char *path, size_t *size, struct mip_error *err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return mip_fail(err, path, "cannot open: %s", strerror(errno));
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
     close(fd);
-    return mip_fail(err, path, "not a regular file");
+    return mip_fail(err, path, "cannot open: %s", strerror(e));
   }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    return mip_fail(err, path, "not a regular file (%s)",
+                    file_kind(st.st_mode));
+  }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    int e = errno;
+    close(fd);
+    return mip_fail(err, path, "cannot open: %s", strerror(e));
+  }
+  remember_input(path, &st);
   *size = (size_t)st.st_size;
   return fd;
 }

@@ -20,9 +20,17 @@ struct mip_file {
   size_t size;
 };
 
-/* Opens path for reading, which must be a regular file; its size in
- * *size. Returns the descriptor, or -1 with err set. */
+/* Opens path for reading, which must be a regular file (anything else,
+ * a FIFO, a directory, a device, is refused without blocking); its size
+ * in *size. Returns the descriptor, or -1 with err set. Every reader opens
+ * its file here. */
 int mip_file_open(const char *path, size_t *size, struct mip_error *err);
+/* The path by which the file st describes (its device and inode) was
+ * opened by mip_file_open since the last mip_file_forget_inputs, or NULL:
+ * what a command read, which it must not write over. */
+struct stat;
+const char *mip_file_input(const struct stat *st);
+void mip_file_forget_inputs(void);
 int mip_file_read(const char *path, struct mip_file *file,
                   struct mip_error *err);
 void mip_file_free(struct mip_file *file);

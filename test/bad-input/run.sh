@@ -72,11 +72,13 @@ expect_failure() {
   name=$1 needle=$2 named=$3
   shift 4
   set +e
-  "$MIPDATA" "$@" >stdout 2>stderr
+  timeout 10 "$MIPDATA" "$@" >stdout 2>stderr
   rc=$?
   set -e
   lines=$(wc -l <stderr)
-  if [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ]; then
+  if [ "$rc" -eq 124 ]; then
+    fail "$name: still running after 10 s"
+  elif [ "$rc" -eq 0 ] || [ "$rc" -ge 128 ]; then
     fail "$name: exit status $rc"
   elif [ "$lines" -ne 1 ]; then
     fail "$name: $lines stderr lines: $(head -c 300 stderr)"
@@ -582,5 +584,95 @@ if "$MIPDATA" annotate -p heap.mip --debug heap --format json | jq -e \
 else
   fail "the heap profile does not annotate"
 fi
+
+
+# ---- inputs that are not regular files: refused at once, not read (a
+# FIFO's open would wait for a writer for ever)
+mkfifo fifo
+mkdir adir
+cp good.mip before
+for input in fifo adir; do
+  kind="a FIFO"
+  [ "$input" = adir ] && kind="a directory"
+  while IFS='|' read -r name args; do
+    # shellcheck disable=SC2086 # the arguments, split
+    expect_failure "$name of $kind" "not a regular file ($kind)" "$input" -- $args
+    no_output out.any
+  done <<EOF
+dump|dump $input
+show|show -p $input
+show --debug|show -p good.mip --debug $input
+diff base|diff $input good.mip
+diff new|diff good.mip $input -o out.any
+merge into|merge -p $input good.mipraw
+merge input|merge -p good.mip $input
+merge --debug|merge -p heap.mip --debug $input heap.mipraw
+extract|extract $input -o out.any
+create|create -p out.any $input
+symbolize|symbolize --debug $input 0x1000
+annotate|annotate -p $input
+annotate --debug|annotate -p good.mip --debug $input
+export|export -p $input --format lcov -o out.any
+export --debug|export -p good.mip --debug $input --format lcov -o out.any
+flamegraph|flamegraph -p heap.mip --base $input -o out.any
+order|order -p $input -o out.any
+EOF
+done
+if ! cmp -s before good.mip; then fail "a refused input changed good.mip"; fi
+
+# ---- no output over an input: -o naming one, by its name, another path,
+# a symbolic or a hard link, is refused before anything is written
+cp good.mip same.mip
+cp heap.mip same-heap.mip
+cp prog same-prog
+cp good.mipmap same.mipmap
+ln -s same.mip symlink.mip
+ln same.mip hardlink.mip
+for out in same.mip ./same.mip symlink.mip hardlink.mip; do
+  while IFS='|' read -r name args; do
+    # shellcheck disable=SC2086 # the arguments, split
+    expect_failure "$name -o $out" "not written over" "$out" -- $args -o "$out"
+    if ! cmp -s good.mip same.mip; then
+      fail "$name -o $out changed the input"
+      cp good.mip same.mip
+    fi
+    no_output absent
+  done <<EOF
+show|show -p same.mip
+annotate|annotate -p same.mip
+dump|dump same.mip
+diff base|diff same.mip good.mip
+diff new|diff good.mip same.mip
+order|order -p same.mip
+EOF
+done
+while IFS='|' read -r name input args; do
+  cp "$input" before-out
+  # shellcheck disable=SC2086 # the arguments, split
+  expect_failure "$name over its input" "not written over" "$input" -- $args
+  if ! cmp -s before-out "$input"; then
+    fail "$name changed its input $input"
+    cp before-out "$input"
+  fi
+  no_output absent
+done <<EOF
+show --debug|same-prog|show -p good.mip --debug same-prog -o same-prog
+export|same-heap.mip|export -p same-heap.mip --format pprof -o same-heap.mip
+export --debug|same-prog|export -p good.mip --debug same-prog --format lcov -o same-prog
+flamegraph|same-heap.mip|flamegraph -p same-heap.mip -o same-heap.mip
+symbolize|same-prog|symbolize --debug same-prog 0x1000 -o same-prog
+extract|same-prog|extract same-prog -o same-prog
+create|same.mipmap|create -p same.mipmap same.mipmap
+EOF
+# merge replaces its profile on purpose, but takes it once
+for args in "-p same.mip same.mip" "-p same.mip ./hardlink.mip" \
+  "-p same.mip -p symlink.mip good.mipraw"; do
+  # shellcheck disable=SC2086 # the arguments, split
+  expect_failure "merge $args" "same.mip" "same.mip" -- merge $args
+  if ! cmp -s good.mip same.mip; then
+    fail "merge $args changed same.mip"
+    cp good.mip same.mip
+  fi
+done
 
 finish

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "emit.h"
 #include "options.h"
@@ -378,6 +379,50 @@ static int check(const struct cli *cli) {
   return 0;
 }
 
+/* Whether path names the file st describes. */
+static int names(const char *path, const struct stat *st) {
+  struct stat other;
+  return stat(path, &other) == 0 && other.st_dev == st->st_dev &&
+         other.st_ino == st->st_ino;
+}
+
+/* The operand or value of an option other than --output that names the
+ * file st describes; NULL when none does. */
+static const char *input_named(const struct cli *cli, const struct stat *st) {
+  for (int i = 0; i < cli->operand_count; i++)
+    if (names(cli->operand[i], st))
+      return cli->operand[i];
+  for (const struct opt *o = cli->options; o->name; o++) {
+    if (!o->given || strcmp(o->name, "output") == 0)
+      continue;
+    if (o->kind == OPT_STRING && names(*(const char **)o->value, st))
+      return *(const char **)o->value;
+    const struct opt_list *list = o->value;
+    for (size_t i = 0; o->kind == OPT_STRINGS && i < list->n; i++)
+      if (names(list->v[i], st))
+        return list->v[i];
+  }
+  return NULL;
+}
+
+/* -o naming one of the command's inputs (by any name: a link, another
+ * path) is refused before the command reads anything: nothing is written,
+ * and nothing the command would say first (a note) is said. */
+static int check_output(const struct cli *cli) {
+  for (const struct opt *o = cli->options; o->name; o++) {
+    struct stat st;
+    const char *input;
+    if (strcmp(o->name, "output") != 0 || !o->given || o->kind != OPT_STRING ||
+        stat(*(const char **)o->value, &st) != 0 ||
+        !(input = input_named(cli, &st)))
+      continue;
+    struct mip_error err;
+    output_over_input(*(const char **)o->value, input, &err);
+    return report(&err);
+  }
+  return CLI_GO_ON;
+}
+
 int cli_parse(struct cli *cli, int argc, char **argv) {
   /* The operands move to the front of argv, in order: each goes to a
    * place the walk has passed. */
@@ -403,6 +448,9 @@ int cli_parse(struct cli *cli, int argc, char **argv) {
   if (!status)
     status = check(cli);
   if (status)
+    return status;
+  status = check_output(cli);
+  if (status != CLI_GO_ON)
     return status;
   for (const struct opt *o = cli->options; o->name; o++)
     if ((o->flags & OPT_REPORT_FILE) && o->given)

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "elf_image.h"
@@ -367,6 +368,33 @@ static int merge_inputs(struct target *targets, size_t count,
   return 0;
 }
 
+/* Whether paths a and b name one file (a link, another path to it). */
+static int same_file(const char *a, const char *b) {
+  struct stat x, y;
+  return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}
+
+/* A profile is merged into once, and is no input of its own merge: its
+ * runs would count twice. */
+static int check_distinct(const struct target *targets, size_t count,
+                          char *const *inputs, int input_count,
+                          struct mip_error *err) {
+  for (size_t i = 0; i < count; i++) {
+    for (size_t j = 0; j < i; j++)
+      if (same_file(targets[i].path, targets[j].path))
+        return mip_fail(err, targets[i].path,
+                        "is the same file as the profile %s (-p twice)",
+                        targets[j].path);
+    for (int k = 0; k < input_count; k++)
+      if (same_file(inputs[k], targets[i].path))
+        return mip_fail(err, inputs[k],
+                        "is the profile merged into (-p %s): not an input too",
+                        targets[i].path);
+  }
+  return 0;
+}
+
 /* Reads the profiles, merges, and writes what changed: every profile is
  * staged before any is replaced (output.h), all under the locks. */
 static int merge(struct target *targets, size_t count, char *const *inputs,
@@ -382,13 +410,15 @@ static int merge(struct target *targets, size_t count, char *const *inputs,
   for (size_t i = 0; rc == 0 && i < count; i++)
     rc = mip_profile_read(targets[i].path, &targets[i].profile, err);
   if (rc == 0)
+    rc = check_distinct(targets, count, inputs, input_count, err);
+  if (rc == 0)
     rc = merge_inputs(targets, count, inputs, input_count, skip_other_builds,
                       debug, err);
   for (size_t i = 0; rc == 0 && i < count; i++)
     if (targets[i].changed) {
       struct mip_buf bytes = {0};
       mip_profile_encode(&targets[i].profile, &bytes);
-      output_file(targets[i].path, &bytes);
+      output_update(targets[i].path, &bytes);
     }
   if (rc == 0)
     rc = output_commit(err);

@@ -71,7 +71,8 @@ enum step { TAKEN, AGAIN, FAILED };
  * merge has it. */
 static enum step take_one(struct profile_locks *locks, const char *path,
                           size_t i, struct mip_error *err) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* Without blocking: a FIFO's open would wait for a writer. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return TAKEN; /* the read says why */
   if (held_already(locks, fd)) {

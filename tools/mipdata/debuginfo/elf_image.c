@@ -1,5 +1,4 @@
 /* Reading linked binaries with libelf. */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +37,10 @@ int elf_image_open(const char *path, struct elf_image *img,
   img->fd = -1;
   if (elf_version(EV_CURRENT) == EV_NONE)
     return mip_fail(err, path, "libelf: %s", elf_errmsg(-1));
-  img->fd = open(path, O_RDONLY | O_CLOEXEC);
+  size_t size;
+  img->fd = mip_file_open(path, &size, err);
   if (img->fd < 0)
-    return mip_fail(err, path, "cannot open: %s", strerror(errno));
+    return -1;
   img->elf = elf_begin(img->fd, ELF_C_READ, NULL);
   if (!img->elf || elf_kind(img->elf) != ELF_K_ELF) {
     elf_image_close(img);

@@ -19,6 +19,7 @@ struct pending {
   const char *path;
   struct mip_buf data;
   struct mip_staged_file staged;
+  int updates; /* an input the command replaces (output_update) */
 };
 
 static struct {
@@ -51,6 +52,7 @@ int output_begin(struct mip_error *err) {
   if (buffer != STDOUT_FILENO)
     close(buffer);
   out.capturing = 1;
+  mip_file_forget_inputs(); /* what this command reads, from here on */
   return 0;
 }
 
@@ -62,10 +64,19 @@ int output_to_terminal(void) {
          !(no && *no) && isatty(out.real_stdout);
 }
 
-void output_file(const char *path, struct mip_buf *data) {
+static void add_file(const char *path, struct mip_buf *data, int updates) {
   out.files = mip_xrealloc(out.files, out.count + 1, sizeof *out.files);
-  out.files[out.count++] = (struct pending){path, *data, {path, NULL}};
+  out.files[out.count++] =
+      (struct pending){path, *data, {path, NULL}, updates};
   *data = (struct mip_buf){0};
+}
+
+void output_file(const char *path, struct mip_buf *data) {
+  add_file(path, data, 0);
+}
+
+void output_update(const char *path, struct mip_buf *data) {
+  add_file(path, data, 1);
 }
 
 /* Points descriptor 1 back at the real stdout (or leaves it closed). */
@@ -113,7 +124,33 @@ static int take_report(struct mip_buf *report, struct mip_error *err) {
   return 0;
 }
 
+int output_over_input(const char *path, const char *input,
+                      struct mip_error *err) {
+  if (strcmp(input, path) == 0)
+    return mip_fail(err, path, "is an input of the command: not written over");
+  return mip_fail(err, path,
+                  "is the same file as the input %s: not written over", input);
+}
+
+/* A file the command would write over one it read is refused, before
+ * anything is written: the input would be lost. cli_parse refused the
+ * -o that names an input already, before the command ran; this is for
+ * the files named otherwise (create -p), and for inputs that are read
+ * without being named (none yet). */
+static int check_not_inputs(struct mip_error *err) {
+  for (size_t i = 0; i < out.count; i++) {
+    struct stat st;
+    const char *input;
+    if (!out.files[i].updates && stat(out.files[i].path, &st) == 0 &&
+        (input = mip_file_input(&st)))
+      return output_over_input(out.files[i].path, input, err);
+  }
+  return 0;
+}
+
 static int stage_all(struct mip_error *err) {
+  if (check_not_inputs(err))
+    return -1;
   for (size_t i = 0; i < out.count; i++) {
     struct pending *f = &out.files[i];
     if (mip_file_stage(f->path, f->data.data, f->data.size, &f->staged, err))

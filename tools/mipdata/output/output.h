@@ -37,8 +37,18 @@ void output_report_to(const char *path);
 /* The report goes to a terminal (the real stdout, no -o): whether a
  * command may colour it. NO_COLOR in the environment says no. */
 int output_to_terminal(void);
-/* path is to hold data, which the sink takes over (*data is emptied). */
+/* path is to hold data, which the sink takes over (*data is emptied).
+ * A path that names a file the command read (mip_file_input: -o naming
+ * an input, or another name of it) is refused at the commit, before
+ * anything is written. */
 void output_file(const char *path, struct mip_buf *data);
+/* The same for a file the command read and replaces on purpose (merge's
+ * profiles). */
+void output_update(const char *path, struct mip_buf *data);
+/* The refusal of an output path that is the file input names (one line,
+ * both names when they differ); returns -1. */
+int output_over_input(const char *path, const char *input,
+                      struct mip_error *err);
 /* Writes everything out, as above; after it, the command prints straight
  * to stdout. A command that must commit before it lets go of something
  * (merge, its profile locks) calls it itself; output_run does for the
