@@ -675,4 +675,53 @@ for args in "-p same.mip same.mip" "-p same.mip ./hardlink.mip" \
   fi
 done
 
+# ---- a corrupt .debug_rnglists (DWARF 5 range lists) in the --debug
+# binary: refused in one line, where libdwarf read out of the section
+# (SIGSEGV) or freed its tables twice. The binary is a real build, its
+# inlined calls in pieces: range lists through the table of offsets.
+cp "$HERE/../e2e/progs/ranges/ranges.cpp" .
+"$MIPCXX" -fmip-generate -gdwarf-5 -O2 ranges.cpp -o ranges
+MIP_PROFILE_FILE=ranges.mipraw ./ranges || true
+"$MIPDATA" extract ranges -o ranges.mipmap >/dev/null
+"$MIPDATA" create -p ranges.mip ranges.mipmap
+"$MIPDATA" merge -p ranges.mip ranges.mipraw
+# section_offset BINARY NAME: where the section's bytes start in the file
+section_offset() {
+  "$LLVM_BIN/llvm-readelf" -S -W "$1" | sed 's/^ *\[ *[0-9]*\] *//' |
+    awk -v name="$2" '$1 == name { print $4 }' | { read -r hex && echo $((0x$hex)); }
+}
+rnglists=$(section_offset ranges .debug_rnglists)
+# the header: unit length (4), version (2), address size, selector size,
+# offset count (4), then the offsets (4 each), then the lists
+with_byte ranges $((rnglists + 15)) 377 ranges-offset  # offset 0: 0xff......
+with_byte ranges $((rnglists + 4)) 004 ranges-version  # version 4
+with_byte ranges $((rnglists + 6)) 003 ranges-address  # addresses of 3 bytes
+with_byte ranges $((rnglists + 3)) 377 ranges-length   # past the section's end
+with_byte ranges $((rnglists + 20)) 377 ranges-entry   # the first list's kind
+# and the section names' section no longer a string table, which
+# libdwarf's own ELF reader did not mind, with the version broken too
+shoff=$("$LLVM_BIN/llvm-readelf" -h ranges | awk '/Start of section headers/ { print $5 }')
+shstrndx=$("$LLVM_BIN/llvm-readelf" -h ranges | awk '/string table index/ { print $NF }')
+with_byte ranges-version $((shoff + shstrndx * 64 + 4)) 177 ranges-names
+if "$MIPDATA" show -p ranges.mip --debug ranges >/dev/null; then
+  pass "the binary with range lists, unbroken, is read"
+else
+  fail "the binary with range lists, unbroken, is refused"
+fi
+for case in "offset:starts outside its table" "version:version 4, not 5" \
+  "address:addresses of 3 bytes" "length:past the section's end" \
+  "entry:unknown entry" "names:DWARF"; do
+  binary=ranges-${case%%:*} needle=${case#*:}
+  while IFS='|' read -r name args; do
+    # shellcheck disable=SC2086 # the arguments, split
+    expect_failure "$name --debug $binary" "$needle" "$binary" -- $args
+    no_output out.any
+  done <<EOF
+symbolize|symbolize --debug $binary 0x1000
+show|show -p ranges.mip --debug $binary
+export|export -p ranges.mip --debug $binary --format lcov -o out.any
+annotate|annotate -p ranges.mip --debug $binary
+EOF
+done
+
 finish

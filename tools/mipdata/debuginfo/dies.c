@@ -99,14 +99,19 @@ static int rnglist_value(Dwarf_Attribute attr, Dwarf_Half form,
   return 0;
 }
 
-static void rnglists(const struct unit *u, Dwarf_Attribute attr,
+/* The list is checked first (rnglists.c): libdwarf reads where the
+ * attribute points without looking. */
+static void rnglists(const struct unit *u, Dwarf_Die die, Dwarf_Attribute attr,
                      struct ranges *r) {
   Dwarf_Error e = NULL;
   Dwarf_Half form = 0;
+  Dwarf_Off die_offset = 0;
   Dwarf_Unsigned value = 0, count = 0, global = 0;
   Dwarf_Rnglists_Head head = NULL;
   if (dwarf_whatform(attr, &form, &e) != DW_DLV_OK ||
       rnglist_value(attr, form, &value, &e) != 0 ||
+      dwarf_dieoffset(die, &die_offset, &e) != DW_DLV_OK ||
+      rnglists_check_list(u, form, value, die_offset) != 0 ||
       dwarf_rnglists_get_rle_head(attr, form, value, &head, &count, &global,
                                   &e) != DW_DLV_OK) {
     drop_error(u->dbg, &e);
@@ -183,7 +188,7 @@ void die_ranges(const struct unit *u, Dwarf_Die die, struct ranges *r) {
     return;
   }
   if (u->version >= 5)
-    rnglists(u, attr, r);
+    rnglists(u, die, attr, r);
   else
     debug_ranges(u, die, attr, r);
   dwarf_dealloc_attribute(attr);

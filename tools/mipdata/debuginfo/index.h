@@ -6,6 +6,8 @@
  *   dies.c         attributes and address ranges of DIEs
  *   subprograms.c  the DIE tree: functions, declarations, inlined calls
  *   lines.c        line tables
+ *   rnglists.c     range lists, checked before libdwarf reads them
+ *   reader.c       DWARF's encodings, where mipdata reads them itself
  *   symbols.c      the ELF symbol table, for code without DWARF
  *   lookup.c       what the index answers
  *
@@ -84,8 +86,25 @@ struct origin_names {
   size_t cap, count;
 };
 
+/* A table of .debug_rnglists, as its header says (offsets in the
+ * section): its offsets, then its lists, up to end. */
+struct rnglists_table {
+  uint64_t header, offsets, lists, end;
+  uint64_t count; /* of offsets */
+  unsigned offset_size, address_size;
+};
+
+struct rnglists {
+  const uint8_t *data; /* the section, decompressed */
+  size_t size;
+  struct rnglists_table *tables;
+  size_t count, cap;
+};
+
 struct debuginfo {
   struct mip_build_id build_id;
+  struct rnglists rnglists;
+  char corrupt[256]; /* the first problem found that refuses the binary */
   int covers_program;   /* DWARF covers the program's own code */
   int declares_program; /* DWARF declares the program's own functions */
   struct mip_buf strings;
@@ -127,6 +146,8 @@ struct unit {
   uint32_t *files; /* file number - file_base -> string */
   Dwarf_Signed file_count;
   int file_base; /* the number of files[0]: 0 in DWARF 5, 1 before */
+  int has_rnglists_base;  /* DW_AT_rnglists_base, as libdwarf takes it */
+  uint64_t rnglists_base;
 };
 
 #define GROW(array, count, cap)                                                \
@@ -160,6 +181,17 @@ static inline const char *string_at(const struct debuginfo *di,
   return (const char *)di->strings.data + offset;
 }
 
+/* reader.c: reading [p, end) of a section; a read that would pass end
+ * reads nothing more and sets bad. read_fixed: n bytes (8 at most),
+ * little-endian. */
+struct reader {
+  const uint8_t *p, *end;
+  int bad;
+};
+uint64_t read_fixed(struct reader *r, size_t n);
+uint64_t read_uleb(struct reader *r);
+int64_t read_sleb(struct reader *r);
+
 /* units.c: the name of a file number of the unit's (0 when it has no
  * such file). */
 int unit_has_file(const struct unit *u, Dwarf_Unsigned number);
@@ -186,6 +218,14 @@ struct ranges {
 int real_code(uint64_t lo, uint64_t hi);
 /* The code ranges of a DIE; r->n is 0 when it has none. */
 void die_ranges(const struct unit *u, Dwarf_Die die, struct ranges *r);
+
+/* rnglists.c: checking what libdwarf does not check before it reads.
+ * The section's tables (di->rnglists.data and size set), at opening; the
+ * list a DIE (at offset die) names with an attribute of form and value,
+ * before libdwarf is asked for it. On failure, -1 with di->corrupt set. */
+int rnglists_check_tables(struct debuginfo *di);
+int rnglists_check_list(const struct unit *u, Dwarf_Half form, uint64_t value,
+                        uint64_t die);
 
 /* subprograms.c: reading the unit's DIE tree (which deallocates cu);
  * sorting what all units gave; the subprogram holding addr: of the first

@@ -231,7 +231,7 @@ static struct place read_die(struct unit *u, Dwarf_Die die, struct place at) {
 /* Walks die and its siblings, deallocating them. */
 static void walk(struct unit *u, Dwarf_Die die, struct place at, int level) {
   Dwarf_Error e = NULL;
-  while (die) {
+  while (die && !u->di->corrupt[0]) {
     struct place inside = read_die(u, die, at);
     Dwarf_Die child = NULL;
     if (level < 256 && dwarf_child(die, &child, &e) == DW_DLV_OK)
@@ -244,6 +244,8 @@ static void walk(struct unit *u, Dwarf_Die die, struct place at, int level) {
     dwarf_dealloc_die(die);
     die = next;
   }
+  if (die) /* the walk stopped: the binary is refused */
+    dwarf_dealloc_die(die);
 }
 
 void subprograms_read(struct unit *u, Dwarf_Die cu) {

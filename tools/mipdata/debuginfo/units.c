@@ -3,9 +3,7 @@
  * then each compile unit once, in order: its files (as libdwarf names
  * them), its line table (lines.c), its DIE tree (subprograms.c).
  */
-#include <fcntl.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "elf_image.h"
 #include "index.h"
@@ -57,6 +55,31 @@ static void read_lines(struct unit *u, Dwarf_Die cu, const uint8_t *lines,
   dwarf_dealloc_attribute(attr);
 }
 
+/* The unit's DW_AT_rnglists_base as libdwarf takes it: the last one of
+ * the DIE's attributes (its loop over them keeps the last). */
+static void read_rnglists_base(struct unit *u, Dwarf_Die cu) {
+  Dwarf_Error e = NULL;
+  Dwarf_Attribute *attrs = NULL;
+  Dwarf_Signed count = 0;
+  if (dwarf_attrlist(cu, &attrs, &count, &e) != DW_DLV_OK) {
+    drop_error(u->dbg, &e);
+    return;
+  }
+  for (Dwarf_Signed i = 0; i < count; i++) {
+    Dwarf_Half name = 0;
+    Dwarf_Off base;
+    if (dwarf_whatattr(attrs[i], &name, &e) == DW_DLV_OK &&
+        name == DW_AT_rnglists_base &&
+        dwarf_global_formref(attrs[i], &base, &e) == DW_DLV_OK) {
+      u->has_rnglists_base = 1;
+      u->rnglists_base = base;
+    }
+    drop_error(u->dbg, &e);
+    dwarf_dealloc_attribute(attrs[i]);
+  }
+  dwarf_dealloc(u->dbg, attrs, DW_DLA_LIST);
+}
+
 static void read_unit(struct debuginfo *di, Dwarf_Debug dbg, uint32_t index,
                       Dwarf_Half version, const uint8_t *lines,
                       size_t line_size) {
@@ -66,7 +89,12 @@ static void read_unit(struct debuginfo *di, Dwarf_Debug dbg, uint32_t index,
     drop_error(dbg, &e);
     return;
   }
-  struct unit u = {di, dbg, index, version, 0, NULL, 0, version >= 5 ? 0 : 1};
+  struct unit u = {.di = di,
+                   .dbg = dbg,
+                   .index = index,
+                   .version = version,
+                   .file_base = version >= 5 ? 0 : 1};
+  read_rnglists_base(&u, cu);
   Dwarf_Addr low;
   if (dwarf_lowpc(cu, &low, &e) == DW_DLV_OK)
     u.base = low;
@@ -90,19 +118,20 @@ static size_t read_units(struct debuginfo *di, Dwarf_Debug dbg,
         dbg, 1, &header_length, &version, &abbrev, &address_size, &length_size,
         &extension_size, &signature, &typeoffset, &next, &unit_type, &e);
     drop_error(dbg, &e);
-    if (rc != DW_DLV_OK)
+    if (rc != DW_DLV_OK || di->corrupt[0])
       break;
     read_unit(di, dbg, units++, version, lines, line_size);
   }
   return units;
 }
 
-/* The bytes of .debug_line (decompressed), or none. */
-static const uint8_t *line_section(struct elf_image *img, size_t *size) {
+/* The bytes of a section (decompressed), or none. */
+static const uint8_t *section_bytes(struct elf_image *img, const char *name,
+                                    size_t *size) {
   GElf_Shdr shdr;
   Elf_Data *data;
   struct mip_error ignored;
-  Elf_Scn *scn = elf_image_section(img, ".debug_line", &shdr);
+  Elf_Scn *scn = elf_image_section(img, name, &shdr);
   *size = 0;
   if (!scn || elf_image_section_data(img, scn, &data, &ignored))
     return NULL;
@@ -115,23 +144,32 @@ static const uint8_t *line_section(struct elf_image *img, size_t *size) {
 static size_t read_dwarf(struct debuginfo *di, struct elf_image *img,
                          struct mip_error *err) {
   size_t line_size, units = 0;
-  const uint8_t *lines = line_section(img, &line_size);
-  int fd = open(img->path, O_RDONLY | O_CLOEXEC);
+  const uint8_t *lines = section_bytes(img, ".debug_line", &line_size);
+  di->rnglists.data = section_bytes(img, ".debug_rnglists", &di->rnglists.size);
+  if (rnglists_check_tables(di)) {
+    mip_fail(err, img->path, "corrupt DWARF: %s", di->corrupt);
+    return 0;
+  }
+  /* libdwarf reads the sections through the same libelf handle: the
+   * sections checked above are the ones it reads (its own ELF reader
+   * could find others in a corrupt file). */
   Dwarf_Debug dbg = NULL;
   Dwarf_Error e = NULL;
-  int rc = fd < 0 ? DW_DLV_NO_ENTRY
-                  : dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL,
-                                 NULL, &dbg, &e);
+  int rc = dwarf_elf_init_b(img->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL,
+                            NULL, &dbg, &e);
   if (rc == DW_DLV_OK) {
     units = read_units(di, dbg, lines, line_size);
     dwarf_finish(dbg, &e);
+    if (di->corrupt[0]) {
+      rc = DW_DLV_ERROR;
+      units = 0;
+      mip_fail(err, img->path, "corrupt DWARF: %s", di->corrupt);
+    }
   } else if (rc == DW_DLV_ERROR) {
     mip_fail(err, img->path, "cannot read DWARF: %s", dwarf_errmsg(e));
   }
   if (e)
     dwarf_dealloc_error(NULL, e);
-  if (fd >= 0)
-    close(fd);
   if (rc != DW_DLV_ERROR && !units) /* only MIP's own .debug_mip, say */
     mip_fail(err, img->path, "no debug information (build with -g)");
   return units;
@@ -175,5 +213,6 @@ void debuginfo_close(struct debuginfo *di) {
   free(di->symbols);
   free(di->origins.keys);
   free(di->origins.names);
+  free(di->rnglists.tables);
   free(di);
 }
