@@ -11,7 +11,7 @@
 #               average, shared by weight, the slower targets getting more
 #               (run.sh); the table at the end says which targets fell
 #               short of FUZZ_GOAL executions (default 10^7)
-FUZZ_TARGETS := map mapfile raw profile view extract pool dump
+FUZZ_TARGETS := map mapfile raw profile view extract pool dump debuginfo
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz_%)
 FUZZ_OWN := $(OBJ)/test/fuzz/fuzz_common.o $(OBJ)/test/fuzz/fuzz_merge.o \
   $(OBJ)/test/fuzz/mipdata_main.o

@@ -34,9 +34,10 @@ SECONDS_EACH=$3
 JOBS=${4:-1}
 # TARGET:WEIGHT, slowest first. The weights follow the executions per
 # second of CPU time each target makes (test/fuzz/README.md, "Measured
-# rates"): profile about 9,000, extract and view 12,000 to 15,000, dump
-# 25,000, pool 40,000, raw 50,000, mapfile 90,000, map 210,000.
-WEIGHTS="profile:20 extract:17 view:14 dump:8 pool:8 raw:5 mapfile:2 map:1"
+# rates"): profile about 9,000, extract, debuginfo and view 12,000 to
+# 15,000, dump 25,000, pool 40,000, raw 50,000, mapfile 90,000, map
+# 210,000.
+WEIGHTS="profile:20 extract:17 debuginfo:14 view:14 dump:8 pool:8 raw:5 mapfile:2 map:1"
 TARGETS=$(for w in $WEIGHTS; do printf '%s ' "${w%%:*}"; done)
 FUZZED=${FUZZ_ONLY:-$TARGETS}
 for target in $FUZZED; do
@@ -153,6 +154,20 @@ for kind in map mapfile raw profile extract; do
   done
 done
 export FUZZ_PROFILE FUZZ_MERGED FUZZ_BINARY FUZZ_POOL_RUN
+# The debug-info reader's: plain builds with -g -O2, C and C++, DWARF 4
+# and 5 (range lists in .debug_ranges and .debug_rnglists: inlined calls
+# split in pieces, a unit's functions in sections of their own), kept as
+# debug files (--only-keep-debug): the DWARF and the symbols, small
+# without the code
+mkdir -p seeds/debuginfo
+for version in 4 5; do
+  "$CLANG" -g -O2 -gdwarf-$version prog.c -o "c$version"
+  "$CLANGXX" -g -O2 -gdwarf-$version -ffunction-sections \
+    "$HERE/../e2e/progs/ranges/ranges.cpp" -o "cxx$version"
+  for binary in "c$version" "cxx$version"; do
+    "$LLVM_BIN/llvm-objcopy" --only-keep-debug "$binary" "seeds/debuginfo/$binary.debug"
+  done
+done
 
 # ---- fuzzing, JOBS targets at a time
 # fuzz TARGET: libFuzzer's log in TARGET.log, the seconds it took in
