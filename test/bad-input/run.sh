@@ -675,9 +675,10 @@ for args in "-p same.mip same.mip" "-p same.mip ./hardlink.mip" \
   fi
 done
 
-# ---- a corrupt .debug_rnglists (DWARF 5 range lists) in the --debug
-# binary: refused in one line, where libdwarf read out of the section
-# (SIGSEGV) or freed its tables twice. The binary is a real build, its
+# ---- a corrupt .debug_rnglists (DWARF 5 range lists) or line table in
+# the --debug binary: refused in one line, where libdwarf read out of the
+# section (SIGSEGV), freed its tables twice or read past its array of
+# directories. The binary is a real build, its
 # inlined calls in pieces: range lists through the table of offsets.
 cp "$HERE/../e2e/progs/ranges/ranges.cpp" .
 "$MIPCXX" -fmip-generate -gdwarf-5 -O2 ranges.cpp -o ranges
@@ -703,6 +704,22 @@ with_byte ranges $((rnglists + 20)) 377 ranges-entry   # the first list's kind
 shoff=$("$LLVM_BIN/llvm-readelf" -h ranges | awk '/Start of section headers/ { print $5 }')
 shstrndx=$("$LLVM_BIN/llvm-readelf" -h ranges | awk '/string table index/ { print $NF }')
 with_byte ranges-version $((shoff + shstrndx * 64 + 4)) 177 ranges-names
+# and the first line table's (the program's, DWARF 5) first file naming
+# a directory past its directories, which libdwarf takes as an index
+# without checking it: after the header's fixed part (30 bytes, 12 opcode
+# lengths), a directory format of one pair, the count of directories (one
+# byte) and their names (4 bytes each), a file format of pairs, the count
+# of files, and the first file's name (4 bytes): its directory index
+byte_at() { od -A n -t u1 -j "$2" -N 1 "$1" | tr -d ' '; }
+line=$(section_offset ranges .debug_line)
+dirs=$(byte_at ranges $((line + 33)))
+formats=$(byte_at ranges $((line + 34 + 4 * dirs)))
+with_byte ranges $((line + 34 + 4 * dirs + 1 + 2 * formats + 1 + 4)) \
+  "$(printf '%03o' "$dirs")" ranges-directory
+if ! "$LLVM_BIN/llvm-dwarfdump" --debug-line ranges-directory 2>/dev/null |
+  grep -q "dir_index: $dirs$"; then
+  fail "ranges-directory: the first file's directory is not $dirs"
+fi
 if "$MIPDATA" show -p ranges.mip --debug ranges >/dev/null; then
   pass "the binary with range lists, unbroken, is read"
 else
@@ -710,7 +727,8 @@ else
 fi
 for case in "offset:starts outside its table" "version:version 4, not 5" \
   "address:addresses of 3 bytes" "length:past the section's end" \
-  "entry:unknown entry" "names:DWARF"; do
+  "entry:unknown entry" "names:DWARF" \
+  "directory:.debug_line: the line table at 0x0 names directory"; do
   binary=ranges-${case%%:*} needle=${case#*:}
   while IFS='|' read -r name args; do
     # shellcheck disable=SC2086 # the arguments, split

@@ -192,6 +192,11 @@ uint64_t read_fixed(struct reader *r, size_t n);
 uint64_t read_uleb(struct reader *r);
 int64_t read_sleb(struct reader *r);
 
+/* units.c: what makes the binary refused (corrupt DWARF), said in
+ * di->corrupt; the first problem found is the one said. */
+void debuginfo_corrupt(struct debuginfo *di, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* units.c: the name of a file number of the unit's (0 when it has no
  * such file). */
 int unit_has_file(const struct unit *u, Dwarf_Unsigned number);
@@ -240,6 +245,12 @@ const struct subprogram *subprograms_find(const struct debuginfo *di,
  * unit cu (NONE: the first unit with one). */
 void lines_read(struct unit *u, const uint8_t *section, size_t size,
                 uint64_t offset);
+/* Before libdwarf names the files of the table at offset (dwarf_srcfiles,
+ * which takes a DWARF 5 file's directory index without checking it):
+ * -1, with di->corrupt set, when a file names a directory the table does
+ * not have. */
+int lines_check_files(struct unit *u, const uint8_t *section, size_t size,
+                      uint64_t offset);
 void lines_finish(struct debuginfo *di);
 const struct row *lines_find(const struct debuginfo *di, uint64_t addr,
                              uint32_t cu);

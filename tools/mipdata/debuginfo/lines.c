@@ -52,6 +52,7 @@ struct line_regs {
 
 struct line_header {
   uint16_t version;
+  size_t offset_size; /* of the table's lengths and offsets: 4 or 8 */
   uint8_t min_inst, line_range, opcode_base;
   int8_t line_base;
   const uint8_t *lengths; /* of the standard opcodes */
@@ -135,43 +136,148 @@ static void run_program(struct unit *u, struct reader *r,
   u->di->row_count = first; /* rows after the last end of sequence */
 }
 
+/* Opens the line table at offset: fills h, leaves r on its directory and
+ * file tables (r->end the table's end) and sets *program to where its
+ * program starts (NULL when the header's length is wrong, which libdwarf
+ * does not mind for the tables). -1 when it is no table this reads. */
+static int open_table(const uint8_t *section, size_t size, uint64_t offset,
+                      struct reader *r, struct line_header *h,
+                      const uint8_t **program) {
+  if (offset >= size)
+    return -1;
+  *r = (struct reader){section + offset, section + size, 0};
+  uint64_t length = read_fixed(r, 4);
+  h->offset_size = 4;
+  if (length == 0xffffffff) {
+    length = read_fixed(r, 8);
+    h->offset_size = 8;
+  }
+  if (r->bad || length > (uint64_t)(r->end - r->p))
+    return -1;
+  r->end = r->p + length;
+  h->version = (uint16_t)read_fixed(r, 2);
+  if (h->version < 2 || h->version > 5)
+    return -1;
+  if (h->version >= 5)
+    read_fixed(r, 2); /* address size, segment selector size */
+  uint64_t header_length = read_fixed(r, h->offset_size);
+  *program = r->bad || header_length > (uint64_t)(r->end - r->p)
+                 ? NULL
+                 : r->p + header_length;
+  h->min_inst = (uint8_t)read_fixed(r, 1);
+  if (h->version >= 4)
+    read_fixed(r, 1); /* maximum operations per instruction: 1 here */
+  read_fixed(r, 1);   /* default_is_stmt */
+  h->line_base = (int8_t)read_fixed(r, 1);
+  h->line_range = (uint8_t)read_fixed(r, 1);
+  h->opcode_base = (uint8_t)read_fixed(r, 1);
+  h->lengths = r->p;
+  if (r->bad || h->opcode_base == 0 ||
+      (size_t)(r->end - r->p) < (size_t)h->opcode_base - 1)
+    return -1;
+  if (*program && (size_t)(*program - r->p) < (size_t)h->opcode_base - 1)
+    *program = NULL;
+  r->p += h->opcode_base - 1;
+  return 0;
+}
+
 void lines_read(struct unit *u, const uint8_t *section, size_t size,
                 uint64_t offset) {
-  if (offset >= size)
-    return;
-  struct reader r = {section + offset, section + size, 0};
-  uint64_t length = read_fixed(&r, 4);
-  size_t offset_size = 4;
-  if (length == 0xffffffff) {
-    length = read_fixed(&r, 8);
-    offset_size = 8;
-  }
-  if (r.bad || length > (uint64_t)(r.end - r.p))
-    return;
-  r.end = r.p + length;
-  struct line_header h = {0};
-  h.version = (uint16_t)read_fixed(&r, 2);
-  if (h.version < 2 || h.version > 5)
-    return;
-  if (h.version >= 5)
-    read_fixed(&r, 2); /* address size, segment selector size */
-  uint64_t header_length = read_fixed(&r, offset_size);
-  if (r.bad || header_length > (uint64_t)(r.end - r.p))
-    return;
-  const uint8_t *program = r.p + header_length;
-  h.min_inst = (uint8_t)read_fixed(&r, 1);
-  if (h.version >= 4)
-    read_fixed(&r, 1); /* maximum operations per instruction: 1 here */
-  read_fixed(&r, 1);   /* default_is_stmt */
-  h.line_base = (int8_t)read_fixed(&r, 1);
-  h.line_range = (uint8_t)read_fixed(&r, 1);
-  h.opcode_base = (uint8_t)read_fixed(&r, 1);
-  h.lengths = r.p;
-  if (r.bad || h.line_range == 0 || h.opcode_base == 0 ||
-      (size_t)(program - r.p) < (size_t)h.opcode_base - 1)
+  struct reader r;
+  struct line_header h;
+  const uint8_t *program;
+  if (open_table(section, size, offset, &r, &h, &program) || !program ||
+      h.line_range == 0)
     return;
   r.p = program;
   run_program(u, &r, &h);
+}
+
+/* ---- the file table, checked for libdwarf ------------------------------ */
+
+/* Reads a value of an entry of a DWARF 5 directory or file table: the
+ * number of a constant form, 0 for any other; *known is 0 for a form
+ * these tables do not have. */
+static uint64_t read_form(struct reader *r, uint64_t form, size_t offset_size,
+                          int *known) {
+  static const struct {
+    uint16_t form;
+    uint8_t size;
+  } fixed[] = {{DW_FORM_data1, 1}, {DW_FORM_data2, 2}, {DW_FORM_data4, 4},
+               {DW_FORM_data8, 8}, {DW_FORM_strx1, 1}, {DW_FORM_strx2, 2},
+               {DW_FORM_strx3, 3}, {DW_FORM_strx4, 4}};
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    if (form == fixed[i].form)
+      return read_fixed(r, fixed[i].size);
+  switch (form) {
+  case DW_FORM_udata:
+  case DW_FORM_strx:
+    return read_uleb(r);
+  case DW_FORM_line_strp:
+  case DW_FORM_strp:
+  case DW_FORM_strp_sup:
+    read_fixed(r, offset_size);
+    return 0;
+  case DW_FORM_data16:
+    read_fixed(r, 8);
+    read_fixed(r, 8);
+    return 0;
+  case DW_FORM_string:
+    while (r->p < r->end && *r->p)
+      r->p++;
+    read_fixed(r, 1);
+    return 0;
+  case DW_FORM_block: {
+    uint64_t n = read_uleb(r);
+    r->p += n < (uint64_t)(r->end - r->p) ? n : (uint64_t)(r->end - r->p);
+    return 0;
+  }
+  }
+  *known = 0;
+  return 0;
+}
+
+/* A DWARF 5 table of entries (directories or files): its format, then
+ * its entries. Returns how many entries it has; *bad_dir is set to the
+ * first directory index not below dirs (for the files). */
+static uint64_t read_entries(struct reader *r, size_t offset_size,
+                             uint64_t dirs, uint64_t *bad_dir, int *known) {
+  uint64_t type[256], form[256];
+  unsigned formats = (unsigned)read_fixed(r, 1);
+  for (unsigned i = 0; i < formats; i++) {
+    type[i] = read_uleb(r);
+    form[i] = read_uleb(r);
+  }
+  uint64_t count = read_uleb(r);
+  for (uint64_t n = 0; formats && n < count && !r->bad && *known; n++)
+    for (unsigned i = 0; i < formats; i++) {
+      uint64_t v = read_form(r, form[i], offset_size, known);
+      if (type[i] == DW_LNCT_directory_index && v >= dirs && !r->bad)
+        *bad_dir = v;
+    }
+  return count;
+}
+
+int lines_check_files(struct unit *u, const uint8_t *section, size_t size,
+                      uint64_t offset) {
+  struct reader r;
+  struct line_header h;
+  const uint8_t *program;
+  if (open_table(section, size, offset, &r, &h, &program) || h.version < 5)
+    return 0;
+  uint64_t bad_dir = UINT64_MAX;
+  int known = 1;
+  uint64_t dirs = read_entries(&r, h.offset_size, 0, &bad_dir, &known);
+  bad_dir = UINT64_MAX;
+  read_entries(&r, h.offset_size, dirs, &bad_dir, &known);
+  if (bad_dir == UINT64_MAX)
+    return 0;
+  debuginfo_corrupt(u->di,
+                    ".debug_line: the line table at 0x%llx names directory "
+                    "%llu of %llu",
+                    (unsigned long long)offset, (unsigned long long)bad_dir,
+                    (unsigned long long)dirs);
+  return -1;
 }
 
 /* ---- sorting and finding ----------------------------------------------- */

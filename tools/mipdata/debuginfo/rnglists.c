@@ -22,15 +22,7 @@
  * fails either is refused (corrupt DWARF): what else it says about code
  * cannot be trusted either.
  */
-#include <stdio.h>
-
 #include "index.h"
-
-static void corrupt(struct debuginfo *di, const char *fmt, unsigned long long a,
-                    unsigned long long b) {
-  if (!di->corrupt[0])
-    snprintf(di->corrupt, sizeof di->corrupt, fmt, a, b);
-}
 
 /* Reads the header of the table at offset; returns the offset past the
  * table, 0 when it is not one libdwarf can read. */
@@ -47,10 +39,10 @@ static uint64_t read_table(struct debuginfo *di, uint64_t offset,
     c.bad = 1;
   }
   if (c.bad || length > (uint64_t)(c.end - c.p)) {
-    corrupt(di,
-            ".debug_rnglists: the table at 0x%llx runs past the "
-            "section's end (0x%llx)",
-            offset, rl->size);
+    debuginfo_corrupt(di,
+                      ".debug_rnglists: the table at 0x%llx runs past the "
+                      "section's end (0x%llx)",
+                      (unsigned long long)offset, (unsigned long long)rl->size);
     return 0;
   }
   c.end = c.p + length;
@@ -61,30 +53,32 @@ static uint64_t read_table(struct debuginfo *di, uint64_t offset,
   read_fixed(&c, 1); /* segment selector size */
   uint64_t count = read_fixed(&c, 4);
   if (c.bad) {
-    corrupt(di,
-            ".debug_rnglists: the table at 0x%llx is too short (%llu "
-            "bytes) for its header",
-            offset, length);
+    debuginfo_corrupt(di,
+                      ".debug_rnglists: the table at 0x%llx is too short (%llu "
+                      "bytes) for its header",
+                      (unsigned long long)offset, (unsigned long long)length);
     return 0;
   }
   if (version != 5) {
-    corrupt(di, ".debug_rnglists: the table at 0x%llx has version %llu, not 5",
-            offset, version);
+    debuginfo_corrupt(
+        di, ".debug_rnglists: the table at 0x%llx has version %u, not 5",
+        (unsigned long long)offset, version);
     return 0;
   }
   if (t->address_size != 2 && t->address_size != 4 && t->address_size != 8) {
-    corrupt(di,
-            ".debug_rnglists: the table at 0x%llx has addresses of %llu "
-            "bytes",
-            offset, t->address_size);
+    debuginfo_corrupt(
+        di,
+        ".debug_rnglists: the table at 0x%llx has addresses of %u "
+        "bytes",
+        (unsigned long long)offset, t->address_size);
     return 0;
   }
   t->offsets = (uint64_t)(c.p - rl->data);
   if (count > (t->end - t->offsets) / t->offset_size) {
-    corrupt(di,
-            ".debug_rnglists: the table at 0x%llx has more offsets "
-            "(%llu) than it holds",
-            offset, count);
+    debuginfo_corrupt(di,
+                      ".debug_rnglists: the table at 0x%llx has more offsets "
+                      "(%llu) than it holds",
+                      (unsigned long long)offset, (unsigned long long)count);
     return 0;
   }
   t->count = count;
@@ -171,17 +165,18 @@ int rnglists_check_list(const struct unit *u, Dwarf_Half form, uint64_t value,
     start = t->offsets + read_fixed(&c, t->offset_size);
   }
   if (start < t->lists || start >= t->end) {
-    corrupt(di,
-            ".debug_rnglists: the range list of the DIE at 0x%llx "
-            "starts outside its table (at 0x%llx)",
-            die, start);
+    debuginfo_corrupt(di,
+                      ".debug_rnglists: the range list of the DIE at 0x%llx "
+                      "starts outside its table (at 0x%llx)",
+                      (unsigned long long)die, (unsigned long long)start);
     return -1;
   }
   if (!whole_list(rl, t, start)) {
-    corrupt(di,
-            ".debug_rnglists: the range list of the DIE at 0x%llx "
-            "(at 0x%llx) has an unknown entry or no end within its table",
-            die, start);
+    debuginfo_corrupt(
+        di,
+        ".debug_rnglists: the range list of the DIE at 0x%llx "
+        "(at 0x%llx) has an unknown entry or no end within its table",
+        (unsigned long long)die, (unsigned long long)start);
     return -1;
   }
   return 0;

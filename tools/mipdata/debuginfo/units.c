@@ -3,10 +3,21 @@
  * then each compile unit once, in order: its files (as libdwarf names
  * them), its line table (lines.c), its DIE tree (subprograms.c).
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "elf_image.h"
 #include "index.h"
+
+void debuginfo_corrupt(struct debuginfo *di, const char *fmt, ...) {
+  if (di->corrupt[0])
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(di->corrupt, sizeof di->corrupt, fmt, ap);
+  va_end(ap);
+}
 
 int unit_has_file(const struct unit *u, Dwarf_Unsigned number) {
   Dwarf_Signed i = (Dwarf_Signed)number - u->file_base;
@@ -35,24 +46,29 @@ static void read_files(struct unit *u, Dwarf_Die cu) {
     dwarf_dealloc(u->dbg, names, DW_DLA_LIST);
 }
 
-/* The unit's line table, from .debug_line at its DW_AT_stmt_list. */
-static void read_lines(struct unit *u, Dwarf_Die cu, const uint8_t *lines,
-                       size_t line_size) {
+/* The offset in .debug_line of the unit's line table (DW_AT_stmt_list);
+ * 0 when it has one. */
+static int stmt_list(struct unit *u, Dwarf_Die cu, uint64_t *offset) {
   Dwarf_Error e = NULL;
   Dwarf_Attribute attr;
-  Dwarf_Off offset = 0;
+  Dwarf_Off off = 0;
   Dwarf_Unsigned udata;
+  int rc = -1;
   if (dwarf_attr(cu, DW_AT_stmt_list, &attr, &e) != DW_DLV_OK) {
     drop_error(u->dbg, &e);
-    return;
+    return -1;
   }
-  if (dwarf_global_formref(attr, &offset, &e) == DW_DLV_OK)
-    lines_read(u, lines, line_size, offset);
-  else if ((drop_error(u->dbg, &e), dwarf_formudata(attr, &udata, &e)) ==
-           DW_DLV_OK)
-    lines_read(u, lines, line_size, udata);
+  if (dwarf_global_formref(attr, &off, &e) == DW_DLV_OK) {
+    *offset = off;
+    rc = 0;
+  } else if ((drop_error(u->dbg, &e), dwarf_formudata(attr, &udata, &e)) ==
+             DW_DLV_OK) {
+    *offset = udata;
+    rc = 0;
+  }
   drop_error(u->dbg, &e);
   dwarf_dealloc_attribute(attr);
+  return rc;
 }
 
 /* The unit's DW_AT_rnglists_base as libdwarf takes it: the last one of
@@ -99,8 +115,15 @@ static void read_unit(struct debuginfo *di, Dwarf_Debug dbg, uint32_t index,
   if (dwarf_lowpc(cu, &low, &e) == DW_DLV_OK)
     u.base = low;
   drop_error(dbg, &e);
+  uint64_t table;
+  int has_table = stmt_list(&u, cu, &table) == 0;
+  if (has_table && lines_check_files(&u, lines, line_size, table)) {
+    dwarf_dealloc_die(cu); /* the binary is refused */
+    return;
+  }
   read_files(&u, cu);
-  read_lines(&u, cu, lines, line_size);
+  if (has_table)
+    lines_read(&u, lines, line_size, table);
   subprograms_read(&u, cu); /* deallocates cu */
   free(u.files);
 }
