@@ -1545,11 +1545,13 @@ END_TEST
 
 Suite *heap_runtime_suite(void) {
   Suite *s = suite_create("heap-runtime");
-  /* Six million table operations: seconds alone, but minutes under the
-   * sanitizers on a loaded machine; the timeout is for hangs only. */
+  /* Six million table operations, and a table of many regions: seconds
+   * alone, but minutes under the sanitizers on a loaded machine; the
+   * timeout is for hangs only. */
   TCase *stress = tcase_create("heap-table-random");
   tcase_set_timeout(stress, 600);
   tcase_add_test(stress, table_agrees_with_a_map_under_random_operations);
+  tcase_add_test(stress, table_stays_near_home_with_many_regions);
   suite_add_tcase(s, stress);
   TCase *tc = tcase_create("heap-runtime");
   tcase_set_timeout(tc, 60);
@@ -1558,7 +1560,6 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, table_retires_replaced_tables);
   tcase_add_test(tc, table_keeps_fields_and_generations);
   tcase_add_test(tc, table_counts_exactly_under_threads);
-  tcase_add_test(tc, table_stays_near_home_with_many_regions);
   tcase_add_test(tc, table_holds_dense_regions);
   tcase_add_test(tc, table_disowns_large_tables);
   tcase_add_test(tc, depot_deduplicates_stacks);
