@@ -43,6 +43,21 @@ Profile::find(StringRef Key) const {
   return Found;
 }
 
+bool Profile::hasCounts() const {
+  return View.modes & MIP_MODE_BIT(MIP_RAW_CNT);
+}
+
+Expected<std::vector<uint64_t>> Profile::allCalls() const {
+  std::vector<uint64_t> Calls(mip_view_count(&View, MIP_PROF_FUNCTIONS));
+  for (uint64_t I = 0; I < Calls.size(); I++) {
+    mip_profile_function F;
+    if (mip_view_function(&View, I, &F, &Err))
+      return error();
+    Calls[I] = F.cnt_offset != MIP_NO_OFFSET ? F.calls : 0;
+  }
+  return Calls;
+}
+
 Expected<uint64_t> Profile::hotThreshold(double Share) const {
   if (Threshold && Threshold->first == Share)
     return Threshold->second;

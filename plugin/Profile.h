@@ -47,6 +47,12 @@ public:
   llvm::StringRef path() const { return Path; }
   uint64_t runs() const { return View.runs; }
   bool hasHeap() const { return View.has_heap; }
+  // Whether the profile counted calls (-fmip-generate=counts).
+  bool hasCounts() const;
+
+  // Every function's calls, in the profile's order (0 for a function
+  // without a count).
+  llvm::Expected<std::vector<uint64_t>> allCalls() const;
 
   // The functions whose key (docs/formats.md) is Key: usually one, more
   // for static functions of two units of the same name.
