@@ -59,6 +59,14 @@ public:
   llvm::Expected<llvm::SmallVector<Function, 1>>
   find(llvm::StringRef Key) const;
 
+  // Whether the profile has sampled call edges (-fmip-generate=edges).
+  bool hasEdges() const;
+
+  // The share of Callee's sampled calls made by Caller (profile indices),
+  // 0 when none was sampled; nullopt when Callee has no samples at all.
+  llvm::Expected<std::optional<double>> callerShare(uint64_t Caller,
+                                                    uint64_t Callee) const;
+
   // The fewest calls of a hot function for share (UINT64_MAX: none).
   llvm::Expected<uint64_t> hotThreshold(double Share) const;
 
@@ -77,6 +85,7 @@ private:
   Profile() = default;
   llvm::Error error() const;
   llvm::Error indexSites() const;
+  llvm::Error indexEdges() const;
 
   std::string Path;
   mip_view View{};
@@ -86,6 +95,8 @@ private:
   mutable bool SitesIndexed = false;
   mutable std::vector<Site> AllSites; // grouped by function
   mutable std::vector<std::pair<uint64_t, uint32_t>> FirstSite; // fn, at
+  mutable bool EdgesIndexed = false;
+  mutable std::vector<uint64_t> SamplesOfCallee; // by function index
 };
 
 } // namespace mip

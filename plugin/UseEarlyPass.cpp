@@ -4,24 +4,37 @@
 // those of optimized code, which the early IR does not have yet; but a
 // function's calls are a fact about its callers, whatever its body became,
 // and the function is found by its key (its name, unit;name for a static
-// one) as UsePass finds it. So entry counts are set here, by key, and the
-// structural hash that tells a changed function is checked at the end.
-// A key the profile holds more than once (static functions of two units
-// with the same source name) cannot be told apart before the end: such a
-// function gets no count.
+// one) as UsePass finds it. So here, by key:
+//
+// * each function's calls become its entry count;
+// * a call site gets a count where the profile determines it: the
+//   callee's calls times the share of its sampled calls that came from
+//   this caller (edges), split evenly among the caller's sites of that
+//   callee; without edges, a static callee's calls split among its sites;
+// * the blocks' frequencies follow from those counts by flow inference
+//   (FlowWeights.cpp), as branch weights.
+//
+// The structural hash that tells a changed function is checked at the end
+// (UsePass). A key the profile holds more than once (static functions of
+// two units with the same source name) cannot be told apart before the
+// end: such a function gets no count.
 //
 //===----------------------------------------------------------------------===//
 
 #include "UseEarlyPass.h"
 
+#include "FlowWeights.h"
 #include "FunctionKey.h"
 #include "Profile.h"
 
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ProfileSummary.h"
 #include "llvm/ProfileData/InstrProf.h"
 #include "llvm/ProfileData/ProfileCommon.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 
@@ -29,42 +42,200 @@ namespace mip {
 
 namespace {
 
+cl::opt<bool> UseFlowWeights(
+    "mip-use-flow-weights", cl::Hidden, cl::init(true),
+    cl::desc("MIP: before inlining, weigh branches by the flow that the "
+             "entry and call-site counts imply (-fmip-use)"));
+
 // The summary LLVM's instrumented PGO would write for a profile whose only
-// counters are the functions' entries: the same cutoffs, so that "hot" and
-// "cold" counts mean what they mean with LLVM's own profiles. Every
-// translation unit gets the same one (a link-time optimization refuses
-// modules whose summaries differ).
+// counters are the functions' entries, with the same cutoffs, so that a
+// hot count is one that, like a hot function's calls, is among those that
+// make 99% of all. But no count above 0 is cold: the profile counts calls,
+// not how often each block ran, and a function called a few times may
+// well loop for most of the run (compressing a file, sorting); estimated
+// from its few calls, its loop would look cold and be optimized for size.
+// So the cold cutoffs (those above the hot one) have a least count of 0:
+// only what never ran is cold. Every translation unit gets the same
+// summary (a link-time optimization refuses modules whose summaries
+// differ).
 std::unique_ptr<ProfileSummary> summarize(ArrayRef<uint64_t> Calls) {
+  constexpr uint32_t HotCutoff = 990000; // LLVM's -profile-summary-cutoff-hot
   InstrProfSummaryBuilder Builder(ProfileSummaryBuilder::DefaultCutoffs);
   for (uint64_t C : Calls)
     Builder.addRecord(InstrProfRecord(std::vector<uint64_t>{C}));
-  return Builder.getSummary();
+  std::unique_ptr<ProfileSummary> S = Builder.getSummary();
+  SummaryEntryVector Detailed;
+  for (const ProfileSummaryEntry &E : S->getDetailedSummary())
+    Detailed.emplace_back(E.Cutoff, E.Cutoff > HotCutoff ? 0 : E.MinCount,
+                          E.NumCounts);
+  return std::make_unique<ProfileSummary>(
+      ProfileSummary::PSK_Instr, Detailed, S->getTotalCount(),
+      S->getMaxCount(), S->getMaxInternalCount(), S->getMaxFunctionCount(),
+      S->getNumCounts(), S->getNumFunctions());
 }
 
-// F's calls by the profile, if it knows F's key exactly once.
-Expected<std::optional<uint64_t>> callsOf(const Profile &P,
-                                          const Function &F) {
-  Expected<SmallVector<Profile::Function, 1>> Found = P.find(profileKey(F));
-  if (!Found)
-    return Found.takeError();
-  if (Found->size() != 1)
-    return std::nullopt;
-  const mip_profile_function &R = Found->front().Record;
-  return R.cnt_offset != MIP_NO_OFFSET ? R.calls : 0;
+uint64_t callsOf(const Profile::Function &Fn) {
+  return Fn.Record.cnt_offset != MIP_NO_OFFSET ? Fn.Record.calls : 0;
 }
 
-Error setEntryCounts(Module &M, const Profile &P) {
-  for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    Expected<std::optional<uint64_t>> Calls = callsOf(P, F);
-    if (!Calls)
-      return Calls.takeError();
-    if (*Calls)
-      F.setEntryCount(Function::ProfileCount(**Calls, Function::PCT_Real));
+const Function *directCallee(const Instruction &I) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return nullptr;
+  const Function *Callee = Call->getCalledFunction();
+  return Callee && !Callee->isIntrinsic() ? Callee : nullptr;
+}
+
+class EarlyUse {
+public:
+  EarlyUse(const Profile &P, Module &M) : P(P), M(M) {}
+
+  Error run() {
+    for (Function &F : M)
+      if (Error E = setEntryCount(F))
+        return E;
+    if (!UseFlowWeights)
+      return Error::success();
+    for (Function &F : M)
+      if (Error E = weigh(F))
+        return E;
+    return Error::success();
   }
-  return Error::success();
-}
+
+private:
+  // F's profile entry, if the profile knows its key exactly once.
+  Expected<std::optional<Profile::Function>> entryOf(const Function &F) {
+    auto It = Entries.find(&F);
+    if (It != Entries.end())
+      return It->second;
+    Expected<SmallVector<Profile::Function, 1>> Found = P.find(profileKey(F));
+    if (!Found)
+      return Found.takeError();
+    std::optional<Profile::Function> Entry;
+    if (Found->size() == 1)
+      Entry = Found->front();
+    Entries[&F] = Entry;
+    return Entry;
+  }
+
+  Error setEntryCount(Function &F) {
+    if (F.isDeclaration())
+      return Error::success();
+    Expected<std::optional<Profile::Function>> Fn = entryOf(F);
+    if (!Fn)
+      return Fn.takeError();
+    if (*Fn)
+      F.setEntryCount(Function::ProfileCount(callsOf(**Fn), Function::PCT_Real));
+    return Error::success();
+  }
+
+  // How many of the module's call sites of Callee may run: those in
+  // functions that are not known never to.
+  unsigned sitesOf(const Function &Callee) {
+    auto [It, New] = Sites.try_emplace(&Callee, 0);
+    if (New)
+      for (const User *U : Callee.users()) {
+        const auto *Call = dyn_cast<CallBase>(U);
+        if (!Call || Call->getCalledFunction() != &Callee)
+          continue;
+        std::optional<Function::ProfileCount> Count =
+            Call->getFunction()->getEntryCount();
+        It->second += !Count || Count->getCount() > 0;
+      }
+    return It->second;
+  }
+
+  // The count of a call from Caller (SitesInCaller sites of Callee) to
+  // Callee, where the profile determines it.
+  Expected<std::optional<uint64_t>>
+  siteCount(const Profile::Function &Caller, const Function &Callee,
+            unsigned SitesInCaller) {
+    Expected<std::optional<Profile::Function>> G = entryOf(Callee);
+    if (!G)
+      return G.takeError();
+    if (!*G)
+      return std::nullopt;
+    // A callee that never ran was never called from here either (as
+    // UsePass's `cold` says late).
+    uint64_t Calls = callsOf(**G);
+    if (!Calls)
+      return (*G)->Record.covered_runs ? std::nullopt
+                                       : std::optional<uint64_t>(0);
+    if (!P.hasEdges()) {
+      if (!Callee.hasLocalLinkage() || !sitesOf(Callee))
+        return std::nullopt;
+      return Calls / sitesOf(Callee);
+    }
+    Expected<std::optional<double>> Share =
+        P.callerShare(Caller.Index, (*G)->Index);
+    if (!Share)
+      return Share.takeError();
+    // No sample from this caller: it may have inlined the callee in the
+    // profiled build, so its count is unknown rather than 0.
+    if (!*Share || **Share == 0)
+      return std::nullopt;
+    return static_cast<uint64_t>(Calls * **Share / SitesInCaller);
+  }
+
+  // The blocks of F whose counts the profile gives: the entry and those
+  // with a call site it counts.
+  Expected<BlockCounts> knownCounts(Function &F, const Profile::Function &Fn) {
+    DenseMap<const Function *, unsigned> SitesInF;
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB)
+        if (const Function *Callee = directCallee(I))
+          SitesInF[Callee]++;
+    BlockCounts Known;
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB) {
+        const Function *Callee = directCallee(I);
+        if (!Callee)
+          continue;
+        Expected<std::optional<uint64_t>> Count =
+            siteCount(Fn, *Callee, SitesInF[Callee]);
+        if (!Count)
+          return Count.takeError();
+        if (*Count)
+          Known[&BB] = std::max(Known.lookup(&BB), **Count);
+      }
+    Known[&F.getEntryBlock()] = callsOf(Fn);
+    return Known;
+  }
+
+  Error weigh(Function &F) {
+    if (F.isDeclaration() || F.size() < 2)
+      return Error::success();
+    Expected<std::optional<Profile::Function>> Fn = entryOf(F);
+    if (!Fn)
+      return Fn.takeError();
+    if (!*Fn || !callsOf(**Fn))
+      return Error::success();
+    Expected<BlockCounts> Known = knownCounts(F, **Fn);
+    if (!Known)
+      return Known.takeError();
+    // The entry alone says nothing about the branches: LLVM's own
+    // estimates are better than an even spread.
+    if (Known->size() < 2)
+      return Error::success();
+    unsigned Weighed = weighByFlow(F, *Known);
+    if (Weighed) {
+      OptimizationRemarkEmitter ORE(&F);
+      ORE.emit([&] {
+        return OptimizationRemark("mip", "FlowWeights", &F)
+               << "weighed " << ore::NV("Branches", Weighed)
+               << (Weighed == 1 ? " branch" : " branches") << " by the flow of "
+               << ore::NV("Counts", static_cast<unsigned>(Known->size()))
+               << " block counts";
+      });
+    }
+    return Error::success();
+  }
+
+  const Profile &P;
+  Module &M;
+  DenseMap<const Function *, std::optional<Profile::Function>> Entries;
+  DenseMap<const Function *, unsigned> Sites;
+};
 
 void fail(Module &M, Error E) {
   M.getContext().diagnose(DiagnosticInfoPGOProfile(
@@ -83,7 +254,7 @@ PreservedAnalyses UseEarlyPass::run(Module &M, ModuleAnalysisManager &) {
     fail(M, Calls.takeError());
     return PreservedAnalyses::all();
   }
-  if (Error E = setEntryCounts(M, *P)) {
+  if (Error E = EarlyUse(*P, M).run()) {
     fail(M, std::move(E));
     return PreservedAnalyses::none();
   }

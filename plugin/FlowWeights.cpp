@@ -1,0 +1,106 @@
+//===- FlowWeights.cpp - Branch weights by flow inference -----------------===//
+//
+// Before inlining the profile's blocks do not map onto the function (they
+// were recorded on optimized code), but some block counts are known: the
+// entry block runs as often as the function is called, and a block with a
+// call runs as often as that call site is taken. LLVM's profile inference
+// (the min-cost flow of sample PGO, "profi") finds the flow through the
+// CFG that fits those counts best, spreading what is unknown evenly; the
+// branches into a block of known count then get that flow as weights, so
+// that the inliner and block frequency see a loop that calls a function a
+// million times from a function called once run a million times. Other
+// branches keep LLVM's estimates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlowWeights.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Transforms/Utils/SampleProfileInference.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+// The header's generic exit test is the machine-level one; LLVM's sample
+// profile loader specializes it for IR in its own source, as here.
+template <>
+inline bool SampleProfileInference<Function>::isExit(const BasicBlock *BB) {
+  return succ_empty(BB);
+}
+
+namespace mip {
+
+namespace {
+
+using Inference = SampleProfileInference<Function>;
+
+// Each block's distinct successors (a switch may name one several times:
+// one flow edge).
+Inference::BlockEdgeMap successorsOf(const Function &F) {
+  Inference::BlockEdgeMap Successors;
+  for (const BasicBlock &BB : F) {
+    SmallPtrSet<const BasicBlock *, 8> Seen;
+    for (const BasicBlock *Succ : successors(&BB))
+      if (Seen.insert(Succ).second)
+        Successors[&BB].push_back(Succ);
+  }
+  return Successors;
+}
+
+// The weights of Term's successors from the flow: a successor named twice
+// gets the flow once. Scaled to 32 bits; a flow of 0 stays 0, as sample
+// PGO writes profi's flows.
+SmallVector<uint32_t, 4> weightsOf(const Instruction &Term,
+                                   const Inference::EdgeWeightMap &Flow) {
+  SmallVector<uint64_t, 4> Raw;
+  SmallPtrSet<const BasicBlock *, 8> Seen;
+  const BasicBlock *From = Term.getParent();
+  for (const BasicBlock *Succ : successors(&Term))
+    Raw.push_back(Seen.insert(Succ).second ? Flow.lookup({From, Succ}) : 0);
+  uint64_t Max = *std::max_element(Raw.begin(), Raw.end());
+  uint64_t Scale = Max / UINT32_MAX + 1;
+  SmallVector<uint32_t, 4> Weights;
+  for (uint64_t W : Raw)
+    Weights.push_back(static_cast<uint32_t>(W / Scale));
+  return Weights;
+}
+
+// Whether one of Term's successors has a known count. Elsewhere the flow
+// is only the even spread of what is unknown, and LLVM's own estimates
+// (a loop runs several times, an error path rarely) are better.
+bool leadsToKnown(const Instruction &Term, const BlockCounts &Known) {
+  return any_of(successors(&Term),
+                [&](const BasicBlock *Succ) { return Known.count(Succ); });
+}
+
+} // namespace
+
+unsigned weighByFlow(Function &F, const BlockCounts &Known) {
+  Inference::BlockEdgeMap Successors = successorsOf(F);
+  Inference::BlockWeightMap Samples(Known.begin(), Known.end());
+  Inference::BlockWeightMap BlockFlow;
+  Inference::EdgeWeightMap EdgeFlow;
+  Inference(F, Successors, Samples).apply(BlockFlow, EdgeFlow);
+  if (EdgeFlow.empty())
+    return 0;
+  unsigned Weighed = 0;
+  MDBuilder MDB(F.getContext());
+  for (BasicBlock &BB : F) {
+    Instruction *Term = BB.getTerminator();
+    if (!Term || Term->getNumSuccessors() < 2 || !BlockFlow.count(&BB) ||
+        !(isa<BranchInst>(Term) || isa<SwitchInst>(Term)) ||
+        !leadsToKnown(*Term, Known))
+      continue;
+    Term->setMetadata(LLVMContext::MD_prof,
+                      MDB.createBranchWeights(weightsOf(*Term, EdgeFlow)));
+    Weighed++;
+  }
+  return Weighed;
+}
+
+} // namespace mip
