@@ -5,11 +5,11 @@
 // entry block runs as often as the function is called, and a block with a
 // call runs as often as that call site is taken. LLVM's profile inference
 // (the min-cost flow of sample PGO, "profi") finds the flow through the
-// CFG that fits those counts best, spreading what is unknown evenly; the
-// branches into a block of known count then get that flow as weights, so
-// that the inliner and block frequency see a loop that calls a function a
-// million times from a function called once run a million times. Other
-// branches keep LLVM's estimates.
+// CFG that fits those counts best; the branches whose successors all have
+// known counts then get that flow as weights, so that the inliner and
+// block frequency see a loop that calls a function a million times from a
+// function called once run a million times, and a call of a function
+// that never ran as never taken. Other branches keep LLVM's estimates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,13 +70,15 @@ SmallVector<uint32_t, 4> weightsOf(const Instruction &Term,
   return Weights;
 }
 
-// Whether one of Term's successors has a known count. Elsewhere the flow
-// is only the even spread of what is unknown, and LLVM's own estimates
-// (a loop runs several times, an error path rarely) are better.
+// Whether all of Term's successors have known counts. Where one has not,
+// its flow is only what the minimum-cost flow needed to route through it,
+// often nothing at all, and LLVM's own estimates (a loop runs several
+// times, an error path rarely) are better.
 bool leadsToKnown(const Instruction &Term, const BlockCounts &Known) {
-  return any_of(successors(&Term),
+  return all_of(successors(&Term),
                 [&](const BasicBlock *Succ) { return Known.count(Succ); });
 }
+
 
 } // namespace
 

@@ -19,7 +19,7 @@ using BlockCounts = llvm::DenseMap<const llvm::BasicBlock *, uint64_t>;
 
 // Infers a flow through F's CFG that matches Known as closely as it can
 // (LLVM's profile inference, SampleProfileInference.h) and weighs by it
-// every branch and switch with a successor of known count. Returns how
+// every branch and switch whose successors all have known counts. Returns how
 // many terminators it weighed.
 unsigned weighByFlow(llvm::Function &F, const BlockCounts &Known);
 

@@ -1,7 +1,8 @@
 ; -fmip-use before inlining (mip-use-early): every function the profile
-; counted gets its calls as its entry count, 0 when it never ran, and the
-; module the profile summary LLVM's instrumented PGO writes, made from the
-; whole profile's counts; a function the profile does not know gets none.
+; counted gets its calls as its entry count (in thousandths of a call), 0
+; when it never ran, and the module the profile summary LLVM's
+; instrumented PGO writes, made from the whole profile's counts, in which
+; only 0 is cold; a function the profile does not know gets none.
 ; RUN: %profile %s counts %t
 ; RUN: sed 's/^; NEW //' %s >%t.new.ll
 ; RUN: %opt -passes='mip-use-early<profile=%t.mip>' -S %t.new.ll -o %t.ll
@@ -24,15 +25,19 @@
 ; CHECK: ![[FLAG]] = !{i32 1, !"ProfileSummary", ![[SUMMARY:[0-9]+]]}
 ; CHECK: ![[SUMMARY]] = !{![[FORMAT:[0-9]+]], ![[TOTAL:[0-9]+]], ![[MAXCOUNT:[0-9]+]], ![[MAXINTERNAL:[0-9]+]], ![[MAXFN:[0-9]+]], ![[NUMCOUNTS:[0-9]+]], ![[NUMFNS:[0-9]+]]
 ; CHECK: ![[FORMAT]] = !{!"ProfileFormat", !"InstrProf"}
-; CHECK: ![[TOTAL]] = !{!"TotalCount", i64 1003}
-; CHECK: ![[MAXCOUNT]] = !{!"MaxCount", i64 1000}
-; CHECK: ![[MAXFN]] = !{!"MaxFunctionCount", i64 1000}
+; CHECK: ![[TOTAL]] = !{!"TotalCount", i64 1003000}
+; CHECK: ![[MAXCOUNT]] = !{!"MaxCount", i64 1000000}
+; CHECK: ![[MAXFN]] = !{!"MaxFunctionCount", i64 1000000}
 ; CHECK: ![[NUMCOUNTS]] = !{!"NumCounts", i64 4}
 ; CHECK: ![[NUMFNS]] = !{!"NumFunctions", i64 4}
+; The hot cutoff (99%) is @hot's count; the cold ones (above 99%) are 0.
+; CHECK: !{i32 990000, i64 1000000, i32 1}
+; CHECK: !{i32 999000, i64 0, i32 2}
+; CHECK: !{i32 999999, i64 0, i32 3}
 ; CHECK-DAG: ![[ZERO]] = !{!"function_entry_count", i64 0}
-; CHECK-DAG: ![[THOUSAND]] = !{!"function_entry_count", i64 1000}
-; CHECK-DAG: ![[TWO]] = !{!"function_entry_count", i64 2}
-; CHECK-DAG: ![[ONE]] = !{!"function_entry_count", i64 1}
+; CHECK-DAG: ![[THOUSAND]] = !{!"function_entry_count", i64 1000000}
+; CHECK-DAG: ![[TWO]] = !{!"function_entry_count", i64 2000}
+; CHECK-DAG: ![[ONE]] = !{!"function_entry_count", i64 1000}
 
 ; COVERAGE-NOT: !prof
 ; COVERAGE-NOT: ProfileSummary
