@@ -49,6 +49,10 @@ namespace mip {
 
 namespace {
 
+// The module's mark that it was given counts (named metadata, which the
+// object file does not keep).
+constexpr const char *CountedEarly = "mip.counted";
+
 // LLVM's counts are integers, and the count it derives for a block (the
 // entry count times the block's frequency relative to the entry) rounds
 // down: in a function called a few times, a block it estimates to run
@@ -365,7 +369,10 @@ PreservedAnalyses UseEarlyPass::run(Module &M, ModuleAnalysisManager &) {
   }
   M.setProfileSummary(summarize(*Calls)->getMD(M.getContext()),
                       ProfileSummary::PSK_Instr);
+  M.getOrInsertNamedMetadata(CountedEarly);
   return PreservedAnalyses::none();
 }
+
+bool countedEarly(const Module &M) { return M.getNamedMetadata(CountedEarly); }
 
 } // namespace mip

@@ -30,6 +30,9 @@ private:
   std::shared_ptr<const Profile> P;
 };
 
+// Whether UseEarlyPass gave M's functions their counts.
+bool countedEarly(const llvm::Module &M);
+
 } // namespace mip
 
 #endif
