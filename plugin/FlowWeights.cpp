@@ -16,6 +16,8 @@
 #include "FlowWeights.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
@@ -79,10 +81,52 @@ bool leadsToKnown(const Instruction &Term, const BlockCounts &Known) {
                 [&](const BasicBlock *Succ) { return Known.count(Succ); });
 }
 
+// A known block of a loop's own body that every iteration passes through
+// (it dominates every latch) runs as often as the loop iterates: its count
+// is the header's, give or take the last test. Outer loops are counted
+// from their own blocks; an inner loop's block says nothing about how
+// often the outer one iterates.
+void countLoopHeaders(const LoopInfo &LI, const DominatorTree &DT,
+                      BlockCounts &Known) {
+  for (const Loop *L : LI.getLoopsInPreorder()) {
+    if (Known.count(L->getHeader()))
+      continue;
+    SmallVector<BasicBlock *, 4> Latches;
+    L->getLoopLatches(Latches);
+    for (const BasicBlock *BB : L->blocks()) {
+      auto It = Known.find(BB);
+      if (It == Known.end() || LI.getLoopFor(BB) != L ||
+          !all_of(Latches, [&](const BasicBlock *Latch) {
+            return DT.dominates(BB, Latch);
+          }))
+        continue;
+      Known[L->getHeader()] = It->second;
+      break;
+    }
+  }
+}
+
+// Whether Term leaves or repeats a loop whose header has a known count:
+// its flow is then fixed by that count and what enters the loop, and is
+// what makes the loop run as often as it did.
+bool controlsKnownLoop(const Instruction &Term, const LoopInfo &LI,
+                       const BlockCounts &Known) {
+  for (const Loop *L = LI.getLoopFor(Term.getParent()); L;
+       L = L->getParentLoop())
+    if (Known.count(L->getHeader()) && (L->isLoopExiting(Term.getParent()) ||
+                                        L->isLoopLatch(Term.getParent())))
+      return true;
+  return false;
+}
+
 
 } // namespace
 
-unsigned weighByFlow(Function &F, const BlockCounts &Known) {
+unsigned weighByFlow(Function &F, const BlockCounts &Counts) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  BlockCounts Known = Counts;
+  countLoopHeaders(LI, DT, Known);
   Inference::BlockEdgeMap Successors = successorsOf(F);
   Inference::BlockWeightMap Samples(Known.begin(), Known.end());
   Inference::BlockWeightMap BlockFlow;
@@ -96,7 +140,7 @@ unsigned weighByFlow(Function &F, const BlockCounts &Known) {
     Instruction *Term = BB.getTerminator();
     if (!Term || Term->getNumSuccessors() < 2 || !BlockFlow.count(&BB) ||
         !(isa<BranchInst>(Term) || isa<SwitchInst>(Term)) ||
-        !leadsToKnown(*Term, Known))
+        !(leadsToKnown(*Term, Known) || controlsKnownLoop(*Term, LI, Known)))
       continue;
     Term->setMetadata(LLVMContext::MD_prof,
                       MDB.createBranchWeights(weightsOf(*Term, EdgeFlow)));

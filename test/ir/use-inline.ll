@@ -5,11 +5,11 @@
 ; 100000 times, among the hottest counts of the profile: inlined with the
 ; profile, not without. @small_cold is small enough to be inlined without
 ; the profile, but it never ran: not inlined with it. Counts are in
-; thousandths of a call. @main's branches whose successors all have known
-; counts get weights by the flow of its counts: its entry's, the loops'
-; call sites' (from the edges: @big's and @warm's calls all come from
-; @main) and 0 for the call of @small_cold, which never ran; the last
-; loop's exit has no known count, and its branch keeps LLVM's estimate.
+; thousandths of a call. @main's branches get weights by the flow of its
+; counts: its entry's, the loops' call sites' (from the edges: @big's and
+; @warm's calls all come from @main) and 0 for the call of @small_cold,
+; which never ran: the branch whose successors all have counts, and the
+; loops' exits, as their calls say how often they iterate.
 ; RUN: %profile %s counts,edges %t
 ; RUN: %opt -passes='mip-use-early<profile=%t.mip>,default<O2>' -pass-remarks=inline -pass-remarks-missed=inline -disable-output %s 2>&1 | %FileCheck %s --check-prefix=USE
 ; RUN: %opt -passes='default<O2>' -pass-remarks=inline -pass-remarks-missed=inline -disable-output %s 2>&1 | %FileCheck %s --check-prefix=PLAIN
@@ -30,11 +30,12 @@
 ; CHECK: define i32 @main(i32 %argc, ptr %argv) !prof ![[ONE:[0-9]+]] {
 ; CHECK: br i1 %rare, label %cold, label %loop, !prof ![[RARE:[0-9]+]]
 ; CHECK: br i1 %done, label %warmloop, label %loop, !prof ![[LOOP:[0-9]+]]
-; CHECK: br i1 %jdone, label %exit, label %warmloop{{$}}
+; CHECK: br i1 %jdone, label %exit, label %warmloop, !prof ![[WARMLOOP:[0-9]+]]
 ; CHECK-DAG: ![[ONE]] = !{!"function_entry_count", i64 1000}
 ; CHECK-DAG: ![[RARE]] = !{!"branch_weights", i32 0, i32 1000}
 ; CHECK-DAG: ![[LOOP]] = !{!"branch_weights", i32 1000, i32 99999000}
-; REMARK: remark: <unknown>:0:0: weighed 2 branches by the flow of 4 block counts
+; CHECK-DAG: ![[WARMLOOP]] = !{!"branch_weights", i32 1000, i32 1999000}
+; REMARK: remark: <unknown>:0:0: weighed 3 branches by the flow of 4 block counts
 ; NOEDGES: define i32 @main(i32 %argc, ptr %argv) !prof
 ; NOEDGES-NOT: branch_weights
 
