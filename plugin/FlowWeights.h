@@ -19,8 +19,9 @@ using BlockCounts = llvm::DenseMap<const llvm::BasicBlock *, uint64_t>;
 
 // Infers a flow through F's CFG that matches Known as closely as it can
 // (LLVM's profile inference, SampleProfileInference.h) and weighs by it
-// every branch and switch whose successors all have known counts. Returns how
-// many terminators it weighed.
+// the branches and switches whose successors all have known counts, and
+// the exits of loops that a known block says how often iterate. Returns
+// how many terminators it weighed.
 unsigned weighByFlow(llvm::Function &F, const BlockCounts &Known);
 
 } // namespace mip
