@@ -183,16 +183,8 @@ private:
     Expected<std::optional<Profile::Function>> Fn = entryOf(F);
     if (!Fn)
       return Fn.takeError();
-    if (!*Fn)
-      return Error::success();
-    F.setEntryCount(Function::ProfileCount(callsOf(**Fn), Function::PCT_Real));
-    // Never run: `cold` now, so that every caller's branch to a call of it
-    // is unlikely through the whole pipeline (UsePass adds its section at
-    // the end, where it can check the function's hash). The source's
-    // `hot` wins, as there.
-    if (!callsOf(**Fn) && !(*Fn)->Record.covered_runs &&
-        !F.hasFnAttribute(Attribute::Hot))
-      F.addFnAttr(Attribute::Cold);
+    if (*Fn)
+      F.setEntryCount(Function::ProfileCount(callsOf(**Fn), Function::PCT_Real));
     return Error::success();
   }
 
