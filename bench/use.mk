@@ -14,3 +14,16 @@ bench-use: bench-deps
 bench-use-run: $(BENCH_TOOLS) $(MIPDATA) $(ALLOC_LIB)
 	LLVM_DIR=$(LLVM_DIR) CLANG=$(CLANG) BUILD=$(BUILD) PLUGIN=$(PLUGIN) \
 	  RT_LIB=$(RT_LIB) MIPCC=$(MIPCC) MIPDATA=$(MIPDATA) bench/use/run.sh
+
+# make bench-use-pgo: -fmip-use side by side with LLVM's front-end and
+# IR-level PGO (bench/use/pgo.sh; bench/README.md, "Profile use against
+# LLVM's PGO"). BENCH_PROGRAMS, BENCH_PGO_RUNS and BENCH_JOBS are read from
+# the environment.
+.PHONY: bench-use-pgo bench-use-pgo-run
+
+bench-use-pgo: bench-deps
+	$(MAKE) bench-use-pgo-run
+
+bench-use-pgo-run: $(BENCH_TOOLS) $(MIPDATA)
+	LLVM_DIR=$(LLVM_DIR) CLANG=$(CLANG) BUILD=$(BUILD) PLUGIN=$(PLUGIN) \
+	  RT_LIB=$(RT_LIB) MIPCC=$(MIPCC) MIPDATA=$(MIPDATA) bench/use/pgo.sh

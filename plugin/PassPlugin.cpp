@@ -2,6 +2,7 @@
 //
 //   opt -load-pass-plugin=libmip.so -passes='mip-generate<MODES>' ...
 //   opt -load-pass-plugin=libmip.so -passes='mip-use<profile=FILE;...>' ...
+//   opt -load-pass-plugin=libmip.so -passes='mip-use-early<profile=FILE>' ...
 //   clang -fplugin=libmip.so -fplugin-arg-mip-generate[=MODES] ...
 //   clang -fplugin=libmip.so -fplugin-arg-mip-use=FILE ...
 //
@@ -14,12 +15,14 @@
 
 #include "GeneratePass.h"
 #include "Registration.h"
+#include "UseEarlyPass.h"
 #include "UsePass.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,9 +33,25 @@ using namespace llvm;
 
 namespace mip {
 
+namespace {
+
+cl::opt<bool> UseEntryCounts(
+    "mip-use-entry-counts", cl::Hidden, cl::init(true),
+    cl::desc("MIP: give functions their calls as entry counts, and the "
+             "module a profile summary, before inlining (-fmip-use)"));
+
+} // namespace
+
 void registerPasses(PassBuilder &PB, const Options &Opts) {
   if (!Opts.Generate && !Opts.UseProfile)
     return;
+  // Where LLVM loads its own profiles: after the early simplification,
+  // before the inliner, which is what needs the counts most.
+  if (Opts.UseProfile && UseEntryCounts)
+    PB.registerPipelineEarlySimplificationEPCallback(
+        [Opts](ModulePassManager &MPM, OptimizationLevel) {
+          MPM.addPass(UseEarlyPass(Opts.UseProfile));
+        });
   // The profile is used before anything is instrumented, so a build that
   // does both instruments the code the profile shaped.
   PB.registerOptimizerLastEPCallback(
@@ -79,27 +98,48 @@ bool parseGeneratePipeline(StringRef Name, ModulePassManager &MPM) {
   return true;
 }
 
-// mip-use<profile=FILE;hot-share=0.8;list-stale>: the arguments
-// -fplugin-arg-mip-* takes, with profile=FILE for use=FILE.
-bool parseUsePipeline(StringRef Name, ModulePassManager &MPM) {
-  std::optional<SmallVector<StringRef, 4>> Params =
-      pipelineParams(Name, "mip-use");
-  if (!Params)
-    return false;
+// The options of a mip-use<...> or mip-use-early<...> element, with
+// the profile opened; nullopt after reporting an error.
+std::optional<Options> useOptions(ArrayRef<StringRef> Params) {
   Options Opts;
-  for (StringRef Param : *Params) {
+  for (StringRef Param : Params) {
     std::string Arg = Param.starts_with("profile=")
                           ? ("use=" + Param.drop_front(8)).str()
                           : Param.str();
-    if (Error E = applyPluginArg(Opts, Arg))
-      return report(std::move(E));
+    if (Error E = applyPluginArg(Opts, Arg)) {
+      report(std::move(E));
+      return std::nullopt;
+    }
   }
-  if (Opts.Use.File.empty())
-    return report(createStringError(inconvertibleErrorCode(),
-                                    "mip-use needs profile=FILE"));
-  if (Error E = openUseProfile(Opts))
-    return report(std::move(E));
-  MPM.addPass(UsePass(Opts.Use, Opts.UseProfile));
+  Error E = Opts.Use.File.empty()
+                ? createStringError(inconvertibleErrorCode(),
+                                    "mip-use needs profile=FILE")
+                : openUseProfile(Opts);
+  if (E) {
+    report(std::move(E));
+    return std::nullopt;
+  }
+  return Opts;
+}
+
+// mip-use<profile=FILE;hot-share=0.8;list-stale>: the arguments
+// -fplugin-arg-mip-* takes, with profile=FILE for use=FILE; and
+// mip-use-early<profile=FILE>, the part clang runs before inlining.
+bool parseUsePipeline(StringRef Name, ModulePassManager &MPM) {
+  std::optional<SmallVector<StringRef, 4>> Params =
+      pipelineParams(Name, "mip-use-early");
+  bool Early = Params.has_value();
+  if (!Early)
+    Params = pipelineParams(Name, "mip-use");
+  if (!Params)
+    return false;
+  std::optional<Options> Opts = useOptions(*Params);
+  if (!Opts)
+    return false;
+  if (Early)
+    MPM.addPass(UseEarlyPass(Opts->UseProfile));
+  else
+    MPM.addPass(UsePass(Opts->Use, Opts->UseProfile));
   return true;
 }
 

@@ -43,6 +43,68 @@ Profile::find(StringRef Key) const {
   return Found;
 }
 
+bool Profile::hasCounts() const {
+  return View.modes & MIP_MODE_BIT(MIP_RAW_CNT);
+}
+
+Expected<std::vector<uint64_t>> Profile::allCalls() const {
+  std::vector<uint64_t> Calls(mip_view_count(&View, MIP_PROF_FUNCTIONS));
+  for (uint64_t I = 0; I < Calls.size(); I++) {
+    mip_profile_function F;
+    if (mip_view_function(&View, I, &F, &Err))
+      return error();
+    Calls[I] = F.cnt_offset != MIP_NO_OFFSET ? F.calls : 0;
+  }
+  return Calls;
+}
+
+bool Profile::hasEdges() const {
+  uint64_t Period;
+  return mip_view_stat(&View, MIP_STAT_EDGE_PERIOD, &Period) && Period;
+}
+
+// Every callee's samples, from all its callers (instrumented or not).
+Error Profile::indexEdges() const {
+  SamplesOfCallee.assign(mip_view_count(&View, MIP_PROF_FUNCTIONS), 0);
+  for (uint64_t I = 0; I < mip_view_count(&View, MIP_PROF_EDGES); I++) {
+    mip_edge E;
+    if (mip_view_edge(&View, I, &E, &Err))
+      return error();
+    SamplesOfCallee[E.callee] += E.samples;
+  }
+  EdgesIndexed = true;
+  return Error::success();
+}
+
+Expected<std::optional<double>> Profile::callerShare(uint64_t Caller,
+                                                     uint64_t Callee) const {
+  if (!EdgesIndexed)
+    if (Error E = indexEdges())
+      return std::move(E);
+  if (Callee >= SamplesOfCallee.size() || !SamplesOfCallee[Callee])
+    return std::nullopt;
+  // Edges are sorted by caller, then callee.
+  uint64_t Lo = 0, Hi = mip_view_count(&View, MIP_PROF_EDGES);
+  while (Lo < Hi) {
+    uint64_t Mid = Lo + (Hi - Lo) / 2;
+    mip_edge E;
+    if (mip_view_edge(&View, Mid, &E, &Err))
+      return error();
+    if (std::tie(E.caller, E.callee) < std::tie(Caller, Callee))
+      Lo = Mid + 1;
+    else
+      Hi = Mid;
+  }
+  mip_edge E;
+  if (Lo == mip_view_count(&View, MIP_PROF_EDGES))
+    return 0.0;
+  if (mip_view_edge(&View, Lo, &E, &Err))
+    return error();
+  if (E.caller != Caller || E.callee != Callee)
+    return 0.0;
+  return static_cast<double>(E.samples) / SamplesOfCallee[Callee];
+}
+
 Expected<uint64_t> Profile::hotThreshold(double Share) const {
   if (Threshold && Threshold->first == Share)
     return Threshold->second;

@@ -47,11 +47,25 @@ public:
   llvm::StringRef path() const { return Path; }
   uint64_t runs() const { return View.runs; }
   bool hasHeap() const { return View.has_heap; }
+  // Whether the profile counted calls (-fmip-generate=counts).
+  bool hasCounts() const;
+
+  // Every function's calls, in the profile's order (0 for a function
+  // without a count).
+  llvm::Expected<std::vector<uint64_t>> allCalls() const;
 
   // The functions whose key (docs/formats.md) is Key: usually one, more
   // for static functions of two units of the same name.
   llvm::Expected<llvm::SmallVector<Function, 1>>
   find(llvm::StringRef Key) const;
+
+  // Whether the profile has sampled call edges (-fmip-generate=edges).
+  bool hasEdges() const;
+
+  // The share of Callee's sampled calls made by Caller (profile indices),
+  // 0 when none was sampled; nullopt when Callee has no samples at all.
+  llvm::Expected<std::optional<double>> callerShare(uint64_t Caller,
+                                                    uint64_t Callee) const;
 
   // The fewest calls of a hot function for share (UINT64_MAX: none).
   llvm::Expected<uint64_t> hotThreshold(double Share) const;
@@ -71,6 +85,7 @@ private:
   Profile() = default;
   llvm::Error error() const;
   llvm::Error indexSites() const;
+  llvm::Error indexEdges() const;
 
   std::string Path;
   mip_view View{};
@@ -80,6 +95,8 @@ private:
   mutable bool SitesIndexed = false;
   mutable std::vector<Site> AllSites; // grouped by function
   mutable std::vector<std::pair<uint64_t, uint32_t>> FirstSite; // fn, at
+  mutable bool EdgesIndexed = false;
+  mutable std::vector<uint64_t> SamplesOfCallee; // by function index
 };
 
 } // namespace mip

@@ -18,6 +18,7 @@
 #include "FunctionKey.h"
 #include "FunctionTemperature.h"
 #include "Profile.h"
+#include "UseEarlyPass.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -128,11 +129,19 @@ void reportStale(Module &M, const Profile &P, const UseSettings &S,
   if (T.Stale.empty())
     return;
   size_t N = T.Stale.size();
+  // With counts before inlining (UseEarlyPass), the inliner follows the
+  // profile, so a function into which it inlined otherwise than the
+  // profiled build comes out different too, unchanged in the source.
+  const char *Why =
+      countedEarly(M)
+          ? " from the profiled build (changed since, or inlined otherwise "
+            "by the profile's counts) and will not use its blocks"
+          : " since the profile was taken and will not use it";
+  const char *Verb = countedEarly(M) ? (N == 1 ? " differs" : " differ")
+                                     : (N == 1 ? " has changed" : " have changed");
   diagnose(M, DS_Warning,
            P.path() + ": " + Twine(N) + (N == 1 ? " function" : " functions") +
-               " of " + M.getSourceFileName() +
-               (N == 1 ? " has" : " have") +
-               " changed since the profile was taken and will not use it" +
+               " of " + M.getSourceFileName() + Verb + Why +
                (S.ListStale ? "" : " (-fmip-list-stale lists them)"));
   if (S.ListStale)
     for (const std::string &Name : T.Stale)

@@ -266,7 +266,8 @@ for p in $PROGRAMS; do
   done
   # Functions the use build found changed since the profile (its warnings).
   record "$p" use stale "$(cat "$S/obj/$p/use"/*.o.log |
-    sed -n 's/.*: \([0-9]*\) functions* of .* since the profile was taken.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')"
+    sed -n 's/.*: \([0-9]*\) functions* of .* \(since the profile was taken\|from the profiled build\).*/\1/p' |
+    awk '{ n += $1 } END { print n + 0 }')"
   # The compiler's remarks, from the remarks build.
   cat "$S/obj/$p/remarks"/*.o.log >"$S/out/$p.remarks"
   record "$p" use remark_hot "$(grep -c 'remark: marked hot' "$S/out/$p.remarks" || true)"

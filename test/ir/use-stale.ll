@@ -9,6 +9,9 @@
 ; RUN: %FileCheck %s --input-file=%t.ll
 ; RUN: %FileCheck %s --check-prefix=WARN --input-file=%t.err
 ; RUN: %opt -passes='mip-use<profile=%t.mip;list-stale>' -disable-output %t.changed.ll 2>&1 | %FileCheck %s --check-prefix=LIST
+; After counts before inlining the warning allows that the counts, not
+; the source, may have made the function differ.
+; RUN: %opt -passes='mip-use-early<profile=%t.mip>,mip-use<profile=%t.mip>' -disable-output %t.changed.ll 2>&1 | %FileCheck %s --check-prefix=EARLY
 ; Unchanged, nothing is stale.
 ; RUN: %opt -passes='mip-use<profile=%t.mip>' -disable-output %s 2>&1 | count 0
 ; The same shape, but @loop calls another function, or runs its loop to
@@ -34,6 +37,8 @@
 ; WARN: remark: <unknown>:0:0: profile not used: the function changed since it was profiled
 ; WARN: warning: mip: {{.*}}.mip: 1 function of {{.*}}.changed.ll has changed since the profile was taken and will not use it (-fmip-list-stale lists them)
 ; WARN-NOT: brand_new
+
+; EARLY: warning: mip: {{.*}}.mip: 1 function of {{.*}}.changed.ll differs from the profiled build (changed since, or inlined otherwise by the profile's counts) and will not use its blocks (-fmip-list-stale lists them)
 
 ; LIST: warning: mip: {{.*}}.mip: 1 function of {{.*}} has changed since the profile was taken and will not use it{{$}}
 ; LIST-NEXT: note: mip: stale: changes
