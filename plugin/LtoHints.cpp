@@ -1,0 +1,189 @@
+//===- LtoHints.cpp - -fmip-use at the link of a -flto build --------------===//
+//
+// The settings come in the module (lld passes -mllvm options only to
+// what it has loaded when it reads them, which a pass plugin is not yet),
+// one tuple per unit; a full LTO module has every unit's. The profile is
+// opened once per module: ThinLTO backends run on threads of their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LtoHints.h"
+
+#include "AllocCalls.h"
+#include "AllocHints.h"
+#include "ContextHints.h"
+#include "Profile.h"
+#include "UsePass.h"
+
+#include "mip/alloc.h"
+
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/MemProfContextDisambiguation.h"
+
+using namespace llvm;
+
+namespace mip {
+
+namespace {
+
+constexpr const char *PassName = "mip";
+
+void diagnose(Module &M, DiagnosticSeverity Severity, const Twine &Message) {
+  M.getContext().diagnose(
+      DiagnosticInfoPGOProfile(nullptr, "mip: " + Message, Severity));
+}
+
+// The settings of the module's first unit; a warning when another unit
+// was compiled with other ones.
+std::optional<Options> takeSettings(Module &M) {
+  NamedMDNode *Units = M.getNamedMetadata(UseSettingsMetadata);
+  if (!Units)
+    return std::nullopt;
+  const MDNode *First = Units->getNumOperands() ? Units->getOperand(0) : nullptr;
+  bool Differ = llvm::any_of(Units->operands(),
+                             [&](const MDNode *N) { return N != First; });
+  Options Opts;
+  Error E = Error::success();
+  for (const MDOperand &Arg : First ? First->operands() : ArrayRef<MDOperand>())
+    if (auto *S = dyn_cast<MDString>(Arg))
+      if (!E)
+        E = applyPluginArg(Opts, S->getString());
+  // Applied once: a pipeline that runs again finds nothing to do.
+  M.eraseNamedMetadata(Units);
+  if (!E)
+    E = openUseProfile(Opts);
+  if (E) {
+    diagnose(M, DS_Error, toString(std::move(E)));
+    return std::nullopt;
+  }
+  if (Differ)
+    diagnose(M, DS_Warning,
+             "units of this link were compiled with different -fmip-use "
+             "settings; using those of the first (" +
+                 Opts.Use.File + ")");
+  return Opts;
+}
+
+uint8_t hintNamed(StringRef Class) {
+  return Class == "cold" ? MIP_HINT_COLD : Class == "hot" ? MIP_HINT_HOT : 0;
+}
+
+// The function a context clone was made from ("xmalloc" for
+// "xmalloc.memprof.1"), or "" for one that is no clone.
+StringRef cloneOf(const Function &F) {
+  size_t At = F.getName().find(".memprof.");
+  return At == StringRef::npos ? "" : F.getName().take_front(At);
+}
+
+void remarkHinted(OptimizationRemarkEmitter &ORE, CallBase &CB,
+                  StringRef Class) {
+  const Function &F = *CB.getFunction();
+  StringRef Original = cloneOf(F);
+  ORE.emit([&] {
+    OptimizationRemark R(PassName, "AllocContextHint", &CB);
+    R << "allocation hinted " << Class;
+    if (Original.empty())
+      R << ": every context of it is " << Class;
+    else
+      R << " in " << ore::NV("Clone", F.getName())
+        << ", the clone of " << ore::NV("Original", Original)
+        << " for its " << Class << " contexts";
+    return R;
+  });
+}
+
+// Hints the allocation calls of F whose "memprof" attribute is cold or
+// hot: set by the compile for a site whose contexts agree, by context
+// disambiguation in each clone of one whose contexts do not.
+unsigned hintByAttribute(Function &F) {
+  OptimizationRemarkEmitter ORE(&F);
+  unsigned Hinted = 0;
+  for (const AllocCall &Call : collectAllocCalls(F)) {
+    if (!mip_allocator_allocates(Call.Fn->Allocator))
+      continue;
+    Attribute A = Call.Call->getFnAttr("memprof");
+    uint8_t Hint = A.isValid() ? hintNamed(A.getValueAsString()) : 0;
+    if (!Hint)
+      continue;
+    std::string Class = A.getValueAsString().str();
+    CallBase &CB = *Call.Call;
+    // The remark first: the rewrite replaces the call.
+    if (Call.Through.empty() && !Call.Fn->Hinted.empty())
+      remarkHinted(ORE, CB, Class);
+    if (!rewriteWithHint(Call, Hint)) {
+      ORE.emit([&] {
+        return OptimizationRemarkMissed(PassName, "AllocContextHint", &CB)
+               << "allocation is " << Class
+               << " but has no hinted form (a function pointer, or an "
+                  "allocator without one)";
+      });
+      continue;
+    }
+    Hinted++;
+  }
+  return Hinted;
+}
+
+} // namespace
+
+PreservedAnalyses LinkUsePass::run(Module &M, ModuleAnalysisManager &MAM) {
+  std::optional<Options> Opts = takeSettings(M);
+  if (!Opts)
+    return PreservedAnalyses::all();
+  // The profile's own per-site hints would match the sites as the
+  // profiled build had them; here the contexts have already been matched
+  // at the compile, and the attributes carry them.
+  bool AllocHints = Opts->Use.AllocHints;
+  Opts->Use.AllocHints = false;
+  UsePass(Opts->Use, Opts->UseProfile).run(M, MAM);
+  if (AllocHints)
+    for (Function &F : M)
+      if (!F.isDeclaration())
+        hintByAttribute(F);
+  return PreservedAnalyses::none();
+}
+
+void addLtoCompilePasses(ModulePassManager &MPM, const Options &Opts) {
+  if (Opts.UseProfile)
+    MPM.addPass(ContextHintsPass(Opts.Use, Opts.UseProfile));
+}
+
+namespace {
+
+// Full LTO's own context disambiguation runs after its inlining, by which
+// time interprocedural constant propagation has rewritten the calls of a
+// wrapper called with constant arguments (xmalloc(64)) without their
+// !callsite metadata, and the contexts no longer reach their callers. Run
+// first, it sees the calls as the compile annotated them; the pipeline's
+// own run later finds nothing left to do.
+class EarlyContextClonePass : public PassInfoMixin<EarlyContextClonePass> {
+public:
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    if (!M.getNamedMetadata(UseSettingsMetadata))
+      return PreservedAnalyses::all();
+    return MemProfContextDisambiguation().run(M, MAM);
+  }
+  static bool isRequired() { return true; }
+};
+
+} // namespace
+
+void registerLinkPasses(PassBuilder &PB) {
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(EarlyContextClonePass());
+      });
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LinkUsePass());
+      });
+  PB.registerFullLinkTimeOptimizationLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(LinkUsePass());
+      });
+}
+
+} // namespace mip
