@@ -528,13 +528,30 @@ check "-fmip-order and the settings without -fmip-use are an error" \
   t_use_needed
 
 t_use_lto() {
-  refused "-fmip-use does not support -flto yet" -fmip-use=p.mip -flto -c a.c &&
-    refused "-fmip-use does not support -flto yet" \
-      -fmip-use=p.mip -flto=thin a.o -o x &&
-    args_of -fmip-use=p.mip -flto -fno-lto -c a.c && [ "$RC" = 0 ] &&
-    args_of -fmip-use=p.mip -fno-mip-use -flto -c a.c && [ "$RC" = 0 ]
+  # The compile gets the plugin as without -flto (it annotates the bitcode
+  # for the link), and nothing for the link.
+  args_of -fmip-use=p.mip -flto -c a.c && [ "$RC" = 0 ] &&
+    grep -qx -- "-fplugin-arg-mip-use=p.mip" "$TMP/args" &&
+    ! grep -q -- "--load-pass-plugin" "$TMP/args" &&
+    # The link: lld, with the plugin loaded into its LTO and LLVM's
+    # context disambiguation on.
+    args_of -fmip-use=p.mip -flto=thin a.o -o x && [ "$RC" = 0 ] &&
+    grep -qx -- "-fuse-ld=lld" "$TMP/args" &&
+    grep -qx -- "-Wl,--load-pass-plugin=$LIB/libmip.so" "$TMP/args" &&
+    grep -qx -- "-Wl,-mllvm,-enable-memprof-context-disambiguation" \
+      "$TMP/args" &&
+    grep -qx -- "-Wl,-mllvm,-supports-hot-cold-new" "$TMP/args" &&
+    args_of -fmip-use=p.mip -flto -fuse-ld=lld a.o -o x && [ "$RC" = 0 ] &&
+    [ "$(grep -c -- "-fuse-ld=lld" "$TMP/args")" = 1 ] &&
+    refused "-fmip-use with -flto needs lld to link (it loads MIP's plugin into the link's code generation): -fuse-ld=bfd cannot" \
+      -fmip-use=p.mip -flto -fuse-ld=bfd a.o -o x &&
+    args_of -fmip-use=p.mip -flto -fno-lto a.o -o x && [ "$RC" = 0 ] &&
+    ! grep -q -- "--load-pass-plugin" "$TMP/args" &&
+    args_of -fmip-use=p.mip -fno-mip-use -flto a.o -o x && [ "$RC" = 0 ] &&
+    ! grep -q -- "--load-pass-plugin" "$TMP/args"
 }
-check "-fmip-use with -flto is refused with one line" t_use_lto
+check "-fmip-use with -flto: the plugin at the compile, in lld at the link" \
+  t_use_lto
 
 ALLOC="$LIB/libmip_alloc.a -Wl,--push-state,--as-needed -ljemalloc -Wl,--pop-state"
 # argv_drive ARGS...: drive mipcc with the argv printer for a compiler.

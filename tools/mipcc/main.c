@@ -64,6 +64,24 @@ static const char *where(const struct need_at *at) {
   return at->member ? xconcat(at->file, "(", at->member, ")", NULL) : at->file;
 }
 
+/* A -flto link writes its hinted calls itself, from bitcode that has
+ * none yet: the profile says whether it will, at a site whose contexts
+ * agree or in a wrapper's clone. */
+static bool lto_needs_alloc(const struct request *rq, const char **why) {
+  int hinted = profile_hinted_sites(rq);
+  /* No compiler reads the profile at this link to say what is wrong. */
+  if (hinted < 0)
+    die("%s: cannot read the profile (mipdata check says why)", rq->use);
+  if (hinted > 0 || profile_wrapper_sites(rq) > 0) {
+    *why = xconcat("added: the -flto link hints allocations by ", rq->use,
+                   NULL);
+    return true;
+  }
+  *why = xconcat("not added: ", rq->use,
+                 " makes no allocation site or context cold or hot", NULL);
+  return false;
+}
+
 /* Whether a link with -fmip-use needs libmip_alloc.a, which defines the
  * hinted allocation calls the plugin writes, on top of jemalloc. Adding it
  * to every such link would make jemalloc the allocator of any program that
@@ -83,6 +101,8 @@ static bool needs_alloc(const struct request *rq, const struct link_scan *scan,
     *why = "added: -fmip-alloc-hints";
     return true;
   }
+  if (rq->lto)
+    return lto_needs_alloc(rq, why);
   if (rq->sources && !rq->no_codegen) {
     /* The objects are clang's temporaries: the profile says whether they
      * can hold hinted calls. */
@@ -107,7 +127,7 @@ static bool needs_alloc(const struct request *rq, const struct link_scan *scan,
 
 /* Whether the scan has to say if libmip_alloc.a is needed. */
 static bool scan_alloc(const struct request *rq) {
-  return rq->use && !rq->use_args[USE_ALLOC_HINTS] &&
+  return rq->use && !rq->use_args[USE_ALLOC_HINTS] && !rq->lto &&
          !(rq->sources && !rq->no_codegen);
 }
 
@@ -168,6 +188,21 @@ static void decide_interpose(const struct request *rq,
       linkargs_shared(rq->link) ? MIP_INTERPOSE_SHARED : MIP_INTERPOSE_EXE);
 }
 
+/* The link of a -flto build with -fmip-use: lld loads the plugin into
+ * its LTO pipelines, and LLVM's context disambiguation clones wrappers
+ * (plugin/LtoHints.h). No other linker loads pass plugins. */
+static void decide_lto_link(const struct request *rq, struct additions *add) {
+  const char *option = rq->ld_path ? "--ld-path" : "-fuse-ld";
+  const char *value = rq->ld_path ? rq->ld_path : rq->fuse_ld;
+  enum linker linker = LINKER_LLD;
+  if (value && (!names_linker(value, &linker) || linker != LINKER_LLD))
+    die("-fmip-use with -flto needs lld to link (it loads MIP's plugin into "
+        "the link's code generation): %s=%s cannot",
+        option, value);
+  add->add_fuse_ld = !value;
+  add->lto_plugin = mip_file("libmip.so");
+}
+
 static struct additions decide(const struct request *rq) {
   struct additions add = {0};
   /* Armv7 code is Thumb-2 unless the command says -marm, as Debian's
@@ -194,8 +229,6 @@ static struct additions decide(const struct request *rq) {
     die("-fmip-generate=heap is not supported for %s (MIP's heap mode needs "
         "a 64-bit target)",
         rq->target);
-  if (rq->use && rq->lto)
-    die("-fmip-use does not support -flto yet");
   /* Only a command that generates code from a C-family source has use for
    * the plugin; elsewhere clang could call its flags unused, which breaks
    * -Werror builds. */
@@ -228,7 +261,24 @@ static struct additions decide(const struct request *rq) {
     add.order = true;
     choose_linker(rq, &add);
   }
+  if (rq->use && rq->lto)
+    decide_lto_link(rq, &add);
   return add;
+}
+
+/* Without -flto, once per link: the sites only a -flto link can hint. */
+static void note_wrappers(const struct request *rq) {
+  const char *hints = rq->use_args[USE_ALLOC_HINTS];
+  if (!rq->use || rq->lto || !rq->inputs || rq->no_link || rq->relocatable ||
+      (hints && strcmp(hints, "no-alloc-hints") == 0))
+    return;
+  int n = profile_wrapper_sites(rq);
+  if (n > 0)
+    note("%s: %d allocation site%s reached through wrappers from cold and "
+         "other contexts get no hint without -flto: hinting them clones "
+         "each wrapper per context, which needs every caller's unit at "
+         "once, at the link (docs/use.md, \"Wrappers and LTO\")",
+         rq->use, n, n == 1 ? "" : "s");
 }
 
 /* Has mipdata write the ordering file for the link; on failure its own
@@ -266,6 +316,7 @@ int main(int argc, char **argv) {
   parse_request(argc, argv, &rq);
   default_settings(&rq);
   struct additions add = decide(&rq);
+  note_wrappers(&rq);
   /* clang prints its version on stdout, which build systems read to tell
    * the compiler: MIP's goes before it, on stderr. */
   if (rq.version)

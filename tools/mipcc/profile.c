@@ -21,18 +21,57 @@ static void take_number(const struct request *rq, enum use_key key,
     *value = strtod(eq + 1, NULL);
 }
 
-int profile_hinted_sites(const struct request *rq) {
-  struct mip_decide_options o;
-  mip_decide_defaults(&o);
+static void decide_options(const struct request *rq,
+                           struct mip_decide_options *o) {
+  mip_decide_defaults(o);
 #define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
-  take_number(rq, USE_##NAME, &o.field);
+  take_number(rq, USE_##NAME, &o->field);
 #include "mip/decide.inc"
 #undef MIP_DECIDE_SETTING
+}
+
+static int capped(int64_t n) {
+  return n < 0 ? -1 : n > 1000000 ? 1000000 : (int)n;
+}
+
+int profile_hinted_sites(const struct request *rq) {
+  struct mip_decide_options o;
+  decide_options(rq, &o);
   struct mip_view v;
   struct mip_error err;
   if (mip_view_open(rq->use, &v, &err))
     return -1;
   int64_t n = mip_view_hinted_sites(&v, &o, &err);
   mip_view_close(&v);
-  return n < 0 ? -1 : n > 1000000 ? 1000000 : (int)n;
+  return capped(n);
+}
+
+/* Mixed allocation sites with a cold context, or -1. */
+static int64_t wrapper_sites(const struct mip_view *v,
+                             const struct mip_decide_options *o,
+                             struct mip_error *err) {
+  int64_t n = 0;
+  uint64_t count = mip_view_count(v, MIP_PROF_HEAP_SITES);
+  for (uint64_t i = 0; i < count; i++) {
+    struct mip_heap_site s;
+    struct mip_site_decision d;
+    if (mip_view_heap_site(v, i, &s, err) ||
+        mip_view_site_decision(v, (uint32_t)i, o, &d, err))
+      return -1;
+    n += mip_allocator_allocates(s.allocator) && d.mixed &&
+         d.contexts[MIP_CLASS_COLD] > 0;
+  }
+  return n;
+}
+
+int profile_wrapper_sites(const struct request *rq) {
+  struct mip_decide_options o;
+  decide_options(rq, &o);
+  struct mip_view v;
+  struct mip_error err;
+  if (mip_view_open(rq->use, &v, &err))
+    return -1;
+  int64_t n = wrapper_sites(&v, &o, &err);
+  mip_view_close(&v);
+  return capped(n);
 }
