@@ -534,17 +534,22 @@ t_use_lto() {
     grep -qx -- "-fplugin-arg-mip-use=p.mip" "$TMP/args" &&
     ! grep -q -- "--load-pass-plugin" "$TMP/args" &&
     # The link: lld, with the plugin loaded into its LTO and LLVM's
-    # context disambiguation on.
-    args_of -fmip-use=p.mip -flto=thin a.o -o x && [ "$RC" = 0 ] &&
+    # context disambiguation on (no hints: p.mip is no profile, and the
+    # link reads it to decide on libmip_alloc.a).
+    args_of -fmip-use=p.mip -fno-mip-alloc-hints -flto=thin a.o -o x &&
+    [ "$RC" = 0 ] &&
     grep -qx -- "-fuse-ld=lld" "$TMP/args" &&
     grep -qx -- "-Wl,--load-pass-plugin=$LIB/libmip.so" "$TMP/args" &&
     grep -qx -- "-Wl,-mllvm,-enable-memprof-context-disambiguation" \
       "$TMP/args" &&
     grep -qx -- "-Wl,-mllvm,-supports-hot-cold-new" "$TMP/args" &&
-    args_of -fmip-use=p.mip -flto -fuse-ld=lld a.o -o x && [ "$RC" = 0 ] &&
+    args_of -fmip-use=p.mip -fno-mip-alloc-hints -flto -fuse-ld=lld a.o \
+      -o x && [ "$RC" = 0 ] &&
     [ "$(grep -c -- "-fuse-ld=lld" "$TMP/args")" = 1 ] &&
     refused "-fmip-use with -flto needs lld to link (it loads MIP's plugin into the link's code generation): -fuse-ld=bfd cannot" \
       -fmip-use=p.mip -flto -fuse-ld=bfd a.o -o x &&
+    refused "p.mip: cannot read the profile (mipdata check says why)" \
+      -fmip-use=p.mip -flto a.o -o x &&
     args_of -fmip-use=p.mip -flto -fno-lto a.o -o x && [ "$RC" = 0 ] &&
     ! grep -q -- "--load-pass-plugin" "$TMP/args" &&
     args_of -fmip-use=p.mip -fno-mip-use -flto a.o -o x && [ "$RC" = 0 ] &&

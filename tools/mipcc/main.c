@@ -255,14 +255,14 @@ static struct additions decide(const struct request *rq) {
   /* Pool mode's merge is most of the runtime's size: only the images
    * linked for it carry it. */
   add.pool = add.runtime && rq->pool;
+  if (rq->use && rq->lto)
+    decide_lto_link(rq, &add);
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
     add.alloc = mip_target_file(rq->target, "libmip_alloc.a");
   if (rq->use && rq->order) {
     add.order = true;
     choose_linker(rq, &add);
   }
-  if (rq->use && rq->lto)
-    decide_lto_link(rq, &add);
   return add;
 }
 
