@@ -43,6 +43,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdio>
 
@@ -223,6 +224,7 @@ std::string number(double D) {
 std::vector<std::string> settingsArgs(const UseSettings &S) {
   SmallString<256> File(S.File);
   sys::fs::make_absolute(File);
+  sys::path::remove_dots(File, /*remove_dot_dot=*/true);
   std::vector<std::string> Args{("use=" + File).str()};
 #define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
   Args.push_back(std::string(key) + "=" + number(S.Decide.field));

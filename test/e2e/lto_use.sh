@@ -195,7 +195,7 @@ grep -q "notcold (mixed): malloc at .*xmalloc.c" annotate.txt &&
 # ---- without LTO -------------------------------------------------------------
 # shellcheck disable=SC2086
 "$MIPCC" -fmip-use=prof.mip $LOW -O2 -g $SOURCES -o nolto -ljemalloc 2>nolto.link
-n=$(grep -c 'get no hint without -flto' nolto.link || true)
+n=$(grep -c 'no hint without -flto' nolto.link || true)
 [ "$n" = 1 ] && grep -qF "mipcc: prof.mip: 1 allocation site reached through wrappers" nolto.link &&
   pass "without -flto: the link says once why the wrapper gets no hint" ||
   fail "without -flto: the link said: $(cat nolto.link)"
