@@ -12,6 +12,7 @@
 #include "AllocCalls.h"
 #include "AllocHints.h"
 #include "ContextHints.h"
+#include "GeneratePass.h"
 #include "Profile.h"
 #include "UsePass.h"
 
@@ -129,26 +130,102 @@ unsigned hintByAttribute(Function &F) {
 
 } // namespace
 
-PreservedAnalyses LinkUsePass::run(Module &M, ModuleAnalysisManager &MAM) {
+namespace {
+
+// The modes of a -flto compile with -fmip-generate, as the plugin
+// argument generate=MODES takes them.
+std::string modesArg(const Modes &M) {
+  std::string List;
+  auto Add = [&](bool On, const char *Name) {
+    if (On)
+      List += (List.empty() ? "" : ",") + std::string(Name);
+  };
+  Add(M.Counts, "counts");
+  Add(M.Order, "order");
+  Add(M.Blocks && !M.AllBlocks, "blocks");
+  Add(M.AllBlocks, "all-blocks");
+  Add(M.Edges, "edges");
+  Add(M.Atomic, "atomic");
+  Add(M.Heap, "heap");
+  return List;
+}
+
+// Records the modes in the module: the link instruments, once, the code
+// it generates (a compile that instrumented would have its probes
+// optimized across units, and the map would not be the final code's).
+class RecordGeneratePass : public PassInfoMixin<RecordGeneratePass> {
+public:
+  explicit RecordGeneratePass(Modes Generated) : Generated(Generated) {}
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    Metadata *Arg = MDString::get(M.getContext(), modesArg(Generated));
+    M.getOrInsertNamedMetadata(GenerateModesMetadata)
+        ->addOperand(MDTuple::get(M.getContext(), Arg));
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+
+private:
+  Modes Generated;
+};
+
+// The modes the module's first unit was compiled with; a warning when
+// another unit's differ.
+std::optional<Modes> takeModes(Module &M) {
+  NamedMDNode *Units = M.getNamedMetadata(GenerateModesMetadata);
+  if (!Units)
+    return std::nullopt;
+  const MDNode *First = Units->getNumOperands() ? Units->getOperand(0) : nullptr;
+  bool Differ = llvm::any_of(Units->operands(),
+                             [&](const MDNode *N) { return N != First; });
+  StringRef List;
+  if (First && First->getNumOperands())
+    if (auto *S = dyn_cast<MDString>(First->getOperand(0)))
+      List = S->getString();
+  Expected<Modes> Generated = parseModes(List);
+  M.eraseNamedMetadata(Units);
+  if (!Generated) {
+    diagnose(M, DS_Error, toString(Generated.takeError()));
+    return std::nullopt;
+  }
+  if (Differ)
+    diagnose(M, DS_Warning,
+             "units of this link were compiled with different "
+             "-fmip-generate modes; instrumenting with those of the first (" +
+                 List + ")");
+  return *Generated;
+}
+
+} // namespace
+
+PreservedAnalyses LinkPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::optional<Options> Opts = takeSettings(M);
-  if (!Opts)
+  std::optional<Modes> Generated = takeModes(M);
+  if (!Opts && !Generated)
     return PreservedAnalyses::all();
-  // The profile's own per-site hints would match the sites as the
-  // profiled build had them; here the contexts have already been matched
-  // at the compile, and the attributes carry them.
-  bool AllocHints = Opts->Use.AllocHints;
-  Opts->Use.AllocHints = false;
-  UsePass(Opts->Use, Opts->UseProfile).run(M, MAM);
-  if (AllocHints)
-    for (Function &F : M)
-      if (!F.isDeclaration())
-        hintByAttribute(F);
+  // As without LTO: the profile is used first, then the code it shaped is
+  // instrumented.
+  if (Opts) {
+    // The profile's own per-site hints would match the sites as the
+    // profiled build had them; here the contexts have already been
+    // matched at the compile, and the attributes carry them.
+    bool AllocHints = Opts->Use.AllocHints;
+    Opts->Use.AllocHints = false;
+    UsePass(Opts->Use, Opts->UseProfile).run(M, MAM);
+    if (AllocHints)
+      for (Function &F : M)
+        if (!F.isDeclaration())
+          hintByAttribute(F);
+  }
+  if (Generated)
+    GeneratePass(*Generated).run(M, MAM);
   return PreservedAnalyses::none();
 }
 
 void addLtoCompilePasses(ModulePassManager &MPM, const Options &Opts) {
   if (Opts.UseProfile)
     MPM.addPass(ContextHintsPass(Opts.Use, Opts.UseProfile));
+  if (Opts.Generate)
+    MPM.addPass(RecordGeneratePass(Opts.Generated));
 }
 
 namespace {
@@ -178,11 +255,11 @@ void registerLinkPasses(PassBuilder &PB) {
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(LinkUsePass());
+        MPM.addPass(LinkPass());
       });
   PB.registerFullLinkTimeOptimizationLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
-        MPM.addPass(LinkUsePass());
+        MPM.addPass(LinkPass());
       });
 }
 

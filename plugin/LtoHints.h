@@ -25,16 +25,23 @@ class PassBuilder;
 namespace mip {
 
 // What the compile of a -flto build adds to its pipeline: the context
-// annotation, for the link; nothing that needs the final code.
+// annotation and the settings, for the link; nothing that needs the
+// final code (instrumentation included: the link does it).
 void addLtoCompilePasses(llvm::ModulePassManager &MPM, const Options &Opts);
 
 // The link half, for the pipelines a linker's LTO builds: the ThinLTO
 // backends' and full LTO's.
 void registerLinkPasses(llvm::PassBuilder &PB);
 
+// The name of the module's named metadata that carries the modes of
+// -fmip-generate from the compile to the link: one tuple per unit, its
+// one string the modes (generate=MODES).
+inline constexpr const char *GenerateModesMetadata = "mip.generate";
+
 // Applies the profile the module's settings name, once, and hints the
-// allocation calls their contexts made cold or hot.
-class LinkUsePass : public llvm::PassInfoMixin<LinkUsePass> {
+// allocation calls their contexts made cold or hot; then instruments the
+// module with the modes it records, once.
+class LinkPass : public llvm::PassInfoMixin<LinkPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }

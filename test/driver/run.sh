@@ -262,14 +262,21 @@ check "--version: MIP's and LLVM's versions on stderr, clang's output as it is" 
   t_mip_version
 
 t_lto() {
-  drive "$MIPCC" -fmip-generate -flto -c a.c -o lto.o
-  [ "$RC" = 1 ] && [ ! -e "$W/lto.o" ] &&
-    [ "$(cat "$TMP/err")" = "mipcc: -fmip-generate does not support -flto yet" ] &&
-    drive "$MIPCC" -fmip-generate -flto=thin a.c -o lto && [ "$RC" = 1 ] &&
-    drive "$MIPCC" -fmip-generate -flto -fno-lto -c a.c -o a.o && [ "$RC" = 0 ] &&
-    drive "$MIPCC" -flto -c a.c -o lto.o && [ "$RC" = 0 ]
+  # The compile records the modes in the bitcode; the link, lld with the
+  # plugin loaded, instruments the code it generates, once.
+  drive "$MIPCC" -fmip-generate -flto -c a.c -o lto.o && [ "$RC" = 0 ] &&
+    ! "$LLVM_BIN/llvm-nm" "$W/lto.o" 2>/dev/null | grep -q __mip &&
+    drive "$MIPCC" -fmip-generate -flto lto.o -o lto && [ "$RC" = 0 ] &&
+    grep -q -- "-Wl,--load-pass-plugin=$LIB/libmip.so" "$TMP/err" &&
+    (cd "$W" && MIP_PROFILE_FILE=lto.mipraw ./lto) &&
+    "$MIPDATA" extract "$W/lto" -o "$W/lto.mipmap" | grep -q "lto.mipmap: 2 functions" &&
+    [ -s "$W/lto.mipraw" ] &&
+    drive "$MIPCC" -fmip-generate -flto -fuse-ld=bfd lto.o -o lto2 &&
+    [ "$RC" = 1 ] && [ ! -e "$W/lto2" ] &&
+    [ "$(cat "$TMP/err")" = "mipcc: -fmip-generate with -flto needs lld to link (it loads MIP's plugin into the link's code generation): -fuse-ld=bfd cannot" ] &&
+    drive "$MIPCC" -fmip-generate -flto -fno-lto -c a.c -o a.o && [ "$RC" = 0 ]
 }
-check "-fmip-generate with -flto is refused with one line" t_lto
+check "-fmip-generate with -flto: the modes in the bitcode, the instrumentation at the lld link" t_lto
 
 t_status() {
   drive "$MIPCC" -fmip-generate -c bad.c -o bad.o

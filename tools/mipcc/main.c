@@ -137,6 +137,12 @@ static bool heap_here(const struct request *rq) {
   return rq->generate && rq->heap && rq->sources && !rq->no_codegen;
 }
 
+/* A -flto link with heap mode: the link itself instruments (the objects
+ * are bitcode, which the scan cannot read). */
+static bool heap_at_lto_link(const struct request *rq) {
+  return rq->generate && rq->heap && rq->lto;
+}
+
 /* Looks into the link's inputs for what only they can tell: whether an
  * object is instrumented when the command does not say -fmip-generate
  * (the build compiled with the flag and links without it), whether one
@@ -177,6 +183,8 @@ static void decide_interpose(const struct request *rq,
     add->interpose_why =
         xconcat("added: ", rq->first_source,
                 " is compiled with heap mode in this command", NULL);
+  else if (heap_at_lto_link(rq))
+    add->interpose_why = "added: the -flto link instruments with heap mode";
   else if (scan->found & NEED_HEAP)
     add->interpose_why = xconcat("added: ", where(need_at(scan, NEED_HEAP)),
                                  " has heap code (",
@@ -188,17 +196,18 @@ static void decide_interpose(const struct request *rq,
       linkargs_shared(rq->link) ? MIP_INTERPOSE_SHARED : MIP_INTERPOSE_EXE);
 }
 
-/* The link of a -flto build with -fmip-use: lld loads the plugin into
- * its LTO pipelines, and LLVM's context disambiguation clones wrappers
- * (plugin/LtoHints.h). No other linker loads pass plugins. */
+/* The link of a -flto build with -fmip-use or -fmip-generate: lld loads
+ * the plugin into its LTO pipelines, which instrument the code they
+ * generate or use the profile, and LLVM's context disambiguation clones
+ * wrappers (plugin/LtoHints.h). No other linker loads pass plugins. */
 static void decide_lto_link(const struct request *rq, struct additions *add) {
   const char *option = rq->ld_path ? "--ld-path" : "-fuse-ld";
   const char *value = rq->ld_path ? rq->ld_path : rq->fuse_ld;
   enum linker linker = LINKER_LLD;
   if (value && (!names_linker(value, &linker) || linker != LINKER_LLD))
-    die("-fmip-use with -flto needs lld to link (it loads MIP's plugin into "
+    die("%s with -flto needs lld to link (it loads MIP's plugin into "
         "the link's code generation): %s=%s cannot",
-        option, value);
+        rq->use ? "-fmip-use" : "-fmip-generate", option, value);
   add->add_fuse_ld = !value;
   add->lto_plugin = mip_file("libmip.so");
 }
@@ -217,12 +226,6 @@ static struct additions decide(const struct request *rq) {
   /* No inputs: --version, -dumpmachine, -print-*...; nothing to add. */
   if (!rq->inputs)
     return add;
-  /* With LTO the objects are bitcode and code generation happens in the
-   * linker, out of the plugin's reach: a generated profile would come out
-   * empty, and a used one is matched at the end of each module's pipeline,
-   * which then does not produce the code. */
-  if (rq->generate && rq->lto)
-    die("-fmip-generate does not support -flto yet");
   /* Heap mode's shadow (an eighth of the address space) has no room in a
    * 32-bit process beside the program (include/mip/arch.h). */
   if (rq->generate && rq->heap && mip_target_is_arm32(rq->target))
@@ -255,7 +258,7 @@ static struct additions decide(const struct request *rq) {
   /* Pool mode's merge is most of the runtime's size: only the images
    * linked for it carry it. */
   add.pool = add.runtime && rq->pool;
-  if (rq->use && rq->lto)
+  if ((rq->use || rq->generate) && rq->lto)
     decide_lto_link(rq, &add);
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
     add.alloc = mip_target_file(rq->target, "libmip_alloc.a");
