@@ -37,23 +37,38 @@ void diagnose(Module &M, DiagnosticSeverity Severity, const Twine &Message) {
       DiagnosticInfoPGOProfile(nullptr, "mip: " + Message, Severity));
 }
 
-// The settings of the module's first unit; a warning when another unit
-// was compiled with other ones.
-std::optional<Options> takeSettings(Module &M) {
-  NamedMDNode *Units = M.getNamedMetadata(UseSettingsMetadata);
+// The strings the module's first unit recorded under Name, taken out of
+// the module (a pipeline that runs again finds nothing to do); Differ
+// when another unit of a full LTO module recorded others.
+std::optional<std::vector<std::string>> takeFirstUnit(Module &M, StringRef Name,
+                                                      bool &Differ) {
+  NamedMDNode *Units = M.getNamedMetadata(Name);
   if (!Units)
     return std::nullopt;
   const MDNode *First = Units->getNumOperands() ? Units->getOperand(0) : nullptr;
-  bool Differ = llvm::any_of(Units->operands(),
-                             [&](const MDNode *N) { return N != First; });
-  Options Opts;
-  Error E = Error::success();
+  Differ = llvm::any_of(Units->operands(),
+                        [&](const MDNode *N) { return N != First; });
+  std::vector<std::string> Strings;
   for (const MDOperand &Arg : First ? First->operands() : ArrayRef<MDOperand>())
     if (auto *S = dyn_cast<MDString>(Arg))
-      if (!E)
-        E = applyPluginArg(Opts, S->getString());
-  // Applied once: a pipeline that runs again finds nothing to do.
+      Strings.push_back(S->getString().str());
   M.eraseNamedMetadata(Units);
+  return Strings;
+}
+
+// The settings of the module's first unit; a warning when another unit
+// was compiled with other ones.
+std::optional<Options> takeSettings(Module &M) {
+  bool Differ;
+  std::optional<std::vector<std::string>> Args =
+      takeFirstUnit(M, UseSettingsMetadata, Differ);
+  if (!Args)
+    return std::nullopt;
+  Options Opts;
+  Error E = Error::success();
+  for (const std::string &Arg : *Args)
+    if (!E)
+      E = applyPluginArg(Opts, Arg);
   if (!E)
     E = openUseProfile(Opts);
   if (E) {
@@ -171,18 +186,13 @@ private:
 // The modes the module's first unit was compiled with; a warning when
 // another unit's differ.
 std::optional<Modes> takeModes(Module &M) {
-  NamedMDNode *Units = M.getNamedMetadata(GenerateModesMetadata);
-  if (!Units)
+  bool Differ;
+  std::optional<std::vector<std::string>> Args =
+      takeFirstUnit(M, GenerateModesMetadata, Differ);
+  if (!Args)
     return std::nullopt;
-  const MDNode *First = Units->getNumOperands() ? Units->getOperand(0) : nullptr;
-  bool Differ = llvm::any_of(Units->operands(),
-                             [&](const MDNode *N) { return N != First; });
-  StringRef List;
-  if (First && First->getNumOperands())
-    if (auto *S = dyn_cast<MDString>(First->getOperand(0)))
-      List = S->getString();
+  std::string List = Args->empty() ? "" : Args->front();
   Expected<Modes> Generated = parseModes(List);
-  M.eraseNamedMetadata(Units);
   if (!Generated) {
     diagnose(M, DS_Error, toString(Generated.takeError()));
     return std::nullopt;

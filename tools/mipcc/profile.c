@@ -30,48 +30,27 @@ static void decide_options(const struct request *rq,
 #undef MIP_DECIDE_SETTING
 }
 
-static int capped(int64_t n) {
+/* count's number for the profile of -fmip-use, with the command line's
+ * thresholds; -1 when the profile cannot be read. */
+static int count_in_profile(const struct request *rq,
+                            int64_t (*count)(const struct mip_view *,
+                                             const struct mip_decide_options *,
+                                             struct mip_error *)) {
+  struct mip_decide_options o;
+  decide_options(rq, &o);
+  struct mip_view v;
+  struct mip_error err;
+  if (mip_view_open(rq->use, &v, &err))
+    return -1;
+  int64_t n = count(&v, &o, &err);
+  mip_view_close(&v);
   return n < 0 ? -1 : n > 1000000 ? 1000000 : (int)n;
 }
 
 int profile_hinted_sites(const struct request *rq) {
-  struct mip_decide_options o;
-  decide_options(rq, &o);
-  struct mip_view v;
-  struct mip_error err;
-  if (mip_view_open(rq->use, &v, &err))
-    return -1;
-  int64_t n = mip_view_hinted_sites(&v, &o, &err);
-  mip_view_close(&v);
-  return capped(n);
-}
-
-/* Mixed allocation sites with a cold context, or -1. */
-static int64_t wrapper_sites(const struct mip_view *v,
-                             const struct mip_decide_options *o,
-                             struct mip_error *err) {
-  int64_t n = 0;
-  uint64_t count = mip_view_count(v, MIP_PROF_HEAP_SITES);
-  for (uint64_t i = 0; i < count; i++) {
-    struct mip_heap_site s;
-    struct mip_site_decision d;
-    if (mip_view_heap_site(v, i, &s, err) ||
-        mip_view_site_decision(v, (uint32_t)i, o, &d, err))
-      return -1;
-    n += mip_allocator_allocates(s.allocator) && d.mixed &&
-         d.contexts[MIP_CLASS_COLD] > 0;
-  }
-  return n;
+  return count_in_profile(rq, mip_view_hinted_sites);
 }
 
 int profile_wrapper_sites(const struct request *rq) {
-  struct mip_decide_options o;
-  decide_options(rq, &o);
-  struct mip_view v;
-  struct mip_error err;
-  if (mip_view_open(rq->use, &v, &err))
-    return -1;
-  int64_t n = wrapper_sites(&v, &o, &err);
-  mip_view_close(&v);
-  return capped(n);
+  return count_in_profile(rq, mip_view_wrapper_sites);
 }
