@@ -107,9 +107,16 @@ public:
 
   bool isCaller(uint64_t Id) const { return Callers.contains(Id); }
 
+  // The functions the call at frame Id called in the contexts.
+  ArrayRef<std::string> calleesAt(uint64_t Id) const {
+    auto It = Callees.find(Id);
+    return It == Callees.end() ? ArrayRef<std::string>() : It->second;
+  }
+
 private:
   Error readContext(const mip_view &V, uint64_t I,
                     const mip_decide_options &Options);
+  void noteCallee(uint64_t Id, StringRef Name);
   Error fail() const {
     return createStringError(inconvertibleErrorCode(), Path + ": " + Err.msg);
   }
@@ -118,6 +125,7 @@ private:
   std::vector<Context> Contexts;
   DenseMap<uint64_t, SmallVector<uint32_t, 2>> ByAllocation;
   DenseSet<uint64_t> Callers;
+  DenseMap<uint64_t, SmallVector<std::string, 1>> Callees;
   mutable mip_error Err{};
 };
 
@@ -135,6 +143,7 @@ Error ContextIndex::readContext(const mip_view &V, uint64_t I,
     return Error::success();
   Context Ctx{{}, mip_mib_class(&C.mib, &Options),
               C.mib.v[MIP_MIBI_TotalSize]};
+  mip_heap_frame Inner{};
   // Frames outside the image (libc's __libc_start_call_main) or unknown
   // end what a compile can match.
   for (uint32_t K = 0; K < C.frame_count; K++) {
@@ -144,10 +153,16 @@ Error ContextIndex::readContext(const mip_view &V, uint64_t I,
         mip_view_heap_frame(&V, FrameIndex, &F, &Err))
       return fail();
     const char *Name = mip_view_string(&V, F.function);
-    if ((F.flags & MIP_FRAME_OUTSIDE) || F.object || !Name || !*Name ||
-        !F.line)
+    // A frame on line 0 (the profiled build merged two calls into one) is
+    // kept: lineless() matches the calls it may be.
+    if ((F.flags & MIP_FRAME_OUTSIDE) || F.object || !Name || !*Name)
       break;
     Ctx.Ids.push_back(stackId(Name, F.line, F.column));
+    // The call at this frame called the previous frame's function, unless
+    // that was inlined into this one.
+    if (K && !(Inner.flags & MIP_FRAME_INLINED))
+      noteCallee(Ctx.Ids.back(), mip_view_string(&V, Inner.function));
+    Inner = F;
   }
   if (Ctx.Ids.empty())
     return Error::success();
@@ -158,6 +173,12 @@ Error ContextIndex::readContext(const mip_view &V, uint64_t I,
   return Error::success();
 }
 
+void ContextIndex::noteCallee(uint64_t Id, StringRef Name) {
+  SmallVector<std::string, 1> &Names = Callees[Id];
+  if (!llvm::is_contained(Names, Name))
+    Names.push_back(Name.str());
+}
+
 Error ContextIndex::read(const Profile &P, const mip_decide_options &Options) {
   Path = P.path().str();
   const mip_view &V = P.view();
@@ -166,6 +187,32 @@ Error ContextIndex::read(const Profile &P, const mip_decide_options &Options) {
     if (Error E = readContext(V, I, Options))
       return E;
   return Error::success();
+}
+
+// The name a profile frame gives the function F.
+StringRef frameName(const Function &F) {
+  const DISubprogram *SP = F.getSubprogram();
+  if (!SP)
+    return GlobalValue::dropLLVMManglingEscape(F.getName());
+  return SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName();
+}
+
+// For a direct call that matches no frame: the frame of the function it
+// is in (inlined or not) on line 0 whose call the contexts saw reach its
+// callee. The profiled build merged calls of one function there (two
+// arms' lua_pushstring in Lua's setpath), and any of them may be the one.
+std::optional<uint64_t> lineless(const CallBase &CB, const ContextIndex &Index) {
+  const Function *Callee = CB.getCalledFunction();
+  const DISubprogram *SP = CB.getDebugLoc()->getScope()->getSubprogram();
+  if (!Callee || !SP)
+    return std::nullopt;
+  StringRef Name =
+      SP->getLinkageName().empty() ? SP->getName() : SP->getLinkageName();
+  uint64_t Id = stackId(Name, 0, 0);
+  if (!Index.isCaller(Id) ||
+      !llvm::is_contained(Index.calleesAt(Id), frameName(*Callee)))
+    return std::nullopt;
+  return Id;
 }
 
 // One class for all of an allocation's contexts: the attribute, as
@@ -189,6 +236,19 @@ void annotateAllocation(CallBase &CB, ArrayRef<uint64_t> Ids,
                    memprof::buildCallstackMetadata(Ids, CB.getContext()));
 }
 
+// An indirect call gets the functions the profile saw it call, so that a
+// full LTO link can make it direct (LtoHints.cpp) for LLVM's context
+// disambiguation, which follows direct calls only.
+void nameCallees(CallBase &CB, ArrayRef<std::string> Names) {
+  if (Names.empty())
+    return;
+  SmallVector<Metadata *, 2> Strings;
+  for (const std::string &Name : Names)
+    Strings.push_back(MDString::get(CB.getContext(), Name));
+  CB.setMetadata(ProfiledCalleesMetadata,
+                 MDTuple::get(CB.getContext(), Strings));
+}
+
 void annotateFunction(Function &F, const ContextIndex &Index) {
   DenseSet<const CallBase *> Allocations;
   for (const AllocCall &Call : collectAllocCalls(F))
@@ -206,10 +266,18 @@ void annotateFunction(Function &F, const ContextIndex &Index) {
           Index.allocatedAt(Ids);
       if (!Found.empty())
         annotateAllocation(*CB, Ids, Found);
-    } else if (Index.isCaller(Ids.front())) {
-      CB->setMetadata(LLVMContext::MD_callsite,
-                      memprof::buildCallstackMetadata(Ids, CB->getContext()));
+      continue;
     }
+    if (!Index.isCaller(Ids.front())) {
+      std::optional<uint64_t> Merged = lineless(*CB, Index);
+      if (!Merged)
+        continue;
+      Ids.front() = *Merged;
+    }
+    CB->setMetadata(LLVMContext::MD_callsite,
+                    memprof::buildCallstackMetadata(Ids, CB->getContext()));
+    if (!CB->getCalledFunction())
+      nameCallees(*CB, Index.calleesAt(Ids.front()));
   }
 }
 

@@ -38,6 +38,10 @@ private:
 // each a plugin argument (use=FILE, hot-share=F, no-alloc-hints, ...).
 inline constexpr const char *UseSettingsMetadata = "mip.use";
 
+// The metadata kind on an indirect call of a context that names the
+// functions the profile saw it call (a tuple of strings).
+inline constexpr const char *ProfiledCalleesMetadata = "mip.callees";
+
 } // namespace mip
 
 #endif

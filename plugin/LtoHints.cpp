@@ -21,8 +21,10 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/IPO/MemProfContextDisambiguation.h"
+#include "llvm/Transforms/Utils/CallPromotionUtils.h"
 
 using namespace llvm;
 
@@ -143,6 +145,14 @@ unsigned hintByAttribute(Function &F) {
   return Hinted;
 }
 
+// Hints the module's allocation calls by their attribute; the compile set
+// none when its -fmip-use had -fno-mip-alloc-hints.
+void hintModule(Module &M) {
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      hintByAttribute(F);
+}
+
 } // namespace
 
 namespace {
@@ -221,10 +231,9 @@ PreservedAnalyses LinkPass::run(Module &M, ModuleAnalysisManager &MAM) {
     bool AllocHints = Opts->Use.AllocHints;
     Opts->Use.AllocHints = false;
     UsePass(Opts->Use, Opts->UseProfile).run(M, MAM);
+    // What the early passes left: calls the pipeline made since.
     if (AllocHints)
-      for (Function &F : M)
-        if (!F.isDeclaration())
-          hintByAttribute(F);
+      hintModule(M);
   }
   if (Generated)
     GeneratePass(*Generated).run(M, MAM);
@@ -240,6 +249,52 @@ void addLtoCompilePasses(ModulePassManager &MPM, const Options &Opts) {
 
 namespace {
 
+// The module's functions by their IR name and by the name their debug
+// information gives (a profile frame's), the first one of each.
+StringMap<Function *> functionsByName(Module &M) {
+  StringMap<Function *> ByName;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    ByName.try_emplace(F.getName(), &F);
+    if (const DISubprogram *SP = F.getSubprogram())
+      ByName.try_emplace(SP->getLinkageName().empty() ? SP->getName()
+                                                      : SP->getLinkageName(),
+                         &F);
+  }
+  return ByName;
+}
+
+// Makes each indirect call that the profile saw call one function a
+// direct call of it, behind a comparison of the pointer (the indirect call
+// stays for other targets), so that context disambiguation can follow it:
+// LLVM 19 builds no callsite graph edge for an indirect call. Lua calls
+// its allocator through a pointer (luaM_malloc_ through g->frealloc).
+// Only the whole program knows the target, so only full LTO does this.
+void promoteProfiledCallees(Module &M) {
+  SmallVector<CallBase *, 8> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (I.getMetadata(ProfiledCalleesMetadata))
+        Calls.push_back(cast<CallBase>(&I));
+  if (Calls.empty())
+    return;
+  StringMap<Function *> ByName = functionsByName(M);
+  for (CallBase *CB : Calls) {
+    const MDNode *Names = CB->getMetadata(ProfiledCalleesMetadata);
+    CB->setMetadata(ProfiledCalleesMetadata, nullptr);
+    auto *Name = Names->getNumOperands() == 1
+                     ? dyn_cast<MDString>(Names->getOperand(0))
+                     : nullptr;
+    Function *Target = Name ? ByName.lookup(Name->getString()) : nullptr;
+    if (!Target || CB->getCalledFunction() || !isLegalToPromote(*CB, Target))
+      continue;
+    promoteCallWithIfThenElse(*CB, Target, nullptr);
+    // The contexts go through the direct call, the copy that has them.
+    CB->setMetadata(LLVMContext::MD_callsite, nullptr);
+  }
+}
+
 // Full LTO's own context disambiguation runs after its inlining, by which
 // time interprocedural constant propagation has rewritten the calls of a
 // wrapper called with constant arguments (xmalloc(64)) without their
@@ -251,7 +306,25 @@ public:
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (!M.getNamedMetadata(UseSettingsMetadata))
       return PreservedAnalyses::all();
-    return MemProfContextDisambiguation().run(M, MAM);
+    promoteProfiledCallees(M);
+    MemProfContextDisambiguation().run(M, MAM);
+    hintModule(M);
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
+// In a ThinLTO backend, right after the cloning decisions are applied
+// (LLVM does that first thing): the hints go in before the optimizer
+// rewrites the calls that carry them, and with them their attribute
+// (realloc(NULL, n) becomes malloc(n), without it).
+class EarlyHintPass : public PassInfoMixin<EarlyHintPass> {
+public:
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (!M.getNamedMetadata(UseSettingsMetadata))
+      return PreservedAnalyses::all();
+    hintModule(M);
+    return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
 };
@@ -259,6 +332,10 @@ public:
 } // namespace
 
 void registerLinkPasses(PassBuilder &PB) {
+  PB.registerPipelineEarlySimplificationEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(EarlyHintPass());
+      });
   PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(EarlyContextClonePass());
