@@ -295,6 +295,17 @@ void promoteProfiledCallees(Module &M) {
   }
 }
 
+// LLVM 19's context disambiguation on a module (not on a summary) crashes
+// on an indirect call with !callsite: those left indirect lose it, and
+// the contexts through them are not cloned.
+void dropIndirectCallsites(Module &M) {
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (!CB->getCalledFunction() && CB->getMetadata(LLVMContext::MD_callsite))
+          CB->setMetadata(LLVMContext::MD_callsite, nullptr);
+}
+
 // Full LTO's own context disambiguation runs after its inlining, by which
 // time interprocedural constant propagation has rewritten the calls of a
 // wrapper called with constant arguments (xmalloc(64)) without their
@@ -307,6 +318,7 @@ public:
     if (!M.getNamedMetadata(UseSettingsMetadata))
       return PreservedAnalyses::all();
     promoteProfiledCallees(M);
+    dropIndirectCallsites(M);
     MemProfContextDisambiguation().run(M, MAM);
     hintModule(M);
     return PreservedAnalyses::none();

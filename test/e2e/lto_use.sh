@@ -9,7 +9,9 @@
 # cold hint, the original calls malloc, the cold path calls the clones and
 # the hot path the originals (in the IR before code generation and in the
 # binary), -Rpass=mip names the clone, and at run time jemalloc finds the
-# cold blocks in the cold arena and the hot ones with the plain ones.
+# cold blocks in the cold arena and the hot ones with the plain ones. A
+# second chain reaches its allocator through a pointer, as Lua's does:
+# full LTO makes the call direct and clones it, ThinLTO cannot.
 # mipdata annotate names the clones the link makes.
 #   test/e2e/lto_use.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
@@ -26,8 +28,16 @@ cat >prog.h <<'C'
 #include <stdint.h>
 void *xmalloc(size_t n);
 void *block_new(uint64_t first);
+/* A memory suite, as Lua's state has: the allocator through a pointer. */
+struct suite {
+  void *(*alloc)(void *ud, size_t n);
+  void *ud;
+};
+extern struct suite suite;
+void *suite_alloc(void *ud, size_t n);
+void *suite_new(uint64_t first);
 #define N 256
-extern void *hot[N], *cold[N];
+extern void *hot[N], *cold[N], *hot2[N], *cold2[N];
 void hot_make(int i);
 uint64_t hot_run(int n, int rounds);
 void cold_make(int i);
@@ -55,21 +65,42 @@ __attribute__((noinline)) void *block_new(uint64_t first) {
   p[1] = 0;
   return p;
 }
+
+struct suite suite;
+
+__attribute__((noinline)) void *suite_alloc(void *ud, size_t n) {
+  (void)ud;
+  void *p = realloc(NULL, n);
+  if (!p)
+    abort();
+  return p;
+}
+
+__attribute__((noinline)) void *suite_new(uint64_t first) {
+  uint64_t *p = suite.alloc(suite.ud, 64);
+  p[0] = first;
+  p[1] = 0;
+  return p;
+}
 C
 cat >hot.c <<'C'
 #include "prog.h"
 
-void *hot[N];
+void *hot[N], *hot2[N];
 
-void hot_make(int i) { hot[i] = block_new((uint64_t)i); }
+void hot_make(int i) {
+  hot[i] = block_new((uint64_t)i);
+  hot2[i] = suite_new((uint64_t)i);
+}
 
 uint64_t hot_run(int n, int rounds) {
   uint64_t sum = 0;
   for (int r = 0; r < rounds; r++)
     for (int i = 0; i < n; i++) {
-      uint64_t *p = hot[i];
+      uint64_t *p = hot[i], *q = hot2[i];
       p[1] += p[0] + (uint64_t)r;
-      sum += p[1];
+      q[1] += q[0] ^ (uint64_t)r;
+      sum += p[1] + q[1];
     }
   return sum;
 }
@@ -77,14 +108,17 @@ C
 cat >cold.c <<'C'
 #include "prog.h"
 
-void *cold[N];
+void *cold[N], *cold2[N];
 
-void cold_make(int i) { cold[i] = block_new((uint64_t)i * 3); }
+void cold_make(int i) {
+  cold[i] = block_new((uint64_t)i * 3);
+  cold2[i] = suite_new((uint64_t)i * 5);
+}
 
 uint64_t cold_sum(int n) {
   uint64_t sum = 0;
   for (int i = 0; i < n; i++)
-    sum += *(uint64_t *)cold[i];
+    sum += *(uint64_t *)cold[i] + *(uint64_t *)cold2[i];
   return sum;
 }
 C
@@ -116,6 +150,7 @@ static int all_in(void **blocks, int n, unsigned a) {
 }
 
 int main(void) {
+  suite.alloc = suite_alloc;
   for (int i = 0; i < N; i++) {
     hot_make(i);
     cold_make(i);
@@ -125,12 +160,17 @@ int main(void) {
   uint64_t sum = hot_run(N, 20000) ^ cold_sum(N);
   void *plain = malloc(64);
   unsigned h = arena_of(hot[0]), c = arena_of(cold[0]);
+  unsigned h2 = arena_of(hot2[0]), c2 = arena_of(cold2[0]);
   fprintf(stderr, "arenas hot=%u cold=%u plain=%u uniform=%d\n", h, c,
           arena_of(plain), all_in(hot, N, h) && all_in(cold, N, c));
+  fprintf(stderr, "suite hot=%u cold=%u plain=%u uniform=%d\n", h2, c2,
+          arena_of(plain), all_in(hot2, N, h2) && all_in(cold2, N, c2));
   free(plain);
   for (int i = 0; i < N; i++) {
     free(hot[i]);
     free(cold[i]);
+    free(hot2[i]);
+    free(cold2[i]);
   }
   printf("%llu\n", (unsigned long long)sum);
   return 0;
@@ -139,13 +179,14 @@ C
 SOURCES="main.c hot.c cold.c xmalloc.c"
 
 # ---- helpers -----------------------------------------------------------------
-# value FILE KEY: KEY=value from the program's stderr
-value() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p"; }
-# cold_apart FILE: the cold blocks all in an arena of their own, the hot
-# ones all with the plain ones
+# value FILE LINE KEY: KEY=value from the program's stderr line LINE
+# ("arenas": the wrapper's blocks, "suite": the memory suite's)
+value() { grep "^$2 " "$1" | tr ' ' '\n' | sed -n "s/^$3=//p"; }
+# cold_apart FILE LINE: the cold blocks all in an arena of their own, the
+# hot ones all with the plain ones
 cold_apart() {
-  h=$(value "$1" hot) c=$(value "$1" cold) p=$(value "$1" plain)
-  [ -n "$c" ] && [ "$(value "$1" uniform)" = 1 ] && [ "$h" = "$p" ] &&
+  h=$(value "$1" "$2" hot) c=$(value "$1" "$2" cold) p=$(value "$1" "$2" plain)
+  [ -n "$c" ] && [ "$(value "$1" "$2" uniform)" = 1 ] && [ "$h" = "$p" ] &&
     [ "$c" != "$p" ]
 }
 # calls_in BINARY FUNCTION: the functions FUNCTION calls (or jumps to)
@@ -196,7 +237,7 @@ grep -q "notcold (mixed): malloc at .*xmalloc.c" annotate.txt &&
 # shellcheck disable=SC2086
 "$MIPCC" -fmip-use=prof.mip $LOW -O2 -g $SOURCES -o nolto -ljemalloc 2>nolto.link
 n=$(grep -c 'no hint without -flto' nolto.link || true)
-[ "$n" = 1 ] && grep -qF "mipcc: prof.mip: 1 allocation site reached through wrappers" nolto.link &&
+[ "$n" = 1 ] && grep -qF "mipcc: prof.mip: 2 allocation sites reached through wrappers" nolto.link &&
   pass "without -flto: the link says once why the wrapper gets no hint" ||
   fail "without -flto: the link said: $(cat nolto.link)"
 got=$(calls_in nolto xmalloc)
@@ -224,8 +265,11 @@ lto() {
   done >"$name.ll"
 }
 
+# check_lto NAME HINTED: HINTED the hinted calls the link makes (the
+# memory suite's allocator is cloned only where the indirect call can be
+# made direct: full LTO)
 check_lto() {
-  name=$1
+  name=$1 hinted_calls=$2
   grep -q "xmalloc.c:8:13: allocation hinted cold in xmalloc.memprof.1, the clone of xmalloc for its cold contexts" "$name.link" &&
     pass "$name: -Rpass=mip names the clone" ||
     fail "$name: link remarks: $(cat "$name.link")"
@@ -235,12 +279,11 @@ check_lto() {
   want="__mip_malloc_hint | malloc | xmalloc.memprof.1 | xmalloc "
   [ "$got" = "$want" ] && pass "$name: the IR: $got" ||
     fail "$name: the IR: got '$got', want '$want'"
-  hinted=$(grep 'call.*@__mip_malloc_hint(' "$name.ll" || true)
-  case $hinted in
-  *"i8 zeroext 1)"*) [ "$(printf '%s\n' "$hinted" | wc -l)" = 1 ] ;;
-  *) false ;;
-  esac && pass "$name: one hinted call in the IR, with the cold hint (1)" ||
-    fail "$name: hinted calls in the IR: $hinted"
+  hinted=$(grep 'call.*@__mip_[a-z]*_hint(' "$name.ll" || true)
+  n=$(printf '%s\n' "$hinted" | grep -c 'i8 zeroext 1)' || true)
+  [ "$n" = "$hinted_calls" ] && [ "$(printf '%s\n' "$hinted" | wc -l)" = "$n" ] &&
+    pass "$name: $n hinted calls in the IR, with the cold hint (1)" ||
+    fail "$name: hinted calls in the IR, want $hinted_calls cold: $hinted"
   # In the binary, wherever the callers were inlined: the clones on the
   # cold path only.
   got="$(calls_in "$name.prog" xmalloc.memprof.1)| $(calls_in "$name.prog" xmalloc)"
@@ -261,19 +304,27 @@ check_lto() {
   *) pass "$name: callers of block_new: $cold_callers" ;;
   esac
   run "$name" "$name.prog"
-  cold_apart "$name.err" &&
-    pass "$name: cold blocks in an arena of their own, hot ones with the plain ones ($(cat "$name.err"))" ||
+  cold_apart "$name.err" arenas &&
+    pass "$name: cold blocks in an arena of their own, hot ones with the plain ones ($(grep arenas "$name.err"))" ||
     fail "$name: arenas: $(cat "$name.err")"
 }
 
 lto thin -flto=thin
-check_lto thin
+check_lto thin 1
+# ThinLTO cannot make the suite's indirect call direct: no clone there.
+! cold_apart thin.err suite &&
+  pass "thin: the memory suite's cold blocks stay plain ($(grep suite thin.err))" ||
+  fail "thin: suite: $(cat thin.err)"
 lto full -flto
-check_lto full
+check_lto full 2
+grep -q "xmalloc.c:[0-9]*:[0-9]*: allocation hinted cold in suite_alloc.memprof.1, the clone of suite_alloc for its cold contexts" full.link &&
+  cold_apart full.err suite &&
+  pass "full: the suite's allocator, called through a pointer, cloned and hinted: $(grep suite full.err)" ||
+  fail "full: suite: $(cat full.err); $(grep suite full.link)"
 
 # The checks can fail: the build without LTO passes none of them.
 run nolto nolto
-! cold_apart nolto.err && pass "without -flto: the arena check says the cold blocks are plain ($(cat nolto.err))" ||
+! cold_apart nolto.err arenas && ! cold_apart nolto.err suite && pass "without -flto: the arena check says the cold blocks are plain ($(cat nolto.err))" ||
   fail "without -flto: arenas: $(cat nolto.err)"
 
 finish
