@@ -177,10 +177,12 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
   return 0;
 }
 
-int64_t mip_view_hinted_sites(const struct mip_view *v,
-                              const struct mip_decide_options *o,
-                              struct mip_error *err) {
-  int64_t hinted = 0;
+/* The allocation sites whose decision counts. */
+static int64_t count_sites(const struct mip_view *v,
+                           const struct mip_decide_options *o,
+                           int (*counts)(const struct mip_site_decision *),
+                           struct mip_error *err) {
+  int64_t found = 0;
   uint64_t n = mip_view_count(v, MIP_PROF_HEAP_SITES);
   for (uint64_t i = 0; i < n; i++) {
     struct mip_heap_site s;
@@ -188,8 +190,27 @@ int64_t mip_view_hinted_sites(const struct mip_view *v,
     if (mip_view_heap_site(v, i, &s, err) ||
         mip_view_site_decision(v, (uint32_t)i, o, &d, err))
       return -1;
-    hinted += mip_allocator_allocates(s.allocator) &&
-              d.alloc_class != MIP_CLASS_NOTCOLD;
+    found += mip_allocator_allocates(s.allocator) && counts(&d);
   }
-  return hinted;
+  return found;
+}
+
+static int hinted(const struct mip_site_decision *d) {
+  return d->alloc_class != MIP_CLASS_NOTCOLD;
+}
+
+static int cold_and_other(const struct mip_site_decision *d) {
+  return d->mixed && d->contexts[MIP_CLASS_COLD] > 0;
+}
+
+int64_t mip_view_hinted_sites(const struct mip_view *v,
+                              const struct mip_decide_options *o,
+                              struct mip_error *err) {
+  return count_sites(v, o, hinted, err);
+}
+
+int64_t mip_view_wrapper_sites(const struct mip_view *v,
+                               const struct mip_decide_options *o,
+                               struct mip_error *err) {
+  return count_sites(v, o, cold_and_other, err);
 }

@@ -171,6 +171,17 @@ bool hintCall(const AllocCall &Call, const mip_site_decision &D,
 
 } // namespace
 
+bool rewriteWithHint(const AllocCall &Call, uint8_t Hint) {
+  if (!Call.Through.empty() || Call.Fn->Hinted.empty())
+    return false;
+  CallBase &CB = *Call.Call;
+  Function *Hinted = declareHinted(*CB.getModule(), CB, Call.Fn->Hinted);
+  if (!Hinted)
+    return false;
+  rewrite(CB, Hinted, Hint);
+  return true;
+}
+
 Expected<unsigned> hintAllocations(Function &F, const Profile &P,
                                    const Profile::Function &Fn,
                                    const mip_decide_options &Options,

@@ -11,6 +11,8 @@ class OptimizationRemarkEmitter;
 
 namespace mip {
 
+struct AllocCall;
+
 // Rewrites the allocation calls of F (profile entry Fn) whose sites the
 // profile finds cold or hot into calls that pass that hint to the
 // allocator. Returns how many it rewrote.
@@ -19,6 +21,11 @@ llvm::Expected<unsigned> hintAllocations(llvm::Function &F,
                                          const Profile::Function &Fn,
                                          const mip_decide_options &Options,
                                          llvm::OptimizationRemarkEmitter &ORE);
+
+// Rewrites one allocation call into its hinted form with Hint (MIP_HINT_*);
+// false, and the call left as it is, when it goes through a function
+// pointer or its allocator has no hinted form.
+bool rewriteWithHint(const AllocCall &Call, uint8_t Hint);
 
 } // namespace mip
 

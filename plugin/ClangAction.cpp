@@ -41,6 +41,7 @@ protected:
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
     Options Copy = Opts;
+    Copy.LtoPreLink = CI.getCodeGenOpts().PrepareForLTO;
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [Copy](PassBuilder &PB) { registerPasses(PB, Copy); });
     return std::make_unique<clang::ASTConsumer>();

@@ -50,6 +50,9 @@ struct UseSettings {
 };
 
 struct Options {
+  // The compile of a -flto build: its output is bitcode for the link,
+  // where the code is generated (LtoHints.h).
+  bool LtoPreLink = false;
   bool Generate = false;
   Modes Generated;
   UseSettings Use;

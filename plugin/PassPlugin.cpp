@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GeneratePass.h"
+#include "LtoHints.h"
 #include "Registration.h"
 #include "UseEarlyPass.h"
 #include "UsePass.h"
@@ -56,6 +57,8 @@ void registerPasses(PassBuilder &PB, const Options &Opts) {
   // does both instruments the code the profile shaped.
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
+        if (Opts.LtoPreLink)
+          return addLtoCompilePasses(MPM, Opts);
         if (Opts.UseProfile)
           MPM.addPass(UsePass(Opts.Use, Opts.UseProfile));
         if (Opts.Generate)
@@ -166,6 +169,7 @@ __attribute__((constructor)) void loadClangFrontend() {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "mip", "1", [](PassBuilder &PB) {
+            mip::registerLinkPasses(PB);
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {

@@ -81,6 +81,10 @@ public:
 
   std::string string(uint32_t Offset) const;
 
+  // The format library's view, for readers of what this class does not
+  // wrap (the heap contexts: ContextHints.cpp).
+  const mip_view &view() const { return View; }
+
 private:
   Profile() = default;
   llvm::Error error() const;

@@ -2,7 +2,11 @@
 # bench/use/hotcold.sh: what allocation hints do for examples/hotcold (C)
 # and examples/hotcold/cxx (C++), where 64-byte blocks that are updated
 # all the time (hot) and 64-byte blocks that are written once (cold) are
-# allocated in turn. For each:
+# allocated in turn, and for the C program built with -DHOTCOLD_WRAPPER
+# (*wrapper*), whose blocks all come from one allocation wrapper: rebuilt
+# with -flto=thin, which clones the wrapper per context (and with -g,
+# which that needs; the rebuild without -flto, which cannot hint the
+# wrapper, is counted too). For each:
 #
 #   1. profiles it (mipcc -fmip-generate=counts,heap, linked with
 #      jemalloc, the allocator it runs with after the rebuild) and rebuilds
@@ -67,12 +71,13 @@ mkdir -p "$H"
 # build LANG: profiles and builds one language's program into $H/LANG:
 # gen (instrumented), use (rebuilt), plain (clang)
 build() {
-  local lang=$1 driver compiler srcs
+  local lang=$1 driver compiler srcs flags="" lto=""
   local d=$H/$lang
   mkdir -p "$d"
-  if [ "$lang" = c ]; then
+  if [ "$lang" = c ] || [ "$lang" = wrapper ]; then
     driver=$MIPCC compiler=$CLANG srcs="main.c table.c journal.c"
     cp "$EXAMPLES"/*.c "$EXAMPLES"/*.h "$d/"
+    [ "$lang" = wrapper ] && flags="-DHOTCOLD_WRAPPER -g" lto=-flto=thin
   else
     driver=$MIPCXX compiler=$CLANGXX srcs="main.cpp journal.cpp"
     cp "$EXAMPLES"/cxx/*.cpp "$EXAMPLES"/cxx/*.hpp "$d/"
@@ -80,7 +85,7 @@ build() {
   cd "$d"
   log "hotcold ($lang): profiling"
   # shellcheck disable=SC2086 # lists
-  "$driver" $GEN $srcs -o gen -ljemalloc >build.log 2>&1 ||
+  "$driver" $GEN $flags $srcs -o gen -ljemalloc >build.log 2>&1 ||
     { cat build.log >&2; die "building the instrumented $lang program failed"; }
   MIP_PROFILE_FILE=gen.mipraw ./gen "$COUNTERS" "$STEPS" >gen.out
   "$MIPDATA" extract gen -o gen.mipmap >/dev/null
@@ -90,10 +95,15 @@ build() {
   "$MIPDATA" annotate -p gen.mip --debug gen $ANNOTATE_THRESHOLDS >annotate.txt 2>&1 || true
   log "hotcold ($lang): rebuilding"
   # shellcheck disable=SC2086
-  "$driver" -fmip-use=gen.mip $THRESHOLDS -Rpass=mip -O2 $srcs -o use >>build.log 2>&1 ||
+  "$driver" -fmip-use=gen.mip $THRESHOLDS -Rpass=mip -O2 $flags $lto $srcs -o use >>build.log 2>&1 ||
     { cat build.log >&2; die "the -fmip-use build of the $lang program failed"; }
+  if [ -n "$lto" ]; then
+    # shellcheck disable=SC2086
+    "$driver" -fmip-use=gen.mip $THRESHOLDS -O2 $flags $srcs -o use-nolto >>build.log 2>&1 ||
+      { cat build.log >&2; die "the -fmip-use build of the $lang program without $lto failed"; }
+  fi
   # shellcheck disable=SC2086
-  "$compiler" -O2 $srcs -o plain >>build.log 2>&1 ||
+  "$compiler" -O2 $flags $srcs -o plain >>build.log 2>&1 ||
     { cat build.log >&2; die "the plain build of the $lang program failed"; }
 }
 
@@ -122,11 +132,12 @@ seconds() {
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
 
-LANGS="c cxx"
+LANGS="c cxx wrapper"
 declare -A HINTS SAME
 for lang in $LANGS; do
   build "$lang"
   HINTS[$lang]=$(hints "$H/$lang/use")
+  [ "$lang" = wrapper ] && HINTS[nolto]=$(hints "$H/$lang/use-nolto")
   case ${HINTS[$lang]} in
     0\ *) log "hotcold ($lang): the rebuild has no hinted calls (see $H/$lang/annotate.txt)" ;;
   esac
@@ -200,6 +211,11 @@ echo "\`examples/hotcold\`: $COUNTERS counters updated $STEPS times in a shuffle
   "turn, so without hints one counter lies between every three notes. Profiled with" \
   "\`-fmip-generate=counts,heap\`, linked with jemalloc; rebuilt with \`-fmip-use\`" \
   "\`$THRESHOLDS\`. Hinted calls in the rebuild: C ${HINTS[c]}, C++ ${HINTS[cxx]}." \
+  "*wrapper*: the C program with \`-DHOTCOLD_WRAPPER\`, every block from one" \
+  "\`allocate()\` function, profiled and rebuilt with \`-g\`; its rebuild with" \
+  "\`-flto=thin\` clones \`allocate\` for the cold contexts (hinted calls: ${HINTS[wrapper]});" \
+  "without \`-flto\` it has ${HINTS[nolto]}, and its blocks are placed as with" \
+  "\`MIP_ALLOC_HINTS=0\`." \
   "Wall time: median of $RUNS interleaved runs (fastest-slowest). Misses: one run of" \
   "$CG_STEPS steps under \`valgrind --tool=cachegrind --cache-sim=yes\`, data misses;" \
   "LL simulated once as this machine's L2 ($L2_TEXT) and once as cachegrind's default" \
@@ -217,6 +233,7 @@ echo "| --- | --- | --- | --- | --- | --- | --- |"
 for lang in $LANGS; do
   prog=hotcold
   [ "$lang" = cxx ] && prog=hotcold++
+  [ "$lang" = wrapper ] && prog="hotcold, wrapper, \`-flto=thin\`"
   cd "$H/$lang"
   for w in "${WAYS[@]}"; do
     same=same

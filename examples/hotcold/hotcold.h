@@ -30,6 +30,13 @@ struct note {
 
 void out_of_memory(size_t size);
 
+#ifdef HOTCOLD_WRAPPER
+/* Built with -DHOTCOLD_WRAPPER, the helper is a function of its own
+ * (main.c), as most programs have it: its one allocation call has a hot
+ * and a cold context, and only a -flto rebuild, which clones it per
+ * context, hints it (docs/use.md, "Wrappers and LTO"). */
+void *allocate(size_t size);
+#else
 /* The one allocation helper of the program. Inlined, so that each caller
  * has an allocation call of its own: one call cannot tell a hot caller
  * from a cold one, and would get no hint. */
@@ -39,6 +46,7 @@ static inline __attribute__((always_inline)) void *allocate(size_t size) {
     out_of_memory(size);
   return p;
 }
+#endif
 
 /* table.c: the hot path */
 void table_init(size_t n);

@@ -13,6 +13,15 @@ void out_of_memory(size_t size) {
   exit(1);
 }
 
+#ifdef HOTCOLD_WRAPPER
+__attribute__((noinline)) void *allocate(size_t size) {
+  void *p = malloc(size);
+  if (!p)
+    out_of_memory(size);
+  return p;
+}
+#endif
+
 int main(int argc, char **argv) {
   int journal = argc > 1 && strcmp(argv[1], "--journal") == 0;
   if (journal) {

@@ -106,5 +106,11 @@ const char *mip_allocator_name(uint32_t allocator);
 int64_t mip_view_hinted_sites(const struct mip_view *v,
                               const struct mip_decide_options *o,
                               struct mip_error *err);
+/* How many have cold contexts and others: reached through a wrapper, a
+ * -flto rebuild clones it for the cold ones (docs/use.md, "Wrappers and
+ * LTO"); -1 for a corrupt profile. */
+int64_t mip_view_wrapper_sites(const struct mip_view *v,
+                               const struct mip_decide_options *o,
+                               struct mip_error *err);
 
 #endif

@@ -262,14 +262,21 @@ check "--version: MIP's and LLVM's versions on stderr, clang's output as it is" 
   t_mip_version
 
 t_lto() {
-  drive "$MIPCC" -fmip-generate -flto -c a.c -o lto.o
-  [ "$RC" = 1 ] && [ ! -e "$W/lto.o" ] &&
-    [ "$(cat "$TMP/err")" = "mipcc: -fmip-generate does not support -flto yet" ] &&
-    drive "$MIPCC" -fmip-generate -flto=thin a.c -o lto && [ "$RC" = 1 ] &&
-    drive "$MIPCC" -fmip-generate -flto -fno-lto -c a.c -o a.o && [ "$RC" = 0 ] &&
-    drive "$MIPCC" -flto -c a.c -o lto.o && [ "$RC" = 0 ]
+  # The compile records the modes in the bitcode; the link, lld with the
+  # plugin loaded, instruments the code it generates, once.
+  drive "$MIPCC" -fmip-generate -flto -c a.c -o lto.o && [ "$RC" = 0 ] &&
+    ! "$LLVM_BIN/llvm-nm" "$W/lto.o" 2>/dev/null | grep -q __mip &&
+    drive "$MIPCC" -fmip-generate -flto lto.o -o lto && [ "$RC" = 0 ] &&
+    grep -q -- "-Wl,--load-pass-plugin=$LIB/libmip.so" "$TMP/err" &&
+    (cd "$W" && MIP_PROFILE_FILE=lto.mipraw ./lto) &&
+    "$MIPDATA" extract "$W/lto" -o "$W/lto.mipmap" | grep -q "lto.mipmap: 2 functions" &&
+    [ -s "$W/lto.mipraw" ] &&
+    drive "$MIPCC" -fmip-generate -flto -fuse-ld=bfd lto.o -o lto2 &&
+    [ "$RC" = 1 ] && [ ! -e "$W/lto2" ] &&
+    [ "$(cat "$TMP/err")" = "mipcc: -fmip-generate with -flto needs lld to link (it loads MIP's plugin into the link's code generation): -fuse-ld=bfd cannot" ] &&
+    drive "$MIPCC" -fmip-generate -flto -fno-lto -c a.c -o a.o && [ "$RC" = 0 ]
 }
-check "-fmip-generate with -flto is refused with one line" t_lto
+check "-fmip-generate with -flto: the modes in the bitcode, the instrumentation at the lld link" t_lto
 
 t_status() {
   drive "$MIPCC" -fmip-generate -c bad.c -o bad.o
@@ -528,13 +535,35 @@ check "-fmip-order and the settings without -fmip-use are an error" \
   t_use_needed
 
 t_use_lto() {
-  refused "-fmip-use does not support -flto yet" -fmip-use=p.mip -flto -c a.c &&
-    refused "-fmip-use does not support -flto yet" \
-      -fmip-use=p.mip -flto=thin a.o -o x &&
-    args_of -fmip-use=p.mip -flto -fno-lto -c a.c && [ "$RC" = 0 ] &&
-    args_of -fmip-use=p.mip -fno-mip-use -flto -c a.c && [ "$RC" = 0 ]
+  # The compile gets the plugin as without -flto (it annotates the bitcode
+  # for the link), and nothing for the link.
+  args_of -fmip-use=p.mip -flto -c a.c && [ "$RC" = 0 ] &&
+    grep -qx -- "-fplugin-arg-mip-use=p.mip" "$TMP/args" &&
+    ! grep -q -- "--load-pass-plugin" "$TMP/args" &&
+    # The link: lld, with the plugin loaded into its LTO and LLVM's
+    # context disambiguation on (no hints: p.mip is no profile, and the
+    # link reads it to decide on libmip_alloc.a).
+    args_of -fmip-use=p.mip -fno-mip-alloc-hints -flto=thin a.o -o x &&
+    [ "$RC" = 0 ] &&
+    grep -qx -- "-fuse-ld=lld" "$TMP/args" &&
+    grep -qx -- "-Wl,--load-pass-plugin=$LIB/libmip.so" "$TMP/args" &&
+    grep -qx -- "-Wl,-mllvm,-enable-memprof-context-disambiguation" \
+      "$TMP/args" &&
+    grep -qx -- "-Wl,-mllvm,-supports-hot-cold-new" "$TMP/args" &&
+    args_of -fmip-use=p.mip -fno-mip-alloc-hints -flto -fuse-ld=lld a.o \
+      -o x && [ "$RC" = 0 ] &&
+    [ "$(grep -c -- "-fuse-ld=lld" "$TMP/args")" = 1 ] &&
+    refused "-fmip-use with -flto needs lld to link (it loads MIP's plugin into the link's code generation): -fuse-ld=bfd cannot" \
+      -fmip-use=p.mip -flto -fuse-ld=bfd a.o -o x &&
+    refused "p.mip: cannot read the profile (mipdata check says why)" \
+      -fmip-use=p.mip -flto a.o -o x &&
+    args_of -fmip-use=p.mip -flto -fno-lto a.o -o x && [ "$RC" = 0 ] &&
+    ! grep -q -- "--load-pass-plugin" "$TMP/args" &&
+    args_of -fmip-use=p.mip -fno-mip-use -flto a.o -o x && [ "$RC" = 0 ] &&
+    ! grep -q -- "--load-pass-plugin" "$TMP/args"
 }
-check "-fmip-use with -flto is refused with one line" t_use_lto
+check "-fmip-use with -flto: the plugin at the compile, in lld at the link" \
+  t_use_lto
 
 ALLOC="$LIB/libmip_alloc.a -Wl,--push-state,--as-needed -ljemalloc -Wl,--pop-state"
 # argv_drive ARGS...: drive mipcc with the argv printer for a compiler.

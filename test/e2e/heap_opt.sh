@@ -3,10 +3,10 @@
 # around it: progs/heap_opt calls every allocator from one C function and
 # operator new and new[] from one C++ function, in the shapes that invite
 # merging (switch arms, if/else arms with one tail, one allocator twice),
-# built at every optimization level and linked by lld with identical code
-# folding (mipcc refuses -flto with -fmip-generate). Each build's blocks
-# and bytes per site must equal valgrind DHAT's, and each context's first
-# frame must be its site's line.
+# built at every optimization level, linked by lld with identical code
+# folding, and under ThinLTO and full LTO (instrumented at the link). Each
+# build's blocks and bytes per site must equal valgrind DHAT's, and each
+# context's first frame must be its site's line.
 #   test/e2e/heap_opt.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +93,16 @@ compare Os -Os
 compare Oz -Oz
 compare icf -O2 -fuse-ld=lld -Wl,--icf=all
 compare icf-Oz -Oz -fuse-ld=lld -Wl,--icf=all
+# Under LTO the link instruments the code it generates, after inlining
+# across units. The program allocates what it does at -O0, so DHAT's
+# sites of the -O0 build hold: DHAT on a plain LTO build charges the
+# malloc of allocs.c:18 to news.cpp:18, the line of touch(), inlined
+# across units, whose location the call got in code generation.
+for lto in -flto=thin -flto; do
+  build "lto$lto" "$MIPCC" "$MIPCXX" "" -fmip-generate=heap -gdwarf-4 -O2 $lto -fuse-ld=lld
+  heap_sites "lto$lto"
+  check_sites "lto$lto" "-O2 $lto" O0.dhat-sites
+done
 
 # AArch64 under qemu-user, where -Oz also outlines code (the machine
 # outliner): the program allocates what it does on x86-64, so DHAT's

@@ -3,7 +3,7 @@
  *
  *   COMPILER [plugin args] [-Wl,--build-id] USER ARGS...
  *            [frame-pointer flags] [-ffunction-sections]
- *            [-fuse-ld=lld] [ordering file] [-x none]
+ *            [-fuse-ld=lld] [ordering file] [LTO plugin] [-x none]
  *            [INTERPOSER] [CONTINUOUS] [-Wl,-u,__mip_link_pool
  *            [-Wl,-u,__mip_link_pool_heap]]
  *            [-Wl,-u,__mip_link_with_mipcc_or_libmip_rt RUNTIME]
@@ -56,8 +56,6 @@ static void add_linker_file(struct strvec *cmd, const char *option,
 }
 
 static void add_order(struct strvec *cmd, const struct additions *add) {
-  if (add->add_fuse_ld)
-    strvec_push(cmd, "-fuse-ld=lld");
   if (add->linker == LINKER_GOLD) {
     add_linker_file(cmd, "--section-ordering-file", add->order_file);
   } else {
@@ -66,6 +64,16 @@ static void add_order(struct strvec *cmd, const struct additions *add) {
      * library defines as well, are harmless: do not warn about them. */
     strvec_push(cmd, "-Wl,--no-warn-symbol-ordering");
   }
+}
+
+/* lld loads the plugin into the link's LTO pipelines; LLVM's context
+ * disambiguation, which clones wrappers per context, is off unless
+ * asked, and needs the hinted allocation functions (libmip_alloc.a has
+ * them) said to be there. */
+static void add_lto_plugin(struct strvec *cmd, const char *plugin) {
+  add_linker_file(cmd, "--load-pass-plugin", plugin);
+  strvec_push(cmd, "-Wl,-mllvm,-enable-memprof-context-disambiguation");
+  strvec_push(cmd, "-Wl,-mllvm,-supports-hot-cold-new");
 }
 
 static void add_libraries(struct strvec *cmd, const struct request *rq,
@@ -144,8 +152,12 @@ const char **build_command(const char *compiler, int argc, char **argv,
   }
   if (add->function_sections)
     strvec_push(&cmd, "-ffunction-sections");
+  if (add->add_fuse_ld)
+    strvec_push(&cmd, "-fuse-ld=lld");
   if (add->order)
     add_order(&cmd, add);
+  if (add->lto_plugin)
+    add_lto_plugin(&cmd, add->lto_plugin);
   if (add->runtime || add->alloc)
     add_libraries(&cmd, rq, add);
   add_user_args(&cmd, rq->tail, argc, argv, rq);

@@ -64,6 +64,24 @@ static const char *where(const struct need_at *at) {
   return at->member ? xconcat(at->file, "(", at->member, ")", NULL) : at->file;
 }
 
+/* A -flto link writes its hinted calls itself, from bitcode that has
+ * none yet: the profile says whether it will, at a site whose contexts
+ * agree or in a wrapper's clone. */
+static bool lto_needs_alloc(const struct request *rq, const char **why) {
+  int hinted = profile_hinted_sites(rq);
+  /* No compiler reads the profile at this link to say what is wrong. */
+  if (hinted < 0)
+    die("%s: cannot read the profile (mipdata check says why)", rq->use);
+  if (hinted > 0 || profile_wrapper_sites(rq) > 0) {
+    *why = xconcat("added: the -flto link hints allocations by ", rq->use,
+                   NULL);
+    return true;
+  }
+  *why = xconcat("not added: ", rq->use,
+                 " makes no allocation site or context cold or hot", NULL);
+  return false;
+}
+
 /* Whether a link with -fmip-use needs libmip_alloc.a, which defines the
  * hinted allocation calls the plugin writes, on top of jemalloc. Adding it
  * to every such link would make jemalloc the allocator of any program that
@@ -83,6 +101,8 @@ static bool needs_alloc(const struct request *rq, const struct link_scan *scan,
     *why = "added: -fmip-alloc-hints";
     return true;
   }
+  if (rq->lto)
+    return lto_needs_alloc(rq, why);
   if (rq->sources && !rq->no_codegen) {
     /* The objects are clang's temporaries: the profile says whether they
      * can hold hinted calls. */
@@ -107,7 +127,7 @@ static bool needs_alloc(const struct request *rq, const struct link_scan *scan,
 
 /* Whether the scan has to say if libmip_alloc.a is needed. */
 static bool scan_alloc(const struct request *rq) {
-  return rq->use && !rq->use_args[USE_ALLOC_HINTS] &&
+  return rq->use && !rq->use_args[USE_ALLOC_HINTS] && !rq->lto &&
          !(rq->sources && !rq->no_codegen);
 }
 
@@ -115,6 +135,12 @@ static bool scan_alloc(const struct request *rq) {
  * sight, are heap objects. */
 static bool heap_here(const struct request *rq) {
   return rq->generate && rq->heap && rq->sources && !rq->no_codegen;
+}
+
+/* A -flto link with heap mode: the link itself instruments (the objects
+ * are bitcode, which the scan cannot read). */
+static bool heap_at_lto_link(const struct request *rq) {
+  return rq->generate && rq->heap && rq->lto;
 }
 
 /* Looks into the link's inputs for what only they can tell: whether an
@@ -157,6 +183,8 @@ static void decide_interpose(const struct request *rq,
     add->interpose_why =
         xconcat("added: ", rq->first_source,
                 " is compiled with heap mode in this command", NULL);
+  else if (heap_at_lto_link(rq))
+    add->interpose_why = "added: the -flto link instruments with heap mode";
   else if (scan->found & NEED_HEAP)
     add->interpose_why = xconcat("added: ", where(need_at(scan, NEED_HEAP)),
                                  " has heap code (",
@@ -166,6 +194,22 @@ static void decide_interpose(const struct request *rq,
   add->interpose = mip_target_file(
       rq->target,
       linkargs_shared(rq->link) ? MIP_INTERPOSE_SHARED : MIP_INTERPOSE_EXE);
+}
+
+/* The link of a -flto build with -fmip-use or -fmip-generate: lld loads
+ * the plugin into its LTO pipelines, which instrument the code they
+ * generate or use the profile, and LLVM's context disambiguation clones
+ * wrappers (plugin/LtoHints.h). No other linker loads pass plugins. */
+static void decide_lto_link(const struct request *rq, struct additions *add) {
+  const char *option = rq->ld_path ? "--ld-path" : "-fuse-ld";
+  const char *value = rq->ld_path ? rq->ld_path : rq->fuse_ld;
+  enum linker linker = LINKER_LLD;
+  if (value && (!names_linker(value, &linker) || linker != LINKER_LLD))
+    die("%s with -flto needs lld to link (it loads MIP's plugin into "
+        "the link's code generation): %s=%s cannot",
+        rq->use ? "-fmip-use" : "-fmip-generate", option, value);
+  add->add_fuse_ld = !value;
+  add->lto_plugin = mip_file("libmip.so");
 }
 
 static struct additions decide(const struct request *rq) {
@@ -182,20 +226,12 @@ static struct additions decide(const struct request *rq) {
   /* No inputs: --version, -dumpmachine, -print-*...; nothing to add. */
   if (!rq->inputs)
     return add;
-  /* With LTO the objects are bitcode and code generation happens in the
-   * linker, out of the plugin's reach: a generated profile would come out
-   * empty, and a used one is matched at the end of each module's pipeline,
-   * which then does not produce the code. */
-  if (rq->generate && rq->lto)
-    die("-fmip-generate does not support -flto yet");
   /* Heap mode's shadow (an eighth of the address space) has no room in a
    * 32-bit process beside the program (include/mip/arch.h). */
   if (rq->generate && rq->heap && mip_target_is_arm32(rq->target))
     die("-fmip-generate=heap is not supported for %s (MIP's heap mode needs "
         "a 64-bit target)",
         rq->target);
-  if (rq->use && rq->lto)
-    die("-fmip-use does not support -flto yet");
   /* Only a command that generates code from a C-family source has use for
    * the plugin; elsewhere clang could call its flags unused, which breaks
    * -Werror builds. */
@@ -222,6 +258,8 @@ static struct additions decide(const struct request *rq) {
   /* Pool mode's merge is most of the runtime's size: only the images
    * linked for it carry it. */
   add.pool = add.runtime && rq->pool;
+  if ((rq->use || rq->generate) && rq->lto)
+    decide_lto_link(rq, &add);
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
     add.alloc = mip_target_file(rq->target, "libmip_alloc.a");
   if (rq->use && rq->order) {
@@ -229,6 +267,22 @@ static struct additions decide(const struct request *rq) {
     choose_linker(rq, &add);
   }
   return add;
+}
+
+/* Without -flto, once per link: the sites only a -flto link can hint. */
+static void note_wrappers(const struct request *rq) {
+  const char *hints = rq->use_args[USE_ALLOC_HINTS];
+  if (!rq->use || rq->lto || !rq->inputs || rq->no_link || rq->relocatable ||
+      (hints && strcmp(hints, "no-alloc-hints") == 0))
+    return;
+  int n = profile_wrapper_sites(rq);
+  if (n > 0)
+    note("%s: %d allocation site%s reached through wrappers from cold and "
+         "other contexts get%s no hint without -flto: hinting %s clones "
+         "each wrapper per context, which needs every caller's unit at "
+         "once, at the link (docs/use.md, \"Wrappers and LTO\")",
+         rq->use, n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+         n == 1 ? "it" : "them");
 }
 
 /* Has mipdata write the ordering file for the link; on failure its own
@@ -266,6 +320,7 @@ int main(int argc, char **argv) {
   parse_request(argc, argv, &rq);
   default_settings(&rq);
   struct additions add = decide(&rq);
+  note_wrappers(&rq);
   /* clang prints its version on stdout, which build systems read to tell
    * the compiler: MIP's goes before it, on stderr. */
   if (rq.version)

@@ -231,6 +231,10 @@ void scan_link(const struct strvec *files, unsigned wanted,
  * their calls; -1 when the profile cannot be read (the compiler then says
  * why). */
 int profile_hinted_sites(const struct request *rq);
+/* How many allocation sites of the profile have cold contexts and others:
+ * reached through a wrapper, hinted only by cloning it per context, at a
+ * -flto link (docs/use.md, "Wrappers and LTO"); -1 as above. */
+int profile_wrapper_sites(const struct request *rq);
 
 /* ---- command.c ---- */
 
@@ -265,6 +269,10 @@ struct additions {
   enum linker linker;  /* the linker that does it */
   bool add_fuse_ld;    /* -fuse-ld=lld: the command names no linker */
   const char *order_file; /* the ordering file mipdata wrote (order) */
+  /* absolute path of libmip.so for lld to load into the link's LTO
+   * (-fmip-use with -flto), with the options that have LLVM clone
+   * wrappers per context; NULL for none */
+  const char *lto_plugin;
 };
 
 /* The argv to exec: the compiler, then argv[1..argc) without mipcc's own

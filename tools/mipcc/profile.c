@@ -21,18 +21,36 @@ static void take_number(const struct request *rq, enum use_key key,
     *value = strtod(eq + 1, NULL);
 }
 
-int profile_hinted_sites(const struct request *rq) {
-  struct mip_decide_options o;
-  mip_decide_defaults(&o);
+static void decide_options(const struct request *rq,
+                           struct mip_decide_options *o) {
+  mip_decide_defaults(o);
 #define MIP_DECIDE_SETTING(NAME, field, key, unit, def, min, max, help)       \
-  take_number(rq, USE_##NAME, &o.field);
+  take_number(rq, USE_##NAME, &o->field);
 #include "mip/decide.inc"
 #undef MIP_DECIDE_SETTING
+}
+
+/* count's number for the profile of -fmip-use, with the command line's
+ * thresholds; -1 when the profile cannot be read. */
+static int count_in_profile(const struct request *rq,
+                            int64_t (*count)(const struct mip_view *,
+                                             const struct mip_decide_options *,
+                                             struct mip_error *)) {
+  struct mip_decide_options o;
+  decide_options(rq, &o);
   struct mip_view v;
   struct mip_error err;
   if (mip_view_open(rq->use, &v, &err))
     return -1;
-  int64_t n = mip_view_hinted_sites(&v, &o, &err);
+  int64_t n = count(&v, &o, &err);
   mip_view_close(&v);
   return n < 0 ? -1 : n > 1000000 ? 1000000 : (int)n;
+}
+
+int profile_hinted_sites(const struct request *rq) {
+  return count_in_profile(rq, mip_view_hinted_sites);
+}
+
+int profile_wrapper_sites(const struct request *rq) {
+  return count_in_profile(rq, mip_view_wrapper_sites);
 }

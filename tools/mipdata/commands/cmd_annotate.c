@@ -330,6 +330,90 @@ static void text_site_contexts(const struct report *r,
   report_contexts_end(&it);
 }
 
+/* ---- clones through wrappers (-flto) --------------------------------------- */
+
+static int same_frame(const struct report *r, uint32_t x, uint32_t y) {
+  const struct report_frame *f = &r->frames[x], *g = &r->frames[y];
+  return x == y || (strcmp(f->function, g->function) == 0 &&
+                    f->line == g->line && f->column == g->column);
+}
+
+/* How many leaf frames c and d share. */
+static uint32_t shared_frames(const struct report *r,
+                              const struct report_context *c,
+                              const struct report_context *d) {
+  uint32_t k = 0;
+  while (k < c->depth && k < d->depth &&
+         same_frame(r, c->stack[k], d->stack[k]))
+    k++;
+  return k;
+}
+
+/* The frames of cold context c that tell it from every other class's
+ * context at the site: one more than it shares with any of them; above
+ * its depth when one has all of its frames. */
+static uint32_t parting_depth(const struct report *r,
+                              const struct report_context *c,
+                              const struct report_context *const *all,
+                              size_t n) {
+  uint32_t depth = 1;
+  for (size_t i = 0; i < n; i++)
+    if (all[i]->alloc_class != MIP_CLASS_COLD) {
+      uint32_t shared = shared_frames(r, c, all[i]) + 1;
+      if (shared > depth)
+        depth = shared;
+    }
+  return depth;
+}
+
+/* What a -flto rebuild does with a mixed site: LLVM's context
+ * disambiguation (docs/use.md, "Wrappers and LTO") clones the functions
+ * from the allocation up to the frame where a cold context parts from
+ * the others, for the cold contexts; the others keep the original. One
+ * line per cold context: the functions cloned, and the caller of the
+ * clone. */
+static void text_clones(const struct report *r, const struct report_site *s,
+                        FILE *out) {
+  const struct report_context **all =
+      mip_xcalloc(r->context_count + 1, sizeof *all);
+  size_t n = 0, cold = 0;
+  struct report_context_iter it;
+  report_contexts_begin(&it, r, s, REPORT_BY_BYTES);
+  for (const struct report_context *c; (c = report_contexts_next(&it));)
+    if (c->stats.allocs) {
+      all[n++] = c;
+      cold += c->alloc_class == MIP_CLASS_COLD;
+    }
+  report_contexts_end(&it);
+  if (!cold)
+    fputs("    with -flto: no clone (cloning tells cold contexts from the "
+          "rest, and none is cold)\n",
+          out);
+  for (size_t i = 0; i < n; i++) {
+    const struct report_context *c = all[i];
+    if (c->alloc_class != MIP_CLASS_COLD)
+      continue;
+    uint32_t depth = parting_depth(r, c, all, n);
+    if (depth > c->depth) {
+      fputs("    with -flto: a cold context no frame tells from a notcold "
+            "one: no clone\n",
+            out);
+      continue;
+    }
+    fputs("    with -flto: cloned for the cold contexts:", out);
+    for (uint32_t k = 0; k + 1 < depth; k++)
+      fprintf(out, "%s %s", k ? "," : "",
+              text_safe(r->frames[c->stack[k]].demangled));
+    const struct report_frame *caller = &r->frames[c->stack[depth - 1]];
+    fprintf(out, ", called from %s", text_safe(caller->demangled));
+    if (caller->file)
+      fprintf(out, " (%s:%" PRIu32 ":%" PRIu32 ")", text_safe(caller->file),
+              caller->line, caller->column);
+    fputc('\n', out);
+  }
+  free(all);
+}
+
 static void text_contexts(const struct annotation *a, FILE *out) {
   fputs("\nContexts of each site (frames leaf first):\n", out);
   for (size_t i = 0; i < a->site_count; i++) {
@@ -346,6 +430,8 @@ static void text_contexts(const struct annotation *a, FILE *out) {
               "apart\n",
               d->contexts[MIP_CLASS_COLD], d->contexts[MIP_CLASS_HOT],
               d->contexts[MIP_CLASS_NOTCOLD]);
+    if (d->mixed)
+      text_clones(a->r, s, out);
     text_site_contexts(a->r, s, out);
   }
 }
