@@ -11,6 +11,7 @@
 
 #include "mip/layouts.h"
 #include "mipfmt.h"
+#include "data.h"
 
 int mip_map_next_record(const uint8_t *data, size_t size, size_t *at,
                         struct mip_map_record *rec, const char *path,
@@ -419,7 +420,10 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
   if (check_unique_counters(map, path, err) ||
       each_record(data, size, MIP_MAP_BLOCKS, parse_blocks, map, path, err) ||
       each_record(data, size, MIP_MAP_HEAP_SITE, parse_heap_site, map, path,
-                  err))
+                  err) ||
+      each_record(data, size, MIP_MAP_DATA, mip_map_parse_data, map, path,
+                  err) ||
+      mip_map_merge_data(map, path, err))
     return -1;
   return sort_heap_sites(map, path, err);
 }
@@ -430,6 +434,9 @@ void mip_map_free(struct mip_map *map) {
   free(map->deps);
   free(map->symbols);
   free(map->heap_sites);
+  free(map->data);
+  map->data = NULL;
+  map->data_count = 0;
   map->heap_sites = NULL;
   map->heap_site_count = 0;
   map->functions = NULL;

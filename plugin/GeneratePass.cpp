@@ -4,6 +4,7 @@
 
 #include "CfgHash.h"
 #include "Counters.h"
+#include "DataAccesses.h"
 #include "BlockProbes.h"
 #include "EntryProbe.h"
 #include "FunctionFilter.h"
@@ -51,6 +52,7 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
   }
 
   SmallVector<InstrumentedFunction, 64> Done;
+  DataAccesses Data(M, Generated.Atomic);
   for (Function &F : M) {
     if (!shouldInstrument(F))
       continue;
@@ -63,6 +65,8 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
                             {}, {}, {}};
     if (Generated.Heap)
       countHeapAccesses(F);
+    if (Generated.Data)
+      Data.count(F);
     if (Generated.Blocks)
       addBlockProbes(IF, Generated.AllBlocks);
     if (Generated.Heap)
@@ -74,7 +78,9 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     addLinkRefs(M, Generated.Heap);
   if (Generated.Heap && !Done.empty())
     addHeapGlue(M);
-  writeMap(M, Done);
+  writeMap(M, Done,
+           Generated.Data && !Done.empty() ? Data.records()
+                                           : std::vector<DataInfo>());
   M.addModuleFlag(Module::Max, InstrumentedFlag, 1);
   return Done.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }

@@ -1,0 +1,238 @@
+/*
+ * Global variables and their accesses (data mode): the map's data records
+ * (mip/layout/map_data.inc), merged into one per counter; the profile's
+ * DATA table (mip/layout/profile_data.inc); adding runs and profiles.
+ *
+ * Every unit that counts accesses to a variable writes a record for it:
+ * the unit that defines it (MIP_DATA_DEFINED) with its address and size,
+ * the others with neither. They share the variable's one counter, so the
+ * records of one counter describe one variable: the defining one gives
+ * the address, size and kind, and any of them that saw the address escape
+ * marks it MIP_DATA_ESCAPES.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data.h"
+#include "intern.h"
+#include "mip/layouts.h"
+#include "mip/le.h"
+
+static uint64_t add_saturating(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* ---- map ------------------------------------------------------------ */
+
+static int bad_data(const char *path, const struct mip_map_record *rec,
+                    const char *why, struct mip_error *err) {
+  return mip_fail(err, path, "corrupt map: data record at %zu: %s",
+                  rec->offset, why);
+}
+
+/* A string of n bytes at p followed by a NUL, inside [p, end). */
+static const char *string_at(const uint8_t *p, const uint8_t *end,
+                             uint32_t n) {
+  if ((size_t)(end - p) <= n || p[n] != '\0' || memchr(p, '\0', n))
+    return NULL;
+  return (const char *)p;
+}
+
+int mip_map_parse_data(struct mip_map *map, const struct mip_map_record *rec,
+                       const char *path, struct mip_error *err) {
+  if (rec->hdr.version == 0 || rec->hdr.version > MIP_MAP_DATA_VERSION)
+    return mip_fail(err, path,
+                    "map record version %u is newer than this MIP reads "
+                    "(%u); update MIP",
+                    rec->hdr.version, MIP_MAP_DATA_VERSION);
+  if (rec->body_size < mip_rec_map_data_size)
+    return bad_data(path, rec, "too short", err);
+  struct mip_rec_map_data r;
+  mip_rec_map_data_decode(&r, rec->body);
+  const uint8_t *p = rec->body + mip_rec_map_data_size;
+  const uint8_t *end = rec->body + rec->body_size;
+  struct mip_map_data d = {r.counter, r.object, r.size, r.flags, NULL, ""};
+  d.name = string_at(p, end, r.name_size);
+  if (d.name && r.unit_size)
+    d.unit = string_at(p + r.name_size + 1, end, r.unit_size);
+  if (!d.name || !d.unit || !d.name[0])
+    return bad_data(path, rec, "bad variable or unit name", err);
+  const struct mip_extent *counters =
+      mip_extent_find(map->extents, map->extent_count, MIP_RAW_DATA);
+  if (!counters)
+    return bad_data(path, rec, "no unit has a data counter section", err);
+  /* A counter the linker dropped with all the code that used it resolves
+   * outside the section: nothing in the image accesses the variable. */
+  if (d.counter < counters->link_addr ||
+      d.counter - counters->link_addr >= counters->size ||
+      (d.counter - counters->link_addr) % 8)
+    return 0;
+  map->data = mip_xrealloc(map->data, map->data_count + 1, sizeof *map->data);
+  map->data[map->data_count++] = d;
+  return 0;
+}
+
+static int by_counter(const void *a, const void *b) {
+  const struct mip_map_data *x = a, *y = b;
+  if (x->counter != y->counter)
+    return x->counter < y->counter ? -1 : 1;
+  /* The defining record first: it is the one kept. */
+  int dx = (x->flags & MIP_DATA_DEFINED) != 0;
+  int dy = (y->flags & MIP_DATA_DEFINED) != 0;
+  return dy - dx;
+}
+
+int mip_map_merge_data(struct mip_map *map, const char *path,
+                       struct mip_error *err) {
+  if (!map->data_count)
+    return 0;
+  qsort(map->data, map->data_count, sizeof *map->data, by_counter);
+  size_t out = 0;
+  for (size_t i = 0; i < map->data_count; i++) {
+    struct mip_map_data *d = &map->data[i];
+    struct mip_map_data *kept = out ? &map->data[out - 1] : NULL;
+    if (!kept || kept->counter != d->counter) {
+      map->data[out++] = *d;
+      continue;
+    }
+    if (strcmp(kept->name, d->name) || strcmp(kept->unit, d->unit))
+      return mip_fail(err, path,
+                      "corrupt map: variables %s and %s share a counter",
+                      kept->name, d->name);
+    kept->flags |= d->flags & MIP_DATA_ESCAPES;
+  }
+  map->data_count = out;
+  return 0;
+}
+
+/* ---- profile -------------------------------------------------------- */
+
+void mip_data_from_map(const struct mip_map *map, struct mip_profile *p) {
+  const struct mip_extent *counters =
+      mip_extent_find(map->extents, map->extent_count, MIP_RAW_DATA);
+  if (!map->data_count || !counters)
+    return;
+  struct mip_interner strings;
+  mip_interner_init(&strings, &p->strings, p->strings.size);
+  p->data = mip_xcalloc(map->data_count, sizeof *p->data);
+  for (size_t i = 0; i < map->data_count; i++) {
+    const struct mip_map_data *m = &map->data[i];
+    struct mip_data_object *d = &p->data[p->data_count++];
+    int local = (m->flags & MIP_DATA_LOCAL) && m->unit[0];
+    d->name = mip_intern(&strings, m->name);
+    d->unit = local ? mip_intern(&strings, m->unit) : 0;
+    if (local) {
+      size_t n = strlen(m->unit) + strlen(m->name) + 2;
+      char *key = mip_xcalloc(n, 1);
+      snprintf(key, n, "%s;%s", m->unit, m->name);
+      d->key = mip_intern(&strings, key);
+      free(key);
+    } else {
+      d->key = d->name;
+    }
+    d->flags = m->flags;
+    d->size = m->size;
+    d->addr = m->object;
+    d->counter_offset = m->counter - counters->link_addr;
+  }
+  mip_interner_free(&strings);
+}
+
+void mip_data_add_raw(struct mip_profile *p, const struct mip_raw *raw) {
+  const struct mip_raw_payload *s = mip_raw_find(raw, MIP_RAW_DATA);
+  for (size_t i = 0; s && i < p->data_count; i++) {
+    struct mip_data_object *d = &p->data[i];
+    /* The extents were checked equal to the profile's: inside. */
+    if (d->counter_offset + 8 <= s->extent.size)
+      d->accesses = add_saturating(
+          d->accesses, mip_get_le64(s->data + d->counter_offset));
+  }
+}
+
+int mip_data_same(const struct mip_profile *a, const struct mip_profile *b) {
+  if (a->data_count != b->data_count)
+    return 0;
+  for (size_t i = 0; i < a->data_count; i++)
+    if (a->data[i].counter_offset != b->data[i].counter_offset ||
+        strcmp(mip_profile_string(a, a->data[i].key),
+               mip_profile_string(b, b->data[i].key)))
+      return 0;
+  return 1;
+}
+
+void mip_data_add_profile(struct mip_profile *p,
+                          const struct mip_profile *other) {
+  for (size_t i = 0; i < p->data_count; i++)
+    p->data[i].accesses =
+        add_saturating(p->data[i].accesses, other->data[i].accesses);
+}
+
+void mip_data_encode(const struct mip_profile *p, struct mip_buf *out) {
+  for (size_t i = 0; i < p->data_count; i++) {
+    const struct mip_data_object *d = &p->data[i];
+    struct mip_rec_profile_data r = {d->key,  d->name, d->unit,
+                                     d->flags, d->size, d->addr,
+                                     d->counter_offset, d->accesses};
+    mip_rec_profile_data_encode(&r,
+                                mip_buf_extend(out, mip_rec_profile_data_size));
+  }
+}
+
+/* ---- view ----------------------------------------------------------- */
+
+int mip_view_data(const struct mip_view *v, uint64_t i,
+                  struct mip_data_object *d, struct mip_error *err) {
+  const struct mip_view_table *t = &v->tables[MIP_PROF_DATA];
+  struct mip_rec_profile_data r;
+  mip_rec_profile_data_decode(&r, t->data + i * t->entry_size);
+  if (!mip_view_string(v, r.key) || !mip_view_string(v, r.name) ||
+      !mip_view_string(v, r.unit))
+    return mip_fail(err, v->path,
+                    "corrupt profile: variable %" PRIu64
+                    " names a string out of range",
+                    i);
+  const struct mip_extent *ext =
+      mip_extent_find(v->extents, v->extent_count, MIP_RAW_DATA);
+  if (!ext || r.counter_offset % 8 || r.counter_offset >= ext->size)
+    return mip_fail(err, v->path,
+                    "corrupt profile: variable %" PRIu64
+                    " lies outside the data counters",
+                    i);
+  *d = (struct mip_data_object){r.key,  r.name, r.unit,
+                                r.flags, r.size, r.addr,
+                                r.counter_offset, r.accesses};
+  return 0;
+}
+
+int mip_view_check_data(const struct mip_view *v, struct mip_error *err) {
+  uint64_t n = mip_view_count(v, MIP_PROF_DATA), last = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    struct mip_data_object d;
+    if (mip_view_data(v, i, &d, err))
+      return -1;
+    if (i && d.counter_offset <= last)
+      return mip_fail(err, v->path, "corrupt profile: variables out of order");
+    last = d.counter_offset;
+  }
+  return 0;
+}
+
+int mip_data_read(struct mip_profile *p, const struct mip_view *v,
+                  struct mip_error *err) {
+  size_t n = mip_view_count(v, MIP_PROF_DATA);
+  p->data = mip_xcalloc(n ? n : 1, sizeof *p->data);
+  for (size_t i = 0; i < n; i++) {
+    if (mip_view_data(v, i, &p->data[i], err))
+      return -1;
+    p->data_count = i + 1;
+  }
+  return 0;
+}
+
+void mip_data_free(struct mip_profile *p) {
+  free(p->data);
+  p->data = NULL;
+  p->data_count = 0;
+}
