@@ -180,6 +180,27 @@ void mip_data_encode(const struct mip_profile *p, struct mip_buf *out) {
   }
 }
 
+/* ---- hot and cold ------------------------------------------------------ */
+
+uint64_t mip_data_hot_threshold(const struct mip_data_object *data,
+                                size_t count, double share, uint64_t runs) {
+  uint64_t *accesses = mip_xcalloc(count ? count : 1, sizeof *accesses);
+  for (size_t i = 0; i < count; i++)
+    accesses[i] = data[i].accesses;
+  uint64_t threshold = mip_hot_threshold(accesses, count, share, runs);
+  free(accesses);
+  return threshold;
+}
+
+enum mip_temperature mip_data_temperature(const struct mip_data_object *d,
+                                          uint64_t runs, uint64_t threshold) {
+  if (runs == 0)
+    return MIP_TEMP_UNKNOWN;
+  if (d->accesses == 0)
+    return d->flags & MIP_DATA_ESCAPES ? MIP_TEMP_WARM : MIP_TEMP_COLD;
+  return d->accesses >= threshold ? MIP_TEMP_HOT : MIP_TEMP_WARM;
+}
+
 /* ---- view ----------------------------------------------------------- */
 
 int mip_view_data(const struct mip_view *v, uint64_t i,

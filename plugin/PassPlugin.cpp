@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DataSections.h"
 #include "GeneratePass.h"
 #include "Registration.h"
 #include "UsePass.h"
@@ -37,8 +38,10 @@ void registerPasses(PassBuilder &PB, const Options &Opts) {
   // does both instruments the code the profile shaped.
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
-        if (Opts.UseProfile)
+        if (Opts.UseProfile) {
           MPM.addPass(UsePass(Opts.Use, Opts.UseProfile));
+          MPM.addPass(DataSectionsPass(Opts.Use, Opts.UseProfile));
+        }
         if (Opts.Generate)
           MPM.addPass(GeneratePass(Opts.Generated));
       });
@@ -100,6 +103,7 @@ bool parseUsePipeline(StringRef Name, ModulePassManager &MPM) {
   if (Error E = openUseProfile(Opts))
     return report(std::move(E));
   MPM.addPass(UsePass(Opts.Use, Opts.UseProfile));
+  MPM.addPass(DataSectionsPass(Opts.Use, Opts.UseProfile));
   return true;
 }
 

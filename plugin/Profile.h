@@ -67,6 +67,9 @@ public:
 
   std::string string(uint32_t Offset) const;
 
+  // The view, checked whole when opened, for readers of other tables.
+  const mip_view &view() const { return View; }
+
 private:
   Profile() = default;
   llvm::Error error() const;
