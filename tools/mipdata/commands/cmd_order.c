@@ -6,9 +6,9 @@
  * first, by first-call order, then the hot ones clustered by call edges,
  * then the other called ones, never-called ones last (function_order.c has
  * the rules, docs/order.md how to use the file). --explain prints the
- * placement, function by function, on stdout. --data adds the global
- * variables of a profile of data mode after the functions (data_order.c),
- * or lists them alone when the profile has no call counts.
+ * placement, function by function, on stdout. A profile of data mode
+ * adds its global variables after the functions (data_order.c); --data
+ * lists them alone.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,8 +29,9 @@ struct order_cmd {
   const char *output; /* NULL: only --explain */
   enum order_format format;
   int explain;
-  int data;      /* --data: the global variables too */
-  int functions; /* the profile has call counts: functions are ordered */
+  int data_only; /* --data: the global variables alone */
+  int functions; /* functions are ordered: not --data, and call counts */
+  int data;      /* variables are ordered: the profile has data accesses */
   enum emit_format explain_format;
   struct order_options layout;
 };
@@ -310,14 +311,12 @@ static void explain_structured(const struct order_cmd *o,
 /* ---- checks and notes ------------------------------------------------ */
 
 static int check_profile(const char *path, const struct mip_profile *p,
-                         int data, struct mip_error *err) {
-  if (data && !mip_profile_has(p, MIP_RAW_CNT) &&
-      !mip_profile_has(p, MIP_RAW_DATA))
+                         int data_only, struct mip_error *err) {
+  if (data_only && !mip_profile_has(p, MIP_RAW_DATA))
     return mip_fail(err, path,
-                    "no call counts and no data accesses in this profile: "
-                    "order --data needs a build with -fmip-generate=data "
-                    "(and counts, for functions)");
-  if (!data && !mip_profile_has(p, MIP_RAW_CNT))
+                    "no data accesses in this profile: order --data needs "
+                    "a build with -fmip-generate=data");
+  if (!mip_profile_has(p, MIP_RAW_CNT) && !mip_profile_has(p, MIP_RAW_DATA))
     return mip_fail(err, path,
                     "no call counts in this profile: order needs a build "
                     "with -fmip-generate=counts (best counts,order,edges)");
@@ -380,9 +379,9 @@ static int parse_options(int argc, char **argv, struct order_cmd *o) {
       OPT_UINT("cluster-size", &o->layout.cluster_size, 1, UINT64_MAX,
                "BYTES", "the largest cluster of hot functions"),
       explain,
-      OPT_FLAG("data", &o->data,
-               "the global variables too, after the functions (a profile "
-               "of -fmip-generate=data)"),
+      OPT_FLAG("data", &o->data_only,
+               "only the global variables (a profile of "
+               "-fmip-generate=data), not the functions"),
       OPT_END,
   };
   struct cli cli = {.command = "order", .options = options};
@@ -405,11 +404,12 @@ int cmd_order(int argc, char **argv) {
   struct mip_error err;
   struct mip_profile p;
   if (mip_profile_read(o.profile, &p, &err) ||
-      check_profile(o.profile, &p, o.data, &err)) {
+      check_profile(o.profile, &p, o.data_only, &err)) {
     mip_profile_free(&p);
     return report(&err);
   }
-  o.functions = mip_profile_has(&p, MIP_RAW_CNT);
+  o.functions = !o.data_only && mip_profile_has(&p, MIP_RAW_CNT);
+  o.data = mip_profile_has(&p, MIP_RAW_DATA);
   struct order_result r = {0};
   struct data_order d = {0};
   if (o.functions)
