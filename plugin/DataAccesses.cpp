@@ -12,9 +12,14 @@
 //   addq $1, __mip_data.table(%rip)
 //
 // A basic block's accesses to one variable, between two calls that may
-// not return, are one add of their number at the first. One access counts
-// one, whatever its size; a load and a store are two; a memcpy, memmove or
-// memset intrinsic counts one per variable it reads or writes.
+// not return, are one add of their number at the first. An access counts
+// the machine accesses it becomes: one, unless it is wider than the
+// target's registers (a vector wider than its vector registers, an i128
+// on a 64-bit target), which the code generator splits into as many as
+// fit. A load and a store are two, and so are the read and the write of
+// an atomic read-modify-write or compare-and-exchange. A memcpy, memmove
+// or memset intrinsic counts one per variable it reads or writes, however
+// many instructions it becomes.
 //
 // Not counted: accesses through a pointer that is not visibly the
 // variable's (stored, passed to a function, merged by a phi or select),
@@ -39,6 +44,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -75,16 +81,17 @@ bool countsIn(const Function &F) {
          !F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation);
 }
 
-// The addresses I reads or writes that data mode counts.
+// The addresses I reads or writes that data mode counts, once per access
+// (an atomic update: a read and a write).
 void addressesOf(Instruction &I, SmallVectorImpl<Value *> &Out) {
   if (auto *L = dyn_cast<LoadInst>(&I))
     Out.push_back(L->getPointerOperand());
   else if (auto *S = dyn_cast<StoreInst>(&I))
     Out.push_back(S->getPointerOperand());
   else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-    Out.push_back(RMW->getPointerOperand());
+    Out.append(2, RMW->getPointerOperand());
   else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
-    Out.push_back(X->getPointerOperand());
+    Out.append(2, X->getPointerOperand());
   else if (auto *T = dyn_cast<AnyMemTransferInst>(&I)) {
     Out.push_back(T->getRawDest());
     Out.push_back(T->getRawSource());
@@ -194,7 +201,39 @@ struct Increment {
   unsigned N;
 };
 
-void incrementsOf(BasicBlock &BB, SmallVectorImpl<Increment> &Out) {
+// The widest registers of a function's target: for vectors, and for
+// scalars (its pointers).
+struct RegisterBits {
+  uint64_t Vector;
+  uint64_t Scalar;
+};
+
+// How many machine accesses a load or store of Ty becomes: the pieces of
+// the widest register that hold it.
+unsigned piecesOf(Type *Ty, const DataLayout &DL, RegisterBits Bits) {
+  if (!Ty->isSized())
+    return 1;
+  uint64_t Size = DL.getTypeStoreSizeInBits(Ty).getKnownMinValue();
+  uint64_t Width = Ty->isVectorTy() ? Bits.Vector : Bits.Scalar;
+  if (!Ty->isVectorTy() && !Ty->isIntegerTy())
+    return 1; // floating point: x87 and SSE registers hold it whole
+  if (Width == 0 || Size <= Width)
+    return 1;
+  return static_cast<unsigned>((Size + Width - 1) / Width);
+}
+
+// The type I loads or stores, or null.
+Type *accessedType(const Instruction &I) {
+  if (const auto *L = dyn_cast<LoadInst>(&I))
+    return L->getType();
+  if (const auto *S = dyn_cast<StoreInst>(&I))
+    return S->getValueOperand()->getType();
+  return nullptr;
+}
+
+void incrementsOf(BasicBlock &BB, RegisterBits Bits,
+                  SmallVectorImpl<Increment> &Out) {
+  const DataLayout &DL = BB.getModule()->getDataLayout();
   SmallDenseMap<GlobalVariable *, size_t, 8> Open; // variable -> its add
   SmallVector<Value *, 2> Addresses;
   for (Instruction &I : BB) {
@@ -202,6 +241,8 @@ void incrementsOf(BasicBlock &BB, SmallVectorImpl<Increment> &Out) {
       continue;
     Addresses.clear();
     addressesOf(I, Addresses);
+    Type *Ty = accessedType(I);
+    unsigned Pieces = Ty ? piecesOf(Ty, DL, Bits) : 1;
     for (Value *Address : Addresses) {
       auto *GV = dyn_cast<GlobalVariable>(
           getUnderlyingObject(Address, /*MaxLookup=*/0));
@@ -209,9 +250,9 @@ void incrementsOf(BasicBlock &BB, SmallVectorImpl<Increment> &Out) {
         continue;
       auto [It, First] = Open.try_emplace(GV, Out.size());
       if (First)
-        Out.push_back({&I, GV, 1});
+        Out.push_back({&I, GV, Pieces});
       else
-        Out[It->second].N++;
+        Out[It->second].N += Pieces;
     }
     if (mayNotReturn(I))
       Open.clear();
@@ -244,9 +285,17 @@ GlobalVariable *DataAccesses::counterOf(GlobalVariable &GV) {
 void DataAccesses::count(Function &F) {
   if (!countsIn(F))
     return;
+  const TargetTransformInfo &TTI = FAM.getResult<TargetIRAnalysis>(F);
+  RegisterBits Bits{
+      TTI.getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
+          .getFixedValue(),
+      std::max<uint64_t>(
+          TTI.getRegisterBitWidth(TargetTransformInfo::RGK_Scalar)
+              .getFixedValue(),
+          M.getDataLayout().getPointerSizeInBits())};
   SmallVector<Increment, 16> Increments;
   for (BasicBlock &BB : F)
-    incrementsOf(BB, Increments);
+    incrementsOf(BB, Bits, Increments);
   for (const Increment &Inc : Increments) {
     IRBuilder<> B(Inc.Before);
     addTo(B, counterOf(*Inc.Object), Inc.N, Atomic);

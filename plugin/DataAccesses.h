@@ -3,6 +3,7 @@
 #define MIP_PLUGIN_DATAACCESSES_H
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/IR/PassManager.h"
 
 #include <cstdint>
 #include <string>
@@ -32,8 +33,12 @@ struct DataInfo {
 // casts, that of a global variable adds 1 to the variable's counter.
 class DataAccesses {
 public:
-  explicit DataAccesses(llvm::Module &M, bool Atomic)
-      : M(M), Atomic(Atomic) {}
+  // FAM gives each function's target: how wide its widest vector
+  // register is, so that an access the code generator splits counts as
+  // the accesses it becomes.
+  DataAccesses(llvm::Module &M, llvm::FunctionAnalysisManager &FAM,
+               bool Atomic)
+      : M(M), FAM(FAM), Atomic(Atomic) {}
 
   // Instruments F's accesses (records() must follow, once). Must run before any other instrumentation
   // goes into F, so that none of it is counted.
@@ -50,6 +55,7 @@ private:
   llvm::GlobalVariable *counterOf(llvm::GlobalVariable &GV);
 
   llvm::Module &M;
+  llvm::FunctionAnalysisManager &FAM;
   bool Atomic;
   llvm::MapVector<llvm::GlobalVariable *, llvm::GlobalVariable *> Counters;
 };

@@ -34,7 +34,7 @@ bool alreadyInstrumented(const Module &M) {
 
 } // namespace
 
-PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (alreadyInstrumented(M))
     return PreservedAnalyses::all();
   // One error, before anything is instrumented, for a target without
@@ -52,7 +52,9 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
   }
 
   SmallVector<InstrumentedFunction, 64> Done;
-  DataAccesses Data(M, Generated.Atomic);
+  DataAccesses Data(
+      M, MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager(),
+      Generated.Atomic);
   for (Function &F : M) {
     if (!shouldInstrument(F))
       continue;

@@ -1,0 +1,99 @@
+#!/bin/sh
+# Data mode against an independent truth: valgrind's lackey traces every
+# load and store of one run of test/e2e/progs/data, instrumented, and the
+# accesses it sees to each variable (by the variable's address range, from
+# nm) must be the ones the profile counted; a variable whose address the
+# program gives away must say that it escapes. Then the rebuild: hot and
+# cold variables in their prefixed sections (llvm-readelf), and laid out
+# by `mipdata order --data`'s file (nm -n).
+#   test/e2e/data.sh BUILD_DIR
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+PROG=$HERE/progs/data
+NM=$LLVM_BIN/llvm-nm
+READELF=$LLVM_BIN/llvm-readelf
+make_tmp
+cd "$TMP"
+
+# Accessed only directly, each counted exactly; buffer escapes.
+EXACT="hits limit sbox never_read never_written shared_count tuning grid labels"
+VARS="$EXACT events buffer"
+
+# lackey_counts TRACE BINARY: "NAME ACCESSES" for each of VARS, from the
+# trace's loads and stores (a modify, M, is a load and a store) inside the
+# variable's bytes (nm -S).
+lackey_counts() {
+  "$NM" -S --defined-only "$2" | awk -v vars="$VARS" '
+    function hex(s,   i, n) {
+      n = 0
+      s = tolower(s)
+      for (i = 1; i <= length(s); i++)
+        n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+      return n
+    }
+    BEGIN { split(vars, want, " "); for (i in want) wanted[want[i]] = 1 }
+    NR == FNR {
+      if (NF == 4 && ($4 in wanted)) {
+        n++; name[n] = $4; lo[n] = hex($1); hi[n] = lo[n] + hex($2)
+      }
+      next
+    }
+    /^ [LSM] / {
+      split($2, a, ",")
+      addr = hex(a[1])
+      for (i = 1; i <= n; i++)
+        if (addr >= lo[i] && addr < hi[i])
+          count[name[i]] += $1 == "M" ? 2 : 1
+    }
+    END { for (i = 1; i <= n; i++) print name[i], count[name[i]] + 0 }
+  ' - "$1"
+}
+
+# ---- 1. one run, counted and traced ---------------------------------------
+# Not position-independent: the trace's addresses are the link's.
+"$MIPCC" -fmip-generate=data -O2 -fno-pie -no-pie "$PROG/main.c" \
+  "$PROG/other.c" -o prog
+valgrind --tool=lackey --trace-mem=yes --log-file=lackey.txt ./prog >run.out
+mip_profile prog prog.mip default.mipraw >/dev/null
+mip_show prog.mip --data >data.json
+lackey_counts lackey.txt prog | sort >truth.txt
+jq -r '.data[] | "\(.name) \(.accesses)"' data.json | sort >counted.txt
+
+# counted NAME / truth NAME: one variable's accesses
+counted() { awk -v n="$1" '$1 == n { print $2 }' counted.txt; }
+truth() { awk -v n="$1" '$1 == n { print $2 }' truth.txt; }
+
+[ "$(wc -l <truth.txt)" = 11 ] && pass "lackey traced the run: $(tr '\n' ' ' <truth.txt)" ||
+  fail "lackey's trace: $(cat truth.txt)"
+for v in $EXACT; do
+  expect_eq "$v: accesses counted = lackey's" "$(truth "$v")" "$(counted "$v")"
+done
+# An atomic add is a read and a write: 2. Valgrind makes a locked
+# instruction a load and a compare-and-swap, which lackey reports as a
+# load and a modify: 3.
+check "events, 30 atomic adds and a load: 61 counted, lackey's 30 more" \
+  [ "$(counted events)" = 61 ] && [ "$(truth events)" = 91 ]
+check "one variable counted by two units (shared_count, 22 = 10 calls' load and store + main's 2)" \
+  [ "$(counted shared_count)" = 22 ]
+check "untouched variables: 0 accesses, cold" \
+  [ "$(jq -r '[.data[] | select(.name == "never_read" or .name == "never_written") |
+               select(.accesses == 0 and .temperature == "cold")] | length' data.json)" = 2 ]
+buffer_counted=$(counted buffer) buffer_truth=$(truth buffer)
+if [ "$buffer_counted" -lt "$buffer_truth" ] &&
+  [ "$(jq -r '.data[] | select(.name == "buffer") | .escapes' data.json)" = true ]; then
+  pass "buffer, written through a pointer in other.c: $buffer_counted of lackey's $buffer_truth counted, and it escapes"
+else
+  fail "buffer: counted $buffer_counted, lackey $buffer_truth, $(jq -c '.data[] | select(.name == "buffer")' data.json)"
+fi
+check "only buffer escapes" \
+  [ "$(jq -r '[.data[] | select(.escapes)] | map(.name) | join(" ")' data.json)" = buffer ]
+
+# ---- 2. runs add up ----------------------------------------------------------
+MIP_PROFILE_FILE=second.mipraw ./prog >/dev/null
+mip_profile prog two.mip default.mipraw second.mipraw >/dev/null
+check "two runs merged: twice the accesses" \
+  [ "$(mip_show two.mip --data | jq '[.data[] | .accesses] | add')" = \
+    "$(jq '2 * ([.data[] | .accesses] | add)' data.json)" ]
+"$MIPDATA" merge -p both.mip prog.mip two.mip 2>/dev/null ||
+  "$MIPDATA" merge -p prog.mip two.mip >/dev/null
+finish
