@@ -12,6 +12,7 @@ BUILD=$(cd "$1" && pwd)
 PROG=$HERE/progs/data
 NM=$LLVM_BIN/llvm-nm
 READELF=$LLVM_BIN/llvm-readelf
+OBJDUMP=$LLVM_BIN/llvm-objdump
 make_tmp
 cd "$TMP"
 
@@ -94,6 +95,66 @@ mip_profile prog two.mip default.mipraw second.mipraw >/dev/null
 check "two runs merged: twice the accesses" \
   [ "$(mip_show two.mip --data | jq '[.data[] | .accesses] | add')" = \
     "$(jq '2 * ([.data[] | .accesses] | add)' data.json)" ]
-"$MIPDATA" merge -p both.mip prog.mip two.mip 2>/dev/null ||
-  "$MIPDATA" merge -p prog.mip two.mip >/dev/null
+cp prog.mip three.mip
+"$MIPDATA" merge -p three.mip two.mip >/dev/null
+check "an indexed profile merged into another: three times" \
+  [ "$(mip_show three.mip --data | jq '[.data[] | .accesses] | add')" = \
+    "$(jq '3 * ([.data[] | .accesses] | add)' data.json)" ]
+
+# ---- 3. the order file ------------------------------------------------------
+# Hot (the most accessed, 90 % of all accesses): sbox and grid; never
+# touched: never_read and never_written, last; the rest by accesses (ties
+# in the profile's order).
+"$MIPDATA" order -p prog.mip --data -o data.txt >summary.txt
+want="sbox grid events shared_count hits tuning limit buffer labels never_read never_written"
+expect_eq "order --data: hot, warm by accesses, cold" "$(tr '\n' ' ' <data.txt | sed 's/ $//')" "$want"
+expect_eq "order --data's summary" "$(cat summary.txt)" \
+  "data.txt: 11 data symbols: 2 hot, 7 warm, 2 cold"
+check "show --data lists them in the file's order" \
+  [ "$(jq -r '.data[].name' data.json | tr '\n' ' ' | sed 's/ $//')" = "$want" ]
+
+# ---- 4. the rebuild: sections, then the layout --------------------------------
+"$MIPCC" -fmip-use=prog.mip -O2 -fdata-sections -c "$PROG/main.c" -o main.o
+"$MIPCC" -fmip-use=prog.mip -O2 -fdata-sections -c "$PROG/other.c" -o other.o
+"$READELF" -S -W main.o other.o >sections.txt
+for section in .rodata.hot.sbox .bss.hot.grid .rodata.unlikely.never_read \
+  .data.unlikely.never_written .bss.events .bss.shared_count .data.tuning; do
+  grep -q " $section " sections.txt && pass "section $section" ||
+    fail "no section $section: $(grep -o ' [.][a-z.]*[a-z_]* ' sections.txt | tr -d '\n')"
+done
+unprefixed() { ! grep -q 'hot[.]events\|unlikely[.]events' sections.txt; }
+check "warm variables unprefixed" unprefixed
+
+# layout BINARY: "SECTION NAME" for the profile's variables in BINARY's
+# address order (nm -n, the sections from objdump's symbol table)
+layout() {
+  "$OBJDUMP" -t "$1" | awk 'NF >= 4 { print $NF, $(NF - 2) }' >"$1.sections"
+  "$NM" -n "$1" | awk -v vars="$VARS" '
+    BEGIN { split(vars, v, " "); for (i in v) want[v[i]] = 1 }
+    NR == FNR { section[$1] = $2; next }
+    ($3 in want) { print section[$3], $3 }' "$1.sections" -
+}
+# in_file_order LAYOUT: within each output section, the variables come in
+# data.txt's order
+in_file_order() {
+  awk 'NR == FNR { rank[$1] = NR; next }
+       { if ($1 in last && rank[$2] < last[$1]) bad = 1; last[$1] = rank[$2] }
+       END { exit bad }' data.txt "$1"
+}
+"$CLANG" -fuse-ld=lld -no-pie -Wl,--symbol-ordering-file=data.txt \
+  -Wl,--no-warn-symbol-ordering main.o other.o -o ordered
+"$CLANG" -fuse-ld=lld -no-pie main.o other.o -o plain
+layout ordered >ordered.txt
+layout plain >plain.txt
+check "lld lays the variables out in the file's order (nm -n): $(awk '{print $2}' ordered.txt | tr '\n' ' ')" \
+  in_file_order ordered.txt
+not_in_file_order() { ! in_file_order "$1"; }
+check "without the file, not (the test can fail)" not_in_file_order plain.txt
+./ordered >ordered.out
+check "the rebuilt program's output is the instrumented one's" cmp -s ordered.out run.out
+"$MIPCC" -fmip-use=prog.mip -fmip-order -O2 -no-pie "$PROG/main.c" \
+  "$PROG/other.c" -o mipcc_ordered 2>mipcc.err
+layout mipcc_ordered >mipcc.txt
+check "mipcc -fmip-order: the same order (functions' and variables' file)" \
+  in_file_order mipcc.txt
 finish
