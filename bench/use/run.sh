@@ -19,7 +19,8 @@
 #      mipcc -fmip-use=PROFILE; the same for a one-line source; and the
 #      time of the profile-use pass itself (-ftime-report).
 #
-# Then runs bench/use/hotcold.sh if it is there. Prints the tables and
+# Then runs bench/use/hotcold.sh and bench/use/staticdata.sh if they are
+# there. Prints the tables and
 # writes build/bench/use.md; raw numbers in build/bench/use/out. Variables:
 #   BENCH_PROGRAMS            programs (default "sqlite3 lua bzip2")
 #   BENCH_USE_RUNS            timed workload runs per build (default 7)
@@ -456,9 +457,24 @@ if [ -f "$HERE/hotcold.sh" ]; then
   fi
 fi
 
+# ---- hot and cold global variables (bench/use/staticdata.sh) ----------------
+staticdata=none
+if [ -f "$HERE/staticdata.sh" ]; then
+  log "running bench/use/staticdata.sh"
+  if bash "$HERE/staticdata.sh" >"$S/out/staticdata.md" 2>"$S/out/staticdata.log"; then
+    staticdata=ok
+  else
+    staticdata=failed
+    tail -n 20 "$S/out/staticdata.log" >&2
+    log "bench/use/staticdata.sh failed (log: $S/out/staticdata.log)"
+  fi
+fi
+
 elapsed=$(($(date +%s) - start))
 PROGRAMS=$PROGRAMS RUNS=$RUNS SRUNS=$SRUNS CRUNS=$CRUNS ERUNS=$ERUNS RSS_RUNS=$RSS_RUNS HOTCOLD=$hotcold \
+  STATICDATA=$staticdata \
   "$HERE/report.sh" "$elapsed" >"$REPORT"
 cat "$REPORT"
 log "report written to $REPORT (raw numbers: $S/out)"
 [ "$hotcold" != failed ] || die "bench/use/hotcold.sh failed (log: $S/out/hotcold.log)"
+[ "$staticdata" != failed ] || die "bench/use/staticdata.sh failed (log: $S/out/staticdata.log)"
