@@ -5,8 +5,8 @@
 # program, generated here, has N groups of global variables in source
 # order: a hot 8-byte counter and a cold 4 KiB table in .data, the same in
 # .bss, and a hot 16-byte constant table and a cold 4 KiB one in .rodata;
-# its loop updates the hot variables of randomly chosen groups and never
-# touches a cold table. Laid out in source order, every hot variable has a
+# its loop updates the hot variables of randomly chosen groups (through a
+# function per group) and never touches a cold table. Laid out in source order, every hot variable has a
 # page (and a cache line) of its own; grouped, they share a few.
 #
 #   1. profiles it twice: -fmip-generate=counts,order (what -fmip-use knew
@@ -79,9 +79,11 @@ cd "$H"
 # ---- the program ------------------------------------------------------------
 # Each group's variables are written one after the other, as a program's
 # globals are, so that without a profile each hot one sits between two
-# cold tables. The loop reaches the hot ones by a switch: direct accesses,
-# which data mode counts (a table of their addresses would make them
-# escape).
+# cold tables. The loop reaches a group's hot variables through a function
+# of the group's own, from a table of them: direct accesses, which data
+# mode counts. (A switch whose cases differ only in the variable would
+# not do: the optimizer turns it into a table of the variables' addresses,
+# and accesses through those are not counted.)
 generate() {
   awk -v n="$NGROUPS" 'BEGIN {
     print "#include <stdio.h>"
@@ -92,13 +94,14 @@ generate() {
       printf "const long hot_r_%d[2] = {%d, %d};\n", k, k, 2 * k + 1
       printf "const long cold_r_%d[512] = {%d};\n", k, k + 3
     }
-    print "static long step(unsigned k, long x) {"
-    print "  switch (k) {"
+    for (k = 0; k < n; k++) {
+      printf "__attribute__((noinline)) static long step_%d(long x) {\n", k
+      printf "  hot_%d += x;\n  hot_b_%d ^= x;\n  return hot_r_%d[x & 1];\n}\n", k, k, k
+    }
+    printf "static long (*const step_of[%d])(long) = {\n", n
     for (k = 0; k < n; k++)
-      printf "  case %d: hot_%d += x; hot_b_%d ^= x; return hot_r_%d[x & 1];\n", k, k, k, k
-    print "  }"
-    print "  return 0;"
-    print "}"
+      printf "  step_%d,\n", k
+    print "};"
     print "static long rare(unsigned k) {"
     print "  switch (k) {"
     for (k = 0; k < n; k++)
@@ -111,7 +114,7 @@ generate() {
     print "  unsigned long r = 88172645463325252UL;"
     print "  for (long i = 0; i < steps; i++) {"
     print "    r ^= r << 13; r ^= r >> 7; r ^= r << 17;"
-    printf "    x += step((unsigned)(r %% %d), x);\n", n
+    printf "    x += step_of[r %% %d](x);\n", n
     print "  }"
     print "  if (argc > 2)"
     printf "    x += rare((unsigned)atoi(argv[2]) %% %d);\n", n
@@ -219,8 +222,8 @@ echo
 echo "A generated program (\`bench/use/staticdata.sh\`) of $NGROUPS groups of global variables," \
   "each a hot 8-byte counter and a cold 4 KiB table in \`.data\`, the same in \`.bss\`," \
   "and a hot 16-byte constant table and a cold 4 KiB one in \`.rodata\`, written in that" \
-  "order; its loop updates the hot variables of one group chosen at random per step and" \
-  "never touches a cold table. Profiled with \`-fmip-generate=counts,order\` (functions)" \
+  "order; its loop calls, per step, the function of one group chosen at random, which" \
+  "updates that group's hot variables; nothing touches a cold table. Profiled with \`-fmip-generate=counts,order\` (functions)" \
   "and \`-fmip-generate=counts,order,data\` ($hot variables hot, $cold cold: the cold tables" \
   "are read only on a path the workload never takes). All builds \`-O2 -fno-pie\`, linked by lld \`-no-pie\`." \
   "Wall time, max RSS and minor faults: median of $RUNS interleaved runs of $STEPS steps" \
