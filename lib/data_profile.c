@@ -140,8 +140,11 @@ void mip_data_from_map(const struct mip_map *map, struct mip_profile *p) {
   mip_interner_free(&strings);
 }
 
+/* A run's counters and a pooled file's totals alike hold accesses, a u64
+ * per variable. */
 void mip_data_add_raw(struct mip_profile *p, const struct mip_raw *raw) {
-  const struct mip_raw_payload *s = mip_raw_find(raw, MIP_RAW_DATA);
+  const struct mip_raw_payload *s =
+      mip_raw_find(raw, raw->pooled ? MIP_RAW_POOL_DATA : MIP_RAW_DATA);
   for (size_t i = 0; s && i < p->data_count; i++) {
     struct mip_data_object *d = &p->data[i];
     /* The extents were checked equal to the profile's: inside. */

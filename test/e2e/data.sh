@@ -101,6 +101,16 @@ check "an indexed profile merged into another: three times" \
   [ "$(mip_show three.mip --data | jq '[.data[] | .accesses] | add')" = \
     "$(jq '3 * ([.data[] | .accesses] | add)' data.json)" ]
 
+# Pooled (%1m): the runs' accesses summed in one file, as merging them
+# one by one sums them.
+"$MIPCC" -fmip-generate=data -fmip-pool -O2 -fno-pie -no-pie "$PROG/main.c" \
+  "$PROG/other.c" -o pooled
+for run in 1 2; do MIP_PROFILE_FILE=pool-%1m.mipraw ./pooled >/dev/null; done
+mip_profile pooled pooled.mip pool-*.mipraw >/dev/null
+check "pooled runs: the accesses of two runs (POOL_DATA)" \
+  [ "$(mip_show pooled.mip --data | jq '[.data[] | .accesses] | add')" = \
+    "$(jq '2 * ([.data[] | .accesses] | add)' data.json)" ]
+
 # ---- 3. the order file ------------------------------------------------------
 # Hot (the most accessed, 90 % of all accesses): sbox and grid; never
 # touched: never_read and never_written, last; the rest by accesses (ties
