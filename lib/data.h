@@ -1,19 +1,10 @@
-/* Global variables (data mode) inside libmipfmt: what map.c,
- * profile_build.c, profile_merge.c, profile_view.c, profile_read.c and
+/* Global variables (data mode) inside libmipfmt: what profile_build.c, profile_merge.c, profile_view.c, profile_read.c and
  * profile_write.c ask of data_profile.c. Not part of the library's
  * interface (mipfmt.h). */
 #ifndef MIP_LIB_DATA_H
 #define MIP_LIB_DATA_H
 
 #include "mipfmt.h"
-
-/* One MIP_MAP_DATA record into map->data (records of counters the linker
- * dropped are skipped); after the units. */
-int mip_map_parse_data(struct mip_map *map, const struct mip_map_record *rec,
-                       const char *path, struct mip_error *err);
-/* Sorts map->data by counter and merges the records of one counter. */
-int mip_map_merge_data(struct mip_map *map, const char *path,
-                       struct mip_error *err);
 
 /* The map's variables into a new profile, with their strings. */
 void mip_data_from_map(const struct mip_map *map, struct mip_profile *p);

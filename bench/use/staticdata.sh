@@ -65,12 +65,7 @@ for t in "$MIPCC" "$MIPDATA"; do
   [ -x "$t" ] || die "$t missing: run make first"
 done
 
-l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || true),$(getconf LEVEL2_CACHE_ASSOC 2>/dev/null || true),$(getconf LEVEL2_CACHE_LINESIZE 2>/dev/null || true)
-case $l2 in
-  [1-9]*,[1-9]*,[1-9]*) ;;
-  *) l2=524288,8,64 ;;
-esac
-L2_TEXT="$((${l2%%,*} / 1024)) KiB, $(echo "$l2" | cut -d, -f2)-way"
+machine_l2
 
 rm -rf "$H"
 mkdir -p "$H"
