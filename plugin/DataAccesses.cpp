@@ -63,8 +63,11 @@ namespace mip {
 bool isCountedData(const GlobalVariable &GV) {
   StringRef Name = GV.getName();
   if (Name.empty() || GV.hasPrivateLinkage() || GV.hasAppendingLinkage() ||
-      GV.isThreadLocal() || GV.hasSection() ||
-      GV.getType()->getAddressSpace() != 0)
+      GV.isThreadLocal() || GV.getType()->getAddressSpace() != 0)
+    return false;
+  // A section of the program's own; one a profile gave (a build that uses
+  // a profile and instruments too) is still counted.
+  if (GV.hasSection() && !GV.hasAttribute(DataTemperatureAttr))
     return false;
   // '#pragma clang section' variables, and MIP's counters.
   if (GV.hasAttribute("bss-section") || GV.hasAttribute("data-section") ||

@@ -61,9 +61,13 @@ private:
 };
 
 // Whether data mode counts accesses to GV: a named variable of the
-// program's, neither thread-local nor in a section of its own, nor one of
-// the compiler's or MIP's.
+// program's, neither thread-local nor in a section of its own (other than
+// one -fmip-use gave it), nor one of the compiler's or MIP's.
 bool isCountedData(const llvm::GlobalVariable &GV);
+
+// The attribute -fmip-use gives a variable it puts in a hot or cold
+// section ("hot" or "unlikely"; DataSections.cpp).
+constexpr const char *DataTemperatureAttr = "mip-data-temperature";
 
 } // namespace mip
 

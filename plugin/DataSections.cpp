@@ -71,8 +71,9 @@ StringRef baseSection(const GlobalVariable &GV) {
 }
 
 bool mayMove(const GlobalVariable &GV) {
-  return isCountedData(GV) && !GV.isDeclarationForLinker() &&
-         !GV.hasComdat() && !GV.hasCommonLinkage();
+  return isCountedData(GV) && !GV.hasSection() &&
+         !GV.isDeclarationForLinker() && !GV.hasComdat() &&
+         !GV.hasCommonLinkage();
 }
 
 } // namespace
@@ -94,6 +95,7 @@ PreservedAnalyses DataSectionsPass::run(Module &M, ModuleAnalysisManager &) {
     GV.setSection((baseSection(GV) + "." + Prefix + "." +
                    GlobalValue::dropLLVMManglingEscape(GV.getName()))
                       .str());
+    GV.addAttribute(DataTemperatureAttr, Prefix);
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -20,6 +20,10 @@ target triple = "x86_64-pc-linux-gnu"
 @ext = external global i32
 @tls = thread_local global i32 0, align 4
 @.str = private unnamed_addr constant [3 x i8] c"%d\00", align 1
+; Placed by -fmip-use in a build that also instruments: still counted; a
+; section of the program's own is not.
+@placed = global i32 0, section ".bss.hot.placed", align 4 #0
+@own = global i32 0, section ".mine", align 4
 
 declare void @use(ptr)
 
@@ -31,6 +35,8 @@ declare void @use(ptr)
 ; Defined here, so recorded with its size and kind, though f does not
 ; read or write it.
 ; CHECK-DAG: @__mip_data.cold = linkonce_odr hidden global i64 0, comdat
+; CHECK-DAG: @__mip_data.placed = linkonce_odr hidden global i64 0, comdat
+; CHECK-NOT: @__mip_data.own
 ; CHECK-NOT: @__mip_data.tls
 ; CHECK-NOT: @__mip_data..str
 
@@ -68,8 +74,14 @@ entry:
   %s = add i32 %t, %x
   %r = add i32 %s, %e
   %r2 = add i32 %r, %l
-  ret i32 %r2
+  %pl = load i32, ptr @placed, align 4
+  %ow = load i32, ptr @own, align 4
+  %r3 = add i32 %r2, %pl
+  %r4 = add i32 %r3, %ow
+  ret i32 %r4
 }
+
+attributes #0 = { "mip-data-temperature"="hot" }
 
 ; The unit lists the DATA section (kind 6, 8-byte counters).
 ; MAP: module asm ".long 6"

@@ -17,17 +17,21 @@ target triple = "x86_64-pc-linux-gnu"
 
 $inline_var = comdat any
 
-; CHECK-DAG: @counter = global i32 0, section ".bss.hot.counter", align 4
+; CHECK-DAG: @counter = global i32 0, section ".bss.hot.counter", align 4 #[[HOT:[0-9]+]]
 ; CHECK-DAG: @lookup = internal constant [4 x i32] [i32 1, i32 2, i32 3, i32 4], section ".rodata.hot.lookup", align 16
 ; CHECK-DAG: @handlers = constant [2 x ptr] [ptr @counter, ptr @seed], section ".data.rel.ro.hot.handlers", align 16
 ; CHECK-DAG: @seed = global i32 5, section ".data.hot.seed", align 4
-; CHECK-DAG: @never = global i32 9, section ".data.unlikely.never", align 4
+; CHECK-DAG: @never = global i32 9, section ".data.unlikely.never", align 4 #[[COLD:[0-9]+]]
 ; CHECK-DAG: @never_zero = global [1024 x i32] zeroinitializer, section ".bss.unlikely.never_zero", align 16
 ; CHECK-DAG: @never_table = constant [64 x i32] zeroinitializer, section ".rodata.unlikely.never_table", align 16
 ; CHECK-DAG: @once = global i32 0, align 4
 ; CHECK-DAG: @passed = global [4 x i32] zeroinitializer, align 16
 ; CHECK-DAG: @mine = global i32 0, section ".mine", align 4
 ; CHECK-DAG: @inline_var = linkonce_odr global i32 0, comdat, align 4
+; Each placed one is marked (#HOT, #COLD), so that an instrumented build
+; of it still counts it.
+; CHECK-DAG: attributes #[[HOT]] = { "mip-data-temperature"="hot" }
+; CHECK-DAG: attributes #[[COLD]] = { "mip-data-temperature"="unlikely" }
 @counter = global i32 0, align 4
 @lookup = internal constant [4 x i32] [i32 1, i32 2, i32 3, i32 4], align 16
 @handlers = constant [2 x ptr] [ptr @counter, ptr @seed], align 16

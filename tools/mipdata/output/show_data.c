@@ -56,6 +56,11 @@ static void show_text(const struct report *r, const struct data_order *o) {
   static const char *const heading[] = {"ACCESSES", "SHARE", "SIZE",
                                         "SECTION",  "TEMP",  "VARIABLE"};
   const struct mip_profile *p = &r->profile;
+  if (!mip_profile_has(p, MIP_RAW_DATA)) {
+    printf("no global variables: the profile has no data accesses (build "
+           "with -fmip-generate=data)\n");
+    return;
+  }
   uint64_t total = total_accesses(p);
   printf("%zu global variables: %zu hot, %zu warm, %zu cold; %" PRIu64
          " accesses in %" PRIu64 " run%s\n\n",
