@@ -5,9 +5,10 @@
 # program, generated here, has N groups of global variables in source
 # order: a hot 8-byte counter and a cold 4 KiB table in .data, the same in
 # .bss, and a hot 16-byte constant table and a cold 4 KiB one in .rodata;
-# its loop updates the hot variables of randomly chosen groups (through a
-# function per group) and never touches a cold table. Laid out in source order, every hot variable has a
-# page (and a cache line) of its own; grouped, they share a few.
+# its loop calls the function of a randomly chosen group, which updates
+# the hot variables of 8 groups, and nothing touches a cold table. Laid
+# out in source order, every hot variable has a page (and a cache line)
+# of its own; grouped, they share a few.
 #
 #   1. profiles it twice: -fmip-generate=counts,order (what -fmip-use knew
 #      before data mode) and -fmip-generate=counts,order,data;
@@ -31,8 +32,8 @@
 #   BENCH_USE_RUNS        timed runs per build (default 7)
 #   BENCH_JOBS            valgrind runs at once (default: cores)
 #   STATICDATA_GROUPS     groups of variables (default 1024)
-#   STATICDATA_STEPS      loop steps of a timed run (default 50000000)
-#   STATICDATA_CG_STEPS   ... under cachegrind (default 2000000)
+#   STATICDATA_STEPS      loop steps of a timed run (default 20000000)
+#   STATICDATA_CG_STEPS   ... under cachegrind (default 1000000)
 #   STATICDATA_PAGE_STEPS ... under lackey (default 100000)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -40,8 +41,8 @@ set -euo pipefail
 RUNS=${BENCH_USE_RUNS:-7}
 JOBS=${BENCH_JOBS:-$(nproc)}
 NGROUPS=${STATICDATA_GROUPS:-1024}
-STEPS=${STATICDATA_STEPS:-50000000}
-CG_STEPS=${STATICDATA_CG_STEPS:-2000000}
+STEPS=${STATICDATA_STEPS:-20000000}
+CG_STEPS=${STATICDATA_CG_STEPS:-1000000}
 PAGE_STEPS=${STATICDATA_PAGE_STEPS:-100000}
 PROFILE_STEPS=1000000
 MIPDATA=$(abspath "${MIPDATA:-$BUILD/bin/mipdata}")
@@ -75,8 +76,9 @@ cd "$H"
 # Each group's variables are written one after the other, as a program's
 # globals are, so that without a profile each hot one sits between two
 # cold tables. The loop reaches a group's hot variables through a function
-# of the group's own, from a table of them: direct accesses, which data
-# mode counts. (A switch whose cases differ only in the variable would
+# of the group's own, from a table of them, which updates the hot
+# variables of 8 groups spread over the program (the group's and those
+# 131, 262, ... further): direct accesses, which data mode counts. (A switch whose cases differ only in the variable would
 # not do: the optimizer turns it into a table of the variables' addresses,
 # and accesses through those are not counted.)
 generate() {
@@ -91,7 +93,11 @@ generate() {
     }
     for (k = 0; k < n; k++) {
       printf "__attribute__((noinline)) static long step_%d(long x) {\n", k
-      printf "  hot_%d += x;\n  hot_b_%d ^= x;\n  return hot_r_%d[x & 1];\n}\n", k, k, k
+      for (j = 0; j < 8; j++) {
+        g = (k + j * 131) % n
+        printf "  hot_%d += x;\n  hot_b_%d ^= x;\n  x += hot_r_%d[x & 1];\n", g, g, g
+      }
+      print "  return x;\n}"
     }
     printf "static long (*const step_of[%d])(long) = {\n", n
     for (k = 0; k < n; k++)
@@ -109,7 +115,7 @@ generate() {
     print "  unsigned long r = 88172645463325252UL;"
     print "  for (long i = 0; i < steps; i++) {"
     print "    r ^= r << 13; r ^= r >> 7; r ^= r << 17;"
-    printf "    x += step_of[r %% %d](x);\n", n
+    printf "    x = step_of[r %% %d](x);\n", n
     print "  }"
     print "  if (argc > 2)"
     printf "    x += rare((unsigned)atoi(argv[2]) %% %d);\n", n
@@ -145,9 +151,9 @@ build_all() {
 }
 
 # ---- measurements -------------------------------------------------------------
-# timed BUILD: one run; appends "wall_s maxrss_kb minor_faults"
+# timed BUILD: one run; appends "wall_s maxrss_kb minor_faults user_s"
 timed() {
-  /usr/bin/time -f '%e %M %R' -o "time.$1.last" "./$1" "$STEPS" >"out.$1"
+  /usr/bin/time -f '%e %M %R %U' -o "time.$1.last" "./$1" "$STEPS" >"out.$1"
   cat "time.$1.last" >>"time.$1"
 }
 
@@ -218,21 +224,23 @@ echo "A generated program (\`bench/use/staticdata.sh\`) of $NGROUPS groups of gl
   "each a hot 8-byte counter and a cold 4 KiB table in \`.data\`, the same in \`.bss\`," \
   "and a hot 16-byte constant table and a cold 4 KiB one in \`.rodata\`, written in that" \
   "order; its loop calls, per step, the function of one group chosen at random, which" \
-  "updates that group's hot variables; nothing touches a cold table. Profiled with \`-fmip-generate=counts,order\` (functions)" \
+  "updates the hot variables of 8 groups spread over the program; nothing touches a cold" \
+  "table. Profiled with \`-fmip-generate=counts,order\` (functions)" \
   "and \`-fmip-generate=counts,order,data\` ($hot variables hot, $cold cold: the cold tables" \
   "are read only on a path the workload never takes). All builds \`-O2 -fno-pie\`, linked by lld \`-no-pie\`." \
-  "Wall time, max RSS and minor faults: median of $RUNS interleaved runs of $STEPS steps" \
-  "(GNU time; wall time fastest-slowest). Misses: one run of $CG_STEPS steps under" \
+  "Wall and user time, max RSS and minor faults: median of $RUNS interleaved runs of" \
+  "$STEPS steps (GNU time; times fastest-slowest). Misses: one run of $CG_STEPS steps under" \
   "\`valgrind --tool=cachegrind --cache-sim=yes\`, data misses, LL simulated as this" \
   "machine's L2 ($L2_TEXT). Pages: distinct 4 KiB pages of \`.rodata\`, \`.data.rel.ro\`," \
   "\`.data\` and \`.bss\` loaded or stored in a run of $PAGE_STEPS steps (lackey), of the" \
   "pages those sections span."
 echo
-echo "| build | wall time (s) | max RSS (KiB) | minor faults | D1 misses | LL misses | data pages touched | output |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| build | wall time (s) | user time (s) | max RSS (KiB) | minor faults | D1 misses | LL misses | data pages touched | output |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for b in "${BUILDS[@]}"; do
   read -r touched span <"pages.$b"
   echo "| ${TITLE[$b]} | $(column_median "time.$b" 1) ($(column_range "time.$b" 1)) |" \
+    "$(column_median "time.$b" 4) ($(column_range "time.$b" 4)) |" \
     "$(column_median "time.$b" 2) | $(column_median "time.$b" 3) |" \
     "$(misses "cg.$b.log" "D1  misses") | $(misses "cg.$b.log" "LLd misses") |" \
     "$touched of $span | $(same_output "$b") |"
