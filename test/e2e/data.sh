@@ -6,9 +6,12 @@
 # program gives away must say that it escapes. Then the rebuild: hot and
 # cold variables in their prefixed sections (llvm-readelf), and laid out
 # by `mipdata order --data`'s file (nm -n).
-#   test/e2e/data.sh BUILD_DIR
+#   test/e2e/data.sh BUILD_DIR [MIPDATA]
+# MIPDATA defaults to BUILD_DIR/bin/mipdata; the sanitizer pass can give a
+# mipdata built with ASan and UBSan.
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
+if [ -n "${2:-}" ]; then MIPDATA=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); fi
 PROG=$HERE/progs/data
 NM=$LLVM_BIN/llvm-nm
 READELF=$LLVM_BIN/llvm-readelf
