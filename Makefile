@@ -98,6 +98,7 @@ test-san: all
 	@$(call timed,unit (ASan+UBSan),$(BUILD)/san/test/unit-tests)
 	test/bad-input/run.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/order.sh $(BUILD) $(BUILD)/san/bin/mipdata
+	test/e2e/data.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/heap_merge.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/annotate.sh $(BUILD) $(BUILD)/san/bin/mipdata
 	test/e2e/cli.sh $(BUILD) $(BUILD)/san/bin/mipdata

@@ -61,6 +61,18 @@ rotated() {
 }
 die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
 
+# machine_l2: sets l2 to this machine's L2 as cachegrind's --LL takes it
+# (SIZE,ASSOC,LINE; 512 KiB, 8-way, 64-byte lines when the system does
+# not say) and L2_TEXT to its description ("1024 KiB, 16-way").
+machine_l2() {
+  l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || true),$(getconf LEVEL2_CACHE_ASSOC 2>/dev/null || true),$(getconf LEVEL2_CACHE_LINESIZE 2>/dev/null || true)
+  case $l2 in
+    [1-9]*,[1-9]*,[1-9]*) ;;
+    *) l2=524288,8,64 ;;
+  esac
+  L2_TEXT="$((${l2%%,*} / 1024)) KiB, $(echo "$l2" | cut -d, -f2)-way"
+}
+
 # Loads bench/programs/PROG.sh: PKG, prog_prepare, PROG_SRCS, PROG_CFLAGS,
 # PROG_LIBS, prog_input, prog_run, SIZE_FULL, SIZE_CG, WORKLOAD.
 load_program() {

@@ -720,6 +720,11 @@ size_t mip_heap_strings_start(const struct mip_profile *p) {
     const uint32_t offsets[] = {p->heap_sites[i].file, p->heap_sites[i].name};
     end = strings_end(p, offsets, 2, end);
   }
+  for (size_t i = 0; i < p->data_count; i++) {
+    const uint32_t offsets[] = {p->data[i].key, p->data[i].name,
+                                p->data[i].unit};
+    end = strings_end(p, offsets, 3, end);
+  }
   return end;
 }
 

@@ -3,7 +3,8 @@
  * object file (mip/layout/map_*.inc), concatenated and relocated by the
  * linker. Records come in any order and may be separated by zero padding;
  * they are read in passes: units (where the counters are), then
- * functions, then the blocks of each function and the heap sites.
+ * functions, then the blocks of each function, the heap sites and the
+ * global variables.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -370,6 +371,85 @@ static int sort_heap_sites(struct mip_map *map, const char *path,
   return 0;
 }
 
+/* ---- global variables (data mode) ------------------------------------ */
+
+/* Every unit that counts accesses to a variable writes a record for it:
+ * the unit that defines it (MIP_DATA_DEFINED) with its address and size,
+ * the others with neither. They share the variable's one counter, so the
+ * records of one counter describe one variable: the defining one gives
+ * the address, size and kind, and any of them that saw the address escape
+ * marks it MIP_DATA_ESCAPES. */
+
+static int bad_data(const char *path, const struct mip_map_record *rec,
+                    const char *why, struct mip_error *err) {
+  return mip_fail(err, path, "corrupt map: data record at %zu: %s",
+                  rec->offset, why);
+}
+
+static int parse_data(struct mip_map *map, const struct mip_map_record *rec,
+                       const char *path, struct mip_error *err) {
+  if (check_version(rec, MIP_MAP_DATA_VERSION, path, err))
+    return -1;
+  if (rec->body_size < mip_rec_map_data_size)
+    return bad_data(path, rec, "too short", err);
+  struct mip_rec_map_data r;
+  mip_rec_map_data_decode(&r, rec->body);
+  const uint8_t *p = rec->body + mip_rec_map_data_size;
+  const uint8_t *end = rec->body + rec->body_size;
+  struct mip_map_data d = {r.counter, r.object, r.size, r.flags, NULL, ""};
+  d.name = string_at(p, end, r.name_size);
+  if (d.name && r.unit_size)
+    d.unit = string_at(p + r.name_size + 1, end, r.unit_size);
+  if (!d.name || !d.unit || !d.name[0])
+    return bad_data(path, rec, "bad variable or unit name", err);
+  const struct mip_extent *counters =
+      mip_extent_find(map->extents, map->extent_count, MIP_RAW_DATA);
+  if (!counters)
+    return bad_data(path, rec, "no unit has a data counter section", err);
+  /* A counter the linker dropped with all the code that used it resolves
+   * outside the section: nothing in the image accesses the variable. */
+  if (d.counter < counters->link_addr ||
+      d.counter - counters->link_addr >= counters->size ||
+      (d.counter - counters->link_addr) % 8)
+    return 0;
+  map->data = mip_xrealloc(map->data, map->data_count + 1, sizeof *map->data);
+  map->data[map->data_count++] = d;
+  return 0;
+}
+
+static int by_counter(const void *a, const void *b) {
+  const struct mip_map_data *x = a, *y = b;
+  if (x->counter != y->counter)
+    return x->counter < y->counter ? -1 : 1;
+  /* The defining record first: it is the one kept. */
+  int dx = (x->flags & MIP_DATA_DEFINED) != 0;
+  int dy = (y->flags & MIP_DATA_DEFINED) != 0;
+  return dy - dx;
+}
+
+static int merge_data(struct mip_map *map, const char *path,
+                       struct mip_error *err) {
+  if (!map->data_count)
+    return 0;
+  qsort(map->data, map->data_count, sizeof *map->data, by_counter);
+  size_t out = 0;
+  for (size_t i = 0; i < map->data_count; i++) {
+    struct mip_map_data *d = &map->data[i];
+    struct mip_map_data *kept = out ? &map->data[out - 1] : NULL;
+    if (!kept || kept->counter != d->counter) {
+      map->data[out++] = *d;
+      continue;
+    }
+    if (strcmp(kept->name, d->name) || strcmp(kept->unit, d->unit))
+      return mip_fail(err, path,
+                      "corrupt map: variables %s and %s share a counter",
+                      kept->name, d->name);
+    kept->flags |= d->flags & MIP_DATA_ESCAPES;
+  }
+  map->data_count = out;
+  return 0;
+}
+
 /* ---- passes --------------------------------------------------------- */
 
 typedef int (*record_fn)(struct mip_map *map, const struct mip_map_record *rec,
@@ -419,7 +499,9 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
   if (check_unique_counters(map, path, err) ||
       each_record(data, size, MIP_MAP_BLOCKS, parse_blocks, map, path, err) ||
       each_record(data, size, MIP_MAP_HEAP_SITE, parse_heap_site, map, path,
-                  err))
+                  err) ||
+      each_record(data, size, MIP_MAP_DATA, parse_data, map, path, err) ||
+      merge_data(map, path, err))
     return -1;
   return sort_heap_sites(map, path, err);
 }
@@ -430,6 +512,9 @@ void mip_map_free(struct mip_map *map) {
   free(map->deps);
   free(map->symbols);
   free(map->heap_sites);
+  free(map->data);
+  map->data = NULL;
+  map->data_count = 0;
   map->heap_sites = NULL;
   map->heap_site_count = 0;
   map->functions = NULL;

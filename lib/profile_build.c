@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data.h"
 #include "heap.h"
 
 static uint32_t add_string(struct mip_buf *strings, const char *a,
@@ -88,6 +89,9 @@ void mip_profile_from_map(const struct mip_map *map, struct mip_profile *p) {
   p->symbol_count = map->symbol_count;
   if (p->function_count)
     qsort_r(p->functions, p->function_count, sizeof *p->functions, by_key, p);
+  /* Before the heap sites: their strings are the last before the heap
+   * frames'. */
+  mip_data_from_map(map, p);
   mip_heap_sites_from_map(map, p);
 }
 
@@ -98,6 +102,7 @@ void mip_profile_free(struct mip_profile *p) {
   free(p->edges);
   free(p->symbols);
   mip_heap_free(p);
+  mip_data_free(p);
   mip_buf_free(&p->strings);
   memset(p, 0, sizeof *p);
 }

@@ -10,6 +10,7 @@
 
 #include "mip/layouts.h"
 #include "mip/le.h"
+#include "data.h"
 #include "heap.h"
 
 static uint64_t add_saturating(uint64_t a, uint64_t b) {
@@ -374,6 +375,7 @@ int mip_profile_add_run(struct mip_profile *p, const char *p_path,
       add_function_run(p, f, &run);
     }
   }
+  mip_data_add_raw(p, raw);
   append_edges(p, edges, edge_count);
   free(edges);
   add_stats(p, mip_raw_find(raw, MIP_RAW_STATS));
@@ -425,6 +427,10 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
     return mip_fail(err, other_path,
                     "from another build: its heap sites differ from %s",
                     p_path);
+  if (!mip_data_same(p, other))
+    return mip_fail(err, other_path,
+                    "from another build: its global variables differ from %s",
+                    p_path);
   for (size_t i = 0; i < p->function_count; i++)
     add_function_totals(&p->functions[i], &other->functions[i]);
   for (size_t i = 0; i < p->block_count; i++)
@@ -436,6 +442,7 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
   p->edge_samples_dropped =
       add_saturating(p->edge_samples_dropped, other->edge_samples_dropped);
   mip_heap_add_profile(p, other);
+  mip_data_add_profile(p, other);
   p->runs = add_saturating(p->runs, other->runs);
   return 0;
 }

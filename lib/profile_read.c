@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data.h"
 #include "heap.h"
 #include "mipfmt.h"
 
@@ -126,7 +127,7 @@ static void read_heap_timeline(struct mip_profile *p, const struct mip_view *v) 
 
 static int read_heap(struct mip_profile *p, const struct mip_view *v,
                      struct mip_error *err) {
-  if (read_heap_sites(p, v, err))
+  if (mip_data_read(p, v, err) || read_heap_sites(p, v, err))
     return -1;
   p->heap_strings_at = mip_heap_strings_start(p);
   if (!v->has_heap)

@@ -56,6 +56,7 @@ static const uint32_t min_entry[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_CONTEXTS] = mip_rec_profile_heap_context_size,
     [MIP_PROF_HEAP_PEAKS] = mip_rec_heap_peak_size,
     [MIP_PROF_HEAP_TIMELINE] = mip_rec_heap_point_size,
+    [MIP_PROF_DATA] = mip_rec_profile_data_size,
 };
 
 static int read_header(struct mip_view *v, struct mip_rec_profile_header *h,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mip/layouts.h"
+#include "data.h"
 #include "heap.h"
 
 struct section_out {
@@ -139,6 +140,8 @@ static void encode_section(const struct mip_profile *p, uint32_t kind,
   }
   encode_heap(p, kind, out);
   encode_timeline(p, kind, out);
+  if (kind == MIP_PROF_DATA)
+    mip_data_encode(p, out);
 }
 
 /* The sections this profile needs, in file order. */
@@ -187,6 +190,9 @@ static size_t plan_sections(const struct mip_profile *p,
     out[n++] = (struct section_out){MIP_PROF_HEAP_TIMELINE,
                                     mip_rec_heap_point_size, {0}};
   }
+  if (p->data_count)
+    out[n++] = (struct section_out){MIP_PROF_DATA, mip_rec_profile_data_size,
+                                    {0}};
   return n;
 }
 

@@ -60,7 +60,7 @@ static int read_sections(struct mip_raw *raw, const struct mip_rec_raw_header *h
                       "corrupt raw profile: counter kind %" PRIu32 " twice",
                       s.kind);
     if (!raw->pooled && s.kind > MIP_RAW_POOL_BASE &&
-        s.kind <= MIP_RAW_POOL_SITE)
+        s.kind <= MIP_RAW_POOL_LAST)
       return mip_fail(err, path,
                       "corrupt raw profile: pooled totals (kind %" PRIu32
                       ") in a file of one run",

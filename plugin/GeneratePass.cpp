@@ -4,6 +4,7 @@
 
 #include "CfgHash.h"
 #include "Counters.h"
+#include "DataAccesses.h"
 #include "BlockProbes.h"
 #include "EntryProbe.h"
 #include "FunctionFilter.h"
@@ -33,7 +34,7 @@ bool alreadyInstrumented(const Module &M) {
 
 } // namespace
 
-PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (alreadyInstrumented(M))
     return PreservedAnalyses::all();
   // One error, before anything is instrumented, for a target without
@@ -51,6 +52,9 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
   }
 
   SmallVector<InstrumentedFunction, 64> Done;
+  DataAccesses Data(
+      M, MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager(),
+      Generated.Atomic);
   for (Function &F : M) {
     if (!shouldInstrument(F))
       continue;
@@ -63,6 +67,8 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
                             {}, {}, {}};
     if (Generated.Heap)
       countHeapAccesses(F);
+    if (Generated.Data)
+      Data.count(F);
     if (Generated.Blocks)
       addBlockProbes(IF, Generated.AllBlocks);
     if (Generated.Heap)
@@ -74,7 +80,9 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &) {
     addLinkRefs(M, Generated.Heap);
   if (Generated.Heap && !Done.empty())
     addHeapGlue(M);
-  writeMap(M, Done);
+  writeMap(M, Done,
+           Generated.Data && !Done.empty() ? Data.records()
+                                           : std::vector<DataInfo>());
   M.addModuleFlag(Module::Max, InstrumentedFlag, 1);
   return Done.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }

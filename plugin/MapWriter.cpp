@@ -40,6 +40,9 @@
 #define MIP_ASM_LAYOUT_NAME MapHeapSiteFields
 #define MIP_ASM_LAYOUT_FILE "mip/layout/map_heap_site.inc"
 #include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapDataFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_data.inc"
+#include "AsmLayout.h"
 
 using namespace llvm;
 
@@ -184,6 +187,25 @@ std::string heapSiteRecord(const InstrumentedFunction &IF, size_t Index) {
   return finishRecord(MIP_MAP_HEAP_SITE, MIP_MAP_HEAP_SITE_VERSION, Body);
 }
 
+// A global variable: its counter, where it is, what it is.
+std::string dataRecord(const Module &M, const DataInfo &D) {
+  AsmRecord Body = recordFor(M);
+  MapDataFields R;
+  R.counter = AsmValue::symbol(symbolName(D.Counter));
+  R.object = D.Object ? AsmValue::symbol(symbolName(D.Object)) : AsmValue(0);
+  R.size = D.Size;
+  R.flags = D.Flags;
+  R.name_size = D.Name.size();
+  R.unit_size = D.Unit.size();
+  R.reserved = 0;
+  appendFields(Body, R);
+  Body.cString(D.Name);
+  if (!D.Unit.empty())
+    Body.cString(D.Unit);
+  Body.padTo8();
+  return finishRecord(MIP_MAP_DATA, MIP_MAP_DATA_VERSION, Body);
+}
+
 // A function's records: itself, its blocks when it has them, its heap
 // sites.
 std::string functionRecords(const InstrumentedFunction &IF) {
@@ -206,14 +228,18 @@ std::string sectionDirective(const Comdat *C) {
 
 } // namespace
 
-void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions) {
+void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions,
+              ArrayRef<DataInfo> Data) {
   if (Functions.empty())
     return;
   std::string Asm = sectionDirective(nullptr);
-  Asm += unitRecord(M, modesOf(Functions));
+  Asm += unitRecord(M, modesOf(Functions) |
+                           (Data.empty() ? 0 : MIP_MODE_BIT(MIP_RAW_DATA)));
   for (const InstrumentedFunction &IF : Functions)
     if (!IF.F->hasComdat())
       Asm += functionRecords(IF);
+  for (const DataInfo &D : Data)
+    Asm += dataRecord(M, D);
   Asm += ".popsection\n";
   for (const InstrumentedFunction &IF : Functions) {
     if (!IF.F->hasComdat())

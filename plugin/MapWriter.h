@@ -3,6 +3,7 @@
 #define MIP_PLUGIN_MAPWRITER_H
 
 #include "Counters.h"
+#include "DataAccesses.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -16,8 +17,10 @@ namespace mip {
 // functions: one unit record, then per function its function record, its
 // blocks record (blocks mode) and one record per heap site. Records of
 // COMDAT functions go into the function's group, so a duplicate the linker
-// drops takes its record along. Layouts: mip/layout/map_*.inc.
-void writeMap(llvm::Module &M, llvm::ArrayRef<InstrumentedFunction> Functions);
+// drops takes its record along. Then one record per counted global
+// variable (data mode). Layouts: mip/layout/map_*.inc.
+void writeMap(llvm::Module &M, llvm::ArrayRef<InstrumentedFunction> Functions,
+              llvm::ArrayRef<DataInfo> Data = {});
 
 } // namespace mip
 

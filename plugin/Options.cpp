@@ -19,7 +19,7 @@ Error unknownMode(StringRef Name) {
       inconvertibleErrorCode(),
       "unknown mode '" + Name +
           "' (known: coverage, counts, order, blocks, edges, all, heap, "
-          "atomic, all-blocks)");
+          "data, atomic, all-blocks)");
 }
 
 } // namespace
@@ -42,6 +42,8 @@ Expected<Modes> parseModes(StringRef List) {
       M.Edges = true;
     else if (Name == "heap")
       M.Heap = true;
+    else if (Name == "data")
+      M.Data = true;
     else if (Name == "atomic")
       M.Atomic = true;
     else if (Name == "all-blocks")

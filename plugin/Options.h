@@ -30,6 +30,9 @@ struct Modes {
   // shadow counter per 64 bytes that every heap access increments. Not
   // part of "all": it costs far more than the other modes.
   bool Heap = false;
+  // Accesses per global variable (DataAccesses.cpp). Not part of "all"
+  // either: every access to a global costs an add.
+  bool Data = false;
   // Probe every block instead of only those whose coverage cannot be
   // inferred: to check the inference, at a higher cost.
   bool AllBlocks = false;
@@ -60,7 +63,7 @@ struct Options {
 };
 
 // Parses a comma-separated mode list: coverage, counts, order, blocks,
-// edges, all (those four), heap, atomic, all-blocks ("" means coverage
+// edges, all (those four), heap, data, atomic, all-blocks ("" means coverage
 // only).
 llvm::Expected<Modes> parseModes(llvm::StringRef List);
 

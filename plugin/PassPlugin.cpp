@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DataSections.h"
 #include "GeneratePass.h"
 #include "LtoHints.h"
 #include "Registration.h"
@@ -59,8 +60,10 @@ void registerPasses(PassBuilder &PB, const Options &Opts) {
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
         if (Opts.LtoPreLink)
           return addLtoCompilePasses(MPM, Opts);
-        if (Opts.UseProfile)
+        if (Opts.UseProfile) {
           MPM.addPass(UsePass(Opts.Use, Opts.UseProfile));
+          MPM.addPass(DataSectionsPass(Opts.Use, Opts.UseProfile));
+        }
         if (Opts.Generate)
           MPM.addPass(GeneratePass(Opts.Generated));
       });
@@ -141,8 +144,10 @@ bool parseUsePipeline(StringRef Name, ModulePassManager &MPM) {
     return false;
   if (Early)
     MPM.addPass(UseEarlyPass(Opts->UseProfile));
-  else
+  else {
     MPM.addPass(UsePass(Opts->Use, Opts->UseProfile));
+    MPM.addPass(DataSectionsPass(Opts->Use, Opts->UseProfile));
+  }
   return true;
 }
 

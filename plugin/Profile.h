@@ -81,8 +81,9 @@ public:
 
   std::string string(uint32_t Offset) const;
 
-  // The format library's view, for readers of what this class does not
-  // wrap (the heap contexts: ContextHints.cpp).
+  // The format library's view, checked whole when opened, for readers of
+  // what this class does not wrap (the heap contexts: ContextHints.cpp;
+  // the variables: DataSections.cpp).
   const mip_view &view() const { return View; }
 
 private:

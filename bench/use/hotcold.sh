@@ -57,13 +57,8 @@ done
 [ -e /usr/include/jemalloc/jemalloc.h ] || [ -e /usr/lib/x86_64-linux-gnu/libjemalloc.so ] ||
   die "jemalloc missing (package libjemalloc-dev; scripts/install-deps)"
 
-# The L2 of this machine, for cachegrind's LL: SIZE,ASSOC,LINE
-l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || true),$(getconf LEVEL2_CACHE_ASSOC 2>/dev/null || true),$(getconf LEVEL2_CACHE_LINESIZE 2>/dev/null || true)
-case $l2 in
-  [1-9]*,[1-9]*,[1-9]*) ;;
-  *) l2=524288,8,64 ;;
-esac
-L2_TEXT="$((${l2%%,*} / 1024)) KiB, $(echo "$l2" | cut -d, -f2)-way"
+# The L2 of this machine, for cachegrind's LL
+machine_l2
 
 rm -rf "$H"
 mkdir -p "$H"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/use/report.sh ELAPSED: the markdown report of bench/use/run.sh, from
 # the files it left in build/bench/use/out. PROGRAMS, RUNS, SRUNS, CRUNS,
-# ERUNS, RSS_RUNS and HOTCOLD (none, ok, failed) come from the environment.
+# ERUNS, RSS_RUNS, HOTCOLD and STATICDATA (none, ok, failed) come from the
+# environment.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -304,6 +305,16 @@ case ${HOTCOLD:-none} in
   failed)
     echo
     echo "**bench/use/hotcold.sh failed**: see \`build/bench/use/out/hotcold.log\`." ;;
+esac
+
+# ---- staticdata.sh ----
+case ${STATICDATA:-none} in
+  ok)
+    echo
+    cat "$D/staticdata.md" ;;
+  failed)
+    echo
+    echo "**bench/use/staticdata.sh failed**: see \`build/bench/use/out/staticdata.log\`." ;;
 esac
 echo
 echo "Raw numbers: \`build/bench/use/out/\` (\`results.tsv\`, \`faults.tsv\`, \`compile.tsv\`," \

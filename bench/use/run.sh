@@ -19,7 +19,8 @@
 #      mipcc -fmip-use=PROFILE; the same for a one-line source; and the
 #      time of the profile-use pass itself (-ftime-report).
 #
-# Then runs bench/use/hotcold.sh if it is there. Prints the tables and
+# Then runs bench/use/hotcold.sh and bench/use/staticdata.sh if they are
+# there. Prints the tables and
 # writes build/bench/use.md; raw numbers in build/bench/use/out. Variables:
 #   BENCH_PROGRAMS            programs (default "sqlite3 lua bzip2")
 #   BENCH_USE_RUNS            timed workload runs per build (default 7)
@@ -443,23 +444,29 @@ for p in $PROGRAMS; do
   done
 done
 
-# ---- hot and cold allocations (bench/use/hotcold.sh) -----------------------
-hotcold=none
-if [ -f "$HERE/hotcold.sh" ]; then
-  log "running bench/use/hotcold.sh"
-  export LLVM_DIR CLANG BUILD PLUGIN RT_LIB MIPCC MIPDATA BENCH_JOBS=$JOBS BENCH_USE_RUNS=$RUNS
-  if bash "$HERE/hotcold.sh" >"$S/out/hotcold.md" 2>"$S/out/hotcold.log"; then
-    hotcold=ok
+# ---- hot and cold allocations and variables (hotcold.sh, staticdata.sh) ----
+# optional NAME: runs bench/use/NAME.sh, if it is there, into
+# out/NAME.md; prints none, ok or failed
+optional() {
+  [ -f "$HERE/$1.sh" ] || { echo none; return; }
+  log "running bench/use/$1.sh"
+  if bash "$HERE/$1.sh" >"$S/out/$1.md" 2>"$S/out/$1.log"; then
+    echo ok
   else
-    hotcold=failed
-    tail -n 20 "$S/out/hotcold.log" >&2
-    log "bench/use/hotcold.sh failed (log: $S/out/hotcold.log)"
+    tail -n 20 "$S/out/$1.log" >&2
+    log "bench/use/$1.sh failed (log: $S/out/$1.log)"
+    echo failed
   fi
-fi
+}
+export LLVM_DIR CLANG BUILD PLUGIN RT_LIB MIPCC MIPDATA BENCH_JOBS=$JOBS BENCH_USE_RUNS=$RUNS
+hotcold=$(optional hotcold)
+staticdata=$(optional staticdata)
 
 elapsed=$(($(date +%s) - start))
 PROGRAMS=$PROGRAMS RUNS=$RUNS SRUNS=$SRUNS CRUNS=$CRUNS ERUNS=$ERUNS RSS_RUNS=$RSS_RUNS HOTCOLD=$hotcold \
+  STATICDATA=$staticdata \
   "$HERE/report.sh" "$elapsed" >"$REPORT"
 cat "$REPORT"
 log "report written to $REPORT (raw numbers: $S/out)"
 [ "$hotcold" != failed ] || die "bench/use/hotcold.sh failed (log: $S/out/hotcold.log)"
+[ "$staticdata" != failed ] || die "bench/use/staticdata.sh failed (log: $S/out/staticdata.log)"

@@ -28,6 +28,7 @@
 #define MIP_MAP_FUNCTION_VERSION 1
 #define MIP_MAP_BLOCKS_VERSION 1
 #define MIP_MAP_HEAP_SITE_VERSION 1
+#define MIP_MAP_DATA_VERSION 1
 
 /* The map section's name in object files and linked images. A .debug_
  * name makes linkers keep it under --gc-sections without keeping what it
@@ -63,8 +64,10 @@ enum mip_raw_payload_kind {
   MIP_RAW_POOL_ORD = 43,  /* raw_pool_rank per ORD slot */
   MIP_RAW_POOL_BLK = 44,  /* raw_pool_blocks: distinct coverage patterns */
   MIP_RAW_POOL_SITE = 45, /* u64 per SITE byte: runs that ran it */
+  MIP_RAW_POOL_DATA = 46, /* u64 per DATA counter: accesses, summed */
 };
 #define MIP_RAW_POOL_BASE 40
+#define MIP_RAW_POOL_LAST MIP_RAW_POOL_DATA
 
 /* Raw header flags (version 2). */
 #define MIP_RAW_POOLED 1u /* the file pools runs: MIP_RAW_POOL_* payloads */
@@ -129,6 +132,22 @@ enum mip_map_kind {
   MIP_MAP_FUNCTION = 2,
   MIP_MAP_BLOCKS = 3,
   MIP_MAP_HEAP_SITE = 4,
+  MIP_MAP_DATA = 5,
+};
+
+/* Global variable flags (map_data records and profile_data entries). */
+enum mip_data_flags {
+  MIP_DATA_LOCAL = 1u << 0,    /* local linkage: key is "unit;name" */
+  MIP_DATA_CONSTANT = 1u << 1, /* never written (.rodata, .data.rel.ro) */
+  MIP_DATA_ZERO = 1u << 2,     /* starts as zeros (.bss) */
+  /* Its address is used otherwise than by a load or store of code MIP
+   * counts (passed to a function, stored, compared, in another global's
+   * initializer): accesses through such pointers are not counted, so no
+   * accesses does not mean never touched. */
+  MIP_DATA_ESCAPES = 1u << 3,
+  /* The record of the unit that defines it; others (references from
+   * other units) do not know its size or kind. */
+  MIP_DATA_DEFINED = 1u << 4,
 };
 
 /* map_block probe values besides a BLK index. */
@@ -173,6 +192,7 @@ enum mip_profile_kind {
   MIP_PROF_HEAP_CONTEXTS = 16, /* profile_heap_context, then the fields */
   MIP_PROF_HEAP_PEAKS = 17,    /* heap_peak entries: the kept run's first */
   MIP_PROF_HEAP_TIMELINE = 18, /* heap_point entries of the kept run */
+  MIP_PROF_DATA = 19,          /* profile_data entries: global variables */
   MIP_PROF_KIND_COUNT
 };
 

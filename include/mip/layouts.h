@@ -130,6 +130,14 @@
 #define MIP_LAYOUT_FILE "mip/layout/map_heap_site.inc"
 #include "mip/layout.h"
 
+#define MIP_LAYOUT_NAME map_data
+#define MIP_LAYOUT_FILE "mip/layout/map_data.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_data
+#define MIP_LAYOUT_FILE "mip/layout/profile_data.inc"
+#include "mip/layout.h"
+
 #define MIP_LAYOUT_NAME profile_heap_site
 #define MIP_LAYOUT_FILE "mip/layout/profile_heap_site.inc"
 #include "mip/layout.h"

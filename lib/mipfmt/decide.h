@@ -56,6 +56,16 @@ const char *mip_temperature_name(enum mip_temperature t); /* "cold", ... */
 enum mip_temperature mip_function_temperature(
     const struct mip_profile_function *f, uint64_t runs, uint64_t threshold);
 
+/* Global variables (data mode): the most-accessed ones that make share of
+ * all accesses are hot (mip_hot_threshold over their accesses); one that
+ * no run accessed is cold, unless its address escapes (MIP_DATA_ESCAPES:
+ * accesses through pointers are not counted); the rest are warm. The
+ * threshold: the fewest accesses of a hot one, UINT64_MAX for none. */
+uint64_t mip_data_hot_threshold(const struct mip_data_object *data,
+                                size_t count, double share, uint64_t runs);
+enum mip_temperature mip_data_temperature(const struct mip_data_object *d,
+                                          uint64_t runs, uint64_t threshold);
+
 enum mip_alloc_class {
   MIP_CLASS_NOTCOLD,
   MIP_CLASS_COLD,

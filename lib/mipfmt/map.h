@@ -55,6 +55,17 @@ struct mip_map_heap_site {
   const char *name; /* linkage name of the innermost (inlined) function */
 };
 
+/* A global variable instrumented code accesses (mip/layout/map_data.inc),
+ * its records merged: one per counter. */
+struct mip_map_data {
+  uint64_t counter; /* link-time address of its counter in __mip_data */
+  uint64_t object;  /* link-time address; 0 unless a record is DEFINED */
+  uint64_t size;
+  uint32_t flags; /* MIP_DATA_* */
+  const char *name;
+  const char *unit; /* of a local variable, else "" */
+};
+
 struct mip_map {
   struct mip_build_id build_id;
   struct mip_extent extents[MIP_MAX_EXTENTS];
@@ -71,6 +82,8 @@ struct mip_map {
   struct mip_map_heap_site *heap_sites; /* sorted by site */
   size_t heap_site_count;
   size_t discarded_heap_sites; /* in functions the linker dropped */
+  struct mip_map_data *data; /* sorted by counter, one per counter */
+  size_t data_count;
   struct mip_file file; /* backing store of the strings */
 };
 

@@ -73,6 +73,16 @@ struct mip_heap_context {
   struct mip_mib mib;
 };
 
+/* A global variable and its accesses (mip/layout/profile_data.inc). */
+struct mip_data_object {
+  uint32_t key, name, unit; /* string offsets */
+  uint32_t flags;           /* MIP_DATA_* */
+  uint64_t size;
+  uint64_t addr; /* link-time; 0 when no unit that defines it counted it */
+  uint64_t counter_offset; /* of its counter in the DATA counters */
+  uint64_t accesses;       /* summed over the runs */
+};
+
 struct mip_profile {
   struct mip_build_id build_id;
   uint64_t modes;
@@ -113,6 +123,9 @@ struct mip_profile {
   struct mip_heap_point *heap_points;
   size_t heap_point_count;
   size_t heap_strings_at;
+  /* Global variables (data mode), sorted by counter_offset. */
+  struct mip_data_object *data;
+  size_t data_count;
   struct mip_buf strings; /* NUL-terminated; offset 0 is "" */
 };
 

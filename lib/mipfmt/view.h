@@ -88,6 +88,10 @@ void mip_view_heap_peak(const struct mip_view *v, uint64_t i,
                         struct mip_heap_peak *k);
 void mip_view_heap_point(const struct mip_view *v, uint64_t i,
                          struct mip_heap_point *pt);
+/* Global variable i of the DATA table (data_profile.c). */
+int mip_view_data(const struct mip_view *v, uint64_t i,
+                  struct mip_data_object *d, struct mip_error *err);
+
 /* The contexts of heap site site: returns how many (contexts are sorted by
  * site, so they follow each other from *first). */
 uint64_t mip_view_site_contexts(const struct mip_view *v, uint32_t site,

@@ -111,7 +111,7 @@ static struct mip_rt_raw merged_raw(const struct mip_rt_merge *m) {
   uint64_t modes = 0;
   for (size_t i = 0; i < m->out_count; i++) {
     uint32_t kind = m->out[i].kind;
-    if (kind > MIP_RAW_POOL_BASE && kind <= MIP_RAW_POOL_SITE)
+    if (kind > MIP_RAW_POOL_BASE && kind <= MIP_RAW_POOL_LAST)
       kind -= MIP_RAW_POOL_BASE;
     modes |= MIP_MODE_BIT(kind);
   }

@@ -77,7 +77,7 @@ int mip_rt_view_read(const uint8_t *data, uint64_t size,
     if (s.elem_size == 0 || s.size % s.elem_size || mip_rt_view_find(v, s.kind))
       return corrupt(why, "bad section table");
     /* Each kind of the file is the kind a run has, or its totals. */
-    int total = s.kind > MIP_RAW_POOL_BASE && s.kind <= MIP_RAW_POOL_SITE;
+    int total = s.kind > MIP_RAW_POOL_BASE && s.kind <= MIP_RAW_POOL_LAST;
     if (s.kind < MIP_RAW_EDGES ? v->pooled : total && !v->pooled)
       return corrupt(why, "counters of a run in a pooled file, or totals "
                           "in a file of one run");

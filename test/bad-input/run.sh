@@ -578,6 +578,41 @@ expect_usage "export without --format" "--format pprof|dhat|lcov|cobertura|speed
 expect_usage "export --format xml" "unknown format 'xml'" -- export -p heap.mip --format xml
 expect_usage "export without -p" "-p PROFILE is required" -- export --format pprof
 
+# ---- data mode: broken DATA entries, refused by every reader ----------------
+cat >data.c <<'C'
+int counter, unused = 3;
+int main(int argc, char **argv) { (void)argv; counter += argc; return counter > 5 ? unused : 0; }
+C
+"$MIPCC" -fmip-generate=data -O1 data.c -o data
+MIP_PROFILE_FILE=data.mipraw ./data
+"$MIPDATA" extract data -o data.mipmap >/dev/null
+"$MIPDATA" create -p data.mip data.mipmap
+"$MIPDATA" merge -p data.mip data.mipraw
+DATA_ENTRIES='.sections[] | select(.name == "DATA") | .entries'
+with_byte data.mip $(($(dump_offset data.mip "$DATA_ENTRIES | .[0]" counter_offset) + 7)) 001 data-range.mip
+with_byte data.mip $(($(dump_offset data.mip "$DATA_ENTRIES | .[0]" name) + 3)) 001 data-string.mip
+with_byte data.mip "$(dump_offset data.mip "$DATA_ENTRIES | .[1]" counter_offset)" 000 data-order.mip
+for case in "data-range.mip:corrupt profile: variable 0 lies outside the data counters" \
+  "data-string.mip:corrupt profile: variable 0 names a string out of range" \
+  "data-order.mip:corrupt profile: variables out of order"; do
+  file=${case%%:*} needle=${case#*:}
+  expect_failure "show --data $file" "$needle" "$file" -- show -p "$file" --data
+  [ -s stdout ] && fail "show --data $file printed output"
+  expect_failure "order --data $file" "$needle" "$file" -- order -p "$file" --data -o out.txt
+  no_output out.txt
+  cp data.mip before
+  expect_failure "merge $file into a profile" "$needle" "$file" -- merge -p data.mip "$file"
+  cmp -s before data.mip || fail "merge of $file changed data.mip"
+done
+expect_failure "order --data of a profile without data" \
+  "no data accesses in this profile: order --data needs a build with -fmip-generate=data" \
+  "good.mip" -- order -p good.mip --data -o out.txt
+no_output out.txt
+expect_usage "show --data --heap" "--data takes no --heap, --covered or --uncovered" -- \
+  show -p data.mip --data --heap
+expect_usage "show --hot-share without --data" "--hot-share goes with --data" -- \
+  show -p data.mip --hot-share 0.5
+
 if "$MIPDATA" annotate -p heap.mip --debug heap --format json | jq -e \
   '.runs == 1 and (.allocations | length) == 2 and .summary.sites.total == 2' >/dev/null; then
   pass "the heap profile annotates"

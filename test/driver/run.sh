@@ -708,15 +708,16 @@ t_order_compile() {
     -o a.o
   [ "$RC" = 0 ] &&
     printf '%s\n' "$PLUGIN" -fplugin-arg-mip-use=p.mip -fno-function-sections \
-      -O2 -c a.c -o a.o -ffunction-sections | cmp -s - "$TMP/args" &&
+      -O2 -c a.c -o a.o -ffunction-sections -fdata-sections |
+      cmp -s - "$TMP/args" &&
     fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -c a.c -o a.o &&
     [ "$RC" = 0 ] && [ -z "$ORDER_LINE" ] && [ ! -e "$FAKE/md.args" ] &&
-    [ -z "$(ls -A "$OTMP")" ] && ends_with "-c a.c -o a.o -ffunction-sections" &&
+    [ -z "$(ls -A "$OTMP")" ] && ends_with "-c a.c -o a.o -ffunction-sections -fdata-sections" &&
     # Only with -fmip-use and -fmip-order both.
     args_of -fmip-use=p.mip -c a.c && ! grep -q function-sections "$TMP/args" &&
     args_of -fmip-generate -c a.c && ! grep -q function-sections "$TMP/args"
 }
-check "-fmip-order compiles get -ffunction-sections (last), no ordering" \
+check "-fmip-order compiles get -ffunction-sections -fdata-sections (last), no ordering" \
   t_order_compile
 
 # (The -fmip-order links below link plain.o: an instrumented object, such
@@ -734,7 +735,7 @@ t_order_link() {
     # Compile and link in one command: both.
     fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -O2 a.c -o prog &&
     [ "$RC" = 0 ] && order_file_removed &&
-    [ "$LINE" = "$TMP/fakecc $PLUGIN -fplugin-arg-mip-use=p.mip -O2 a.c -o prog -ffunction-sections -fuse-ld=lld -Wl,--symbol-ordering-file=$ORDER_FILE -Wl,--no-warn-symbol-ordering $ALLOC" ] &&
+    [ "$LINE" = "$TMP/fakecc $PLUGIN -fplugin-arg-mip-use=p.mip -O2 a.c -o prog -ffunction-sections -fdata-sections -fuse-ld=lld -Wl,--symbol-ordering-file=$ORDER_FILE -Wl,--no-warn-symbol-ordering $ALLOC" ] &&
     # No ordering at a partial link.
     fake_drive "$MIPCC" -fmip-use=p.mip -fmip-order -r a.o -o part.o &&
     [ "$RC" = 0 ] && [ ! -e "$FAKE/md.args" ] && lacks ordering
@@ -1231,7 +1232,7 @@ fi
 t_lay_separate() {
   # Compiles: one section per function, hot and cold ones prefixed.
   drive "$MIPCC" -fmip-use=lay.mip -fmip-order -O2 -c lay_fn.c -o lay_fn.o &&
-    [ "$RC" = 0 ] && ends_with "-ffunction-sections" && [ -z "$ORDER_LINE" ] &&
+    [ "$RC" = 0 ] && ends_with "-ffunction-sections -fdata-sections" && [ -z "$ORDER_LINE" ] &&
     "$READELF" -S -W "$W/lay_fn.o" >"$TMP/sections" &&
     grep -q ' \.text\.hot\.lay_spin ' "$TMP/sections" &&
     grep -q ' \.text\.unlikely\.lay_never_x ' "$TMP/sections" &&

@@ -19,7 +19,11 @@ cat >prog.c <<'C'
 #include <stdlib.h>
 #include <unistd.h>
 static int hidden(int x) { return x * 3; }
-__attribute__((noinline)) int twice(int x) { return x > 2 ? 2 * x : hidden(x); }
+int twice_calls; /* a global variable, for data mode's records */
+__attribute__((noinline)) int twice(int x) {
+  twice_calls++;
+  return x > 2 ? 2 * x : hidden(x);
+}
 __attribute__((noinline)) int never(int x) { return x - 1; }
 int main(int argc, char **argv) {
   (void)argv;
@@ -33,7 +37,7 @@ int main(int argc, char **argv) {
   return argc > 5 ? never(argc) : 0;
 }
 C
-MODES=counts,order,blocks,edges,heap
+MODES=counts,order,blocks,edges,heap,data
 mip_build $MODES prog -fmip-pool -O1 -g prog.c
 mip_runs run ./prog "" "a b"
 "$MIPDATA" extract prog -o prog.mipmap >extract.txt
@@ -93,7 +97,7 @@ got=$(jq '[.sections[] | .offset + ((.size + 7) / 8 | floor) * 8] | max' $raw)
 expect_eq "raw payloads: the last one, padded, ends the file" "$got" "$(wc -c <run.1.mipraw)"
 got=$(jq -r '[.sections[].name] | join(" ")' $raw)
 expect_eq "raw sections: the counters and payloads of $MODES" "$got" \
-  "COV CNT ORD BLK SITE EDGES STATS HEAP_MIBS HEAP_STACKS HEAP_SEGMENTS HEAP_TIMELINE"
+  "COV CNT ORD BLK SITE DATA EDGES STATS HEAP_MIBS HEAP_STACKS HEAP_SEGMENTS HEAP_TIMELINE"
 got=$(jq '.header.modes as $m | [.sections[] | pow(2; .kind)] | add == $m' $raw)
 expect_eq "raw header: modes has the bit of each section" "$got" true
 

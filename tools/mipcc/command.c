@@ -2,7 +2,7 @@
  * The command that replaces mipcc:
  *
  *   COMPILER [plugin args] [-Wl,--build-id] USER ARGS...
- *            [frame-pointer flags] [-ffunction-sections]
+ *            [frame-pointer flags] [-ffunction-sections -fdata-sections]
  *            [-fuse-ld=lld] [ordering file] [LTO plugin] [-x none]
  *            [INTERPOSER] [CONTINUOUS] [-Wl,-u,__mip_link_pool
  *            [-Wl,-u,__mip_link_pool_heap]]
@@ -16,8 +16,9 @@
  * would have read them, minus those flags). The plugin and -Wl,--build-id
  * come first, so that a user's own -Wl,--build-id=STYLE (or =none) later
  * on the line still wins. Heap mode's frame-pointer flags and
- * -fmip-order's -ffunction-sections come after the user's, so that a
- * build's own -fomit-frame-pointer or -fno-function-sections cannot undo
+ * -fmip-order's -ffunction-sections -fdata-sections come after the user's,
+ * so that a build's own -fomit-frame-pointer or -fno-function-sections
+ * cannot undo
  * what the profile needs. The libraries come after the user's inputs,
  * where clang itself puts its runtimes, and before any "--" (after which
  * they would be input names).
@@ -150,8 +151,10 @@ const char **build_command(const char *compiler, int argc, char **argv,
     strvec_push(&cmd, "-fno-omit-frame-pointer");
     strvec_push(&cmd, "-mno-omit-leaf-frame-pointer");
   }
-  if (add->function_sections)
+  if (add->function_sections) {
     strvec_push(&cmd, "-ffunction-sections");
+    strvec_push(&cmd, "-fdata-sections");
+  }
   if (add->add_fuse_ld)
     strvec_push(&cmd, "-fuse-ld=lld");
   if (add->order)

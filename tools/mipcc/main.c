@@ -240,7 +240,8 @@ static struct additions decide(const struct request *rq) {
   /* The heap runtime takes its call stacks by walking frame pointers, so
    * the code it walks through must keep them. */
   add.frame_pointers = add.plugin && rq->generate && rq->heap;
-  /* The linker orders sections: each function needs its own. */
+  /* The linker orders sections: each function and each variable needs
+   * its own. */
   add.function_sections = add.plugin && rq->use && rq->order;
   /* A partial link (-r) is not an image yet: the libraries join at the
    * final link, once. */

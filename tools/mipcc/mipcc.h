@@ -262,7 +262,8 @@ struct additions {
                             -fmip-use; NULL elsewhere */
   bool frame_pointers; /* -fno-omit-frame-pointer
                           -mno-omit-leaf-frame-pointer (heap mode) */
-  bool function_sections; /* -ffunction-sections (-fmip-order compiles) */
+  bool function_sections; /* -ffunction-sections -fdata-sections
+                             (-fmip-order compiles) */
   bool thumb; /* -mthumb before the command's own flags (Armv7: Thumb-2
                  unless it says -marm) */
   bool order;          /* the link follows the profile's function order */

@@ -1,12 +1,14 @@
 /*
  * mipdata order -p PROFILE [-o ORDER.txt] [--format lld|gold]
  *               [--startup N] [--hot-share F] [--cluster-size BYTES]
- *               [--explain[=text|yaml|json]]
+ *               [--explain[=text|yaml|json]] [--data]
  * Writes a function ordering file for the linker: start-up functions
  * first, by first-call order, then the hot ones clustered by call edges,
  * then the other called ones, never-called ones last (function_order.c has
  * the rules, docs/order.md how to use the file). --explain prints the
- * placement, function by function, on stdout.
+ * placement, function by function, on stdout. A profile of data mode
+ * adds its global variables after the functions (data_order.c); --data
+ * lists them alone.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "demangle.h"
 #include "emit.h"
 #include "escape.h"
+#include "data_order.h"
 #include "function_order.h"
 
 enum order_format { FORMAT_LLD, FORMAT_GOLD };
@@ -26,6 +29,9 @@ struct order_cmd {
   const char *output; /* NULL: only --explain */
   enum order_format format;
   int explain;
+  int data_only; /* --data: the global variables alone */
+  int functions; /* functions are ordered: not --data, and call counts */
+  int data;      /* variables are ordered: the profile has data accesses */
   enum emit_format explain_format;
   struct order_options layout;
 };
@@ -137,6 +143,47 @@ static void render(const struct mip_profile *p, const struct order_result *r,
     append_section(out, ".text.", name);
   }
   free(prefixes);
+}
+
+/* The variables after the functions. lld: their symbols. gold: the
+ * sections a rebuild with the profile puts them in (.data.hot.NAME,
+ * .rodata.unlikely.NAME, ...: DataSections.cpp), each followed by the one
+ * -fdata-sections gives without the profile; a constant under both of its
+ * possible names. */
+static void render_data(const struct mip_profile *p, const struct data_order *o,
+                        enum order_format format, struct mip_buf *out) {
+  for (size_t i = 0; i < o->count; i++) {
+    const struct mip_data_object *d = &p->data[o->entries[i].data];
+    const char *name = mip_profile_string(p, d->name);
+    if (format == FORMAT_LLD) {
+      append_section(out, "", name);
+      continue;
+    }
+    enum mip_temperature t = o->entries[i].temperature;
+    const char *prefix = t == MIP_TEMP_HOT    ? ".hot."
+                         : t == MIP_TEMP_COLD ? ".unlikely."
+                                              : NULL;
+    const char *kinds[2] = {data_section(d), NULL};
+    if (d->flags & MIP_DATA_CONSTANT)
+      kinds[1] = ".data.rel.ro";
+    for (int k = 0; k < 2 && kinds[k]; k++) {
+      char section[64];
+      if (prefix) {
+        snprintf(section, sizeof section, "%s%s", kinds[k], prefix);
+        append_section(out, section, name);
+      }
+      snprintf(section, sizeof section, "%s.", kinds[k]);
+      append_section(out, section, name);
+    }
+  }
+}
+
+static void data_summary_line(const struct order_cmd *o,
+                              const struct data_order *d, FILE *out) {
+  fprintf(out, "%s: %zu data symbols: %zu hot, %zu warm, %zu cold\n",
+          text_safe(o->output ? o->output : o->profile), d->count,
+          d->by_temperature[MIP_TEMP_HOT], d->by_temperature[MIP_TEMP_WARM],
+          d->by_temperature[MIP_TEMP_COLD]);
 }
 
 /* ---- --explain ------------------------------------------------------- */
@@ -264,8 +311,12 @@ static void explain_structured(const struct order_cmd *o,
 /* ---- checks and notes ------------------------------------------------ */
 
 static int check_profile(const char *path, const struct mip_profile *p,
-                         struct mip_error *err) {
-  if (!mip_profile_has(p, MIP_RAW_CNT))
+                         int data_only, struct mip_error *err) {
+  if (data_only && !mip_profile_has(p, MIP_RAW_DATA))
+    return mip_fail(err, path,
+                    "no data accesses in this profile: order --data needs "
+                    "a build with -fmip-generate=data");
+  if (!mip_profile_has(p, MIP_RAW_CNT) && !mip_profile_has(p, MIP_RAW_DATA))
     return mip_fail(err, path,
                     "no call counts in this profile: order needs a build "
                     "with -fmip-generate=counts (best counts,order,edges)");
@@ -328,6 +379,9 @@ static int parse_options(int argc, char **argv, struct order_cmd *o) {
       OPT_UINT("cluster-size", &o->layout.cluster_size, 1, UINT64_MAX,
                "BYTES", "the largest cluster of hot functions"),
       explain,
+      OPT_FLAG("data", &o->data_only,
+               "only the global variables (a profile of "
+               "-fmip-generate=data), not the functions"),
       OPT_END,
   };
   struct cli cli = {.command = "order", .options = options};
@@ -350,25 +404,38 @@ int cmd_order(int argc, char **argv) {
   struct mip_error err;
   struct mip_profile p;
   if (mip_profile_read(o.profile, &p, &err) ||
-      check_profile(o.profile, &p, &err)) {
+      check_profile(o.profile, &p, o.data_only, &err)) {
     mip_profile_free(&p);
     return report(&err);
   }
-  struct order_result r;
-  order_functions(&p, &o.layout, &r);
+  o.functions = !o.data_only && mip_profile_has(&p, MIP_RAW_CNT);
+  o.data = mip_profile_has(&p, MIP_RAW_DATA);
+  struct order_result r = {0};
+  struct data_order d = {0};
+  if (o.functions)
+    order_functions(&p, &o.layout, &r);
+  if (o.data)
+    data_order(&p, o.layout.hot_share, &d);
   if (o.output) {
     struct mip_buf out = {0};
-    render(&p, &r, o.format, o.layout.hot_share, &out);
+    if (o.functions)
+      render(&p, &r, o.format, o.layout.hot_share, &out);
+    render_data(&p, &d, o.format, &out);
     output_file(o.output, &out);
   }
-  note_fallbacks(o.profile, &r);
-  if (!o.explain)
+  if (o.functions)
+    note_fallbacks(o.profile, &r);
+  if (o.functions && !o.explain)
     summary_line(&o, &r, stdout);
-  else if (o.explain_format == EMIT_TEXT)
+  else if (o.functions && o.explain_format == EMIT_TEXT)
     explain_text(&o, &p, &r);
-  else
+  else if (o.functions)
     explain_structured(&o, &p, &r);
-  order_result_free(&r);
+  if (o.data && !(o.explain && o.explain_format != EMIT_TEXT))
+    data_summary_line(&o, &d, stdout);
+  if (o.functions)
+    order_result_free(&r);
+  data_order_free(&d);
   mip_profile_free(&p);
   return 0;
 }

@@ -1,12 +1,13 @@
 /*
  * mipdata show -p PROFILE [--debug BINARY] [--covered|--uncovered]
- *              [--heap [--sort size|count]] [--format text|yaml|json]
- *              [-o FILE]
+ *              [--heap [--sort size|count]] [--data [--hot-share F]]
+ *              [--format text|yaml|json] [-o FILE]
  * Per function: its name (mangled and demangled), whether any merged run
  * covered it and how many did, its calls and first-call order, its blocks
  * with their lines, and with --debug its source file and line; then the
  * sampled call edges. With --heap, the allocation contexts instead
- * (show_heap.c).
+ * (show_heap.c). With --data, the global variables of data mode instead
+ * (show_data.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "report_emit.h"
 #include "report_filter.h"
 #include "report_text.h"
+#include "show_data.h"
 #include "show_heap.h"
 #include "text_name.h"
 
@@ -30,6 +32,8 @@ struct show_options {
   enum filter filter;
   enum emit_format format;
   int heap;
+  int data;
+  double hot_share; /* with --data */
   enum heap_order order;
   struct report_filter filter_heap;
 };
@@ -200,6 +204,9 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
   int covered = 0, uncovered = 0, format = EMIT_TEXT, sort = HEAP_BY_SIZE;
   const char *report_path = NULL;
   memset(o, 0, sizeof *o);
+  struct mip_decide_options decide;
+  mip_decide_defaults(&decide);
+  o->hot_share = decide.hot_share;
   report_filter_init(&o->filter_heap);
   struct opt options[] = {
       OPT_PROFILE(&o->profile, "the profile to show"),
@@ -207,6 +214,9 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
       OPT_FLAG("covered", &covered, "only the functions a run covered"),
       OPT_FLAG("uncovered", &uncovered, "only the functions no run covered"),
       OPT_FLAG("heap", &o->heap, "the allocation contexts instead"),
+      OPT_FLAG("data", &o->data,
+               "the global variables and their accesses instead"),
+      opt_decide(MIP_DECIDE_HOT_SHARE, &o->hot_share),
       OPT_CHOICE("sort", &sort, sorts,
                  "with --heap: the most bytes, or allocations, first"),
       OPT_HEAP_FILTERS(&o->filter_heap),
@@ -222,6 +232,11 @@ static int parse_options(int argc, char **argv, struct show_options *o) {
     return cli_error(&cli, "--covered and --uncovered exclude each other");
   if (o->heap && (covered || uncovered))
     return cli_error(&cli, "--heap takes no --covered or --uncovered");
+  if (o->data && (o->heap || covered || uncovered))
+    return cli_error(&cli,
+                     "--data takes no --heap, --covered or --uncovered");
+  if (cli_given(&cli, "hot-share") && !o->data)
+    return cli_error(&cli, "--hot-share goes with --data");
   if (cli_given(&cli, "sort") && !o->heap)
     return cli_error(&cli, "--sort goes with --heap");
   if (report_filter_active(&o->filter_heap) && !o->heap)
@@ -251,6 +266,8 @@ int cmd_show(int argc, char **argv) {
   report_filter_free(&o.filter_heap);
   if (o.heap)
     show_heap(&r, o.format, o.order);
+  else if (o.data)
+    show_data(&r, o.format, o.hot_share);
   else if (o.format == EMIT_TEXT)
     show_text(&o, &r);
   else

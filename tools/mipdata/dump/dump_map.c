@@ -21,6 +21,8 @@ static const char *record_name(uint16_t kind) {
     return "blocks";
   case MIP_MAP_HEAP_SITE:
     return "heap site";
+  case MIP_MAP_DATA:
+    return "data";
   }
   return "unknown";
 }
@@ -80,6 +82,16 @@ static void heap_site_body(struct dump_out *d, const uint8_t *b,
   dump_string(d, "function_name", (const char *)b + at, off + at);
 }
 
+static void data_body(struct dump_out *d, const uint8_t *b, uint64_t off) {
+  struct mip_rec_map_data r;
+  mip_rec_map_data_decode(&r, b);
+  uint64_t at = mip_rec_map_data_size;
+  dump_string(d, "name", (const char *)b + at, off + at);
+  at += r.name_size + 1;
+  if (r.unit_size)
+    dump_string(d, "unit", (const char *)b + at, off + at);
+}
+
 static void record(struct dump_out *d, const struct mip_map_record *r,
                    const uint8_t *section, uint64_t base) {
   uint64_t off = base + r->offset;
@@ -91,6 +103,7 @@ static void record(struct dump_out *d, const struct mip_map_record *r,
       [MIP_MAP_FUNCTION] = DUMP_map_function + 1,
       [MIP_MAP_BLOCKS] = DUMP_map_blocks + 1,
       [MIP_MAP_HEAP_SITE] = DUMP_map_heap_site + 1,
+      [MIP_MAP_DATA] = DUMP_map_data + 1,
   };
   if (r->hdr.kind < sizeof layouts / sizeof layouts[0] && layouts[r->hdr.kind]) {
     dump_record_begin(d, "body", (enum dump_layout_id)(layouts[r->hdr.kind] - 1),
@@ -101,6 +114,8 @@ static void record(struct dump_out *d, const struct mip_map_record *r,
       function_body(d, r->body, body);
     else if (r->hdr.kind == MIP_MAP_BLOCKS)
       blocks_body(d, r->body, body);
+    else if (r->hdr.kind == MIP_MAP_DATA)
+      data_body(d, r->body, body);
     else
       heap_site_body(d, r->body, body);
     dump_object_end(d);

@@ -87,6 +87,9 @@ static const struct dump_field map_block_fields[] = {
 static const struct dump_field map_heap_site_fields[] = {
 #include "mip/layout/map_heap_site.inc"
 };
+static const struct dump_field map_data_fields[] = {
+#include "mip/layout/map_data.inc"
+};
 static const struct dump_field profile_header_fields[] = {
 #include "mip/layout/profile_header.inc"
 };
@@ -122,6 +125,9 @@ static const struct dump_field profile_heap_frame_fields[] = {
 };
 static const struct dump_field profile_heap_context_fields[] = {
 #include "mip/layout/profile_heap_context.inc"
+};
+static const struct dump_field profile_data_fields[] = {
+#include "mip/layout/profile_data.inc"
 };
 #undef MIP_U16
 #undef MIP_U32

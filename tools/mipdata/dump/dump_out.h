@@ -55,6 +55,7 @@ struct dump_layout {
   X(map_blocks)                                                                \
   X(map_block)                                                                 \
   X(map_heap_site)                                                             \
+  X(map_data)                                                                  \
   X(profile_header)                                                            \
   X(profile_section)                                                           \
   X(profile_function)                                                          \
@@ -66,7 +67,8 @@ struct dump_layout {
   X(profile_stat)                                                              \
   X(profile_heap_site)                                                         \
   X(profile_heap_frame)                                                        \
-  X(profile_heap_context)
+  X(profile_heap_context)                                                      \
+  X(profile_data)
 
 enum dump_layout_id {
 #define DUMP_LAYOUT_ID(name) DUMP_##name,

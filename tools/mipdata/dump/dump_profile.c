@@ -31,6 +31,7 @@ static const char *const kind_names[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_CONTEXTS] = "HEAP_CONTEXTS",
     [MIP_PROF_HEAP_PEAKS] = "HEAP_PEAKS",
     [MIP_PROF_HEAP_TIMELINE] = "HEAP_TIMELINE",
+    [MIP_PROF_DATA] = "DATA",
 };
 
 /* The layout of each kind whose entries are records. */
@@ -49,6 +50,7 @@ static const int kind_layout[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_CONTEXTS] = DUMP_profile_heap_context + 1,
     [MIP_PROF_HEAP_PEAKS] = DUMP_heap_peak + 1,
     [MIP_PROF_HEAP_TIMELINE] = DUMP_heap_point + 1,
+    [MIP_PROF_DATA] = DUMP_profile_data + 1,
 }; /* (+ 1: 0 is none) */
 
 /* Each string with its offset in the table (string_offset: what string

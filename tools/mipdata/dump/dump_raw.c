@@ -37,6 +37,8 @@ static const char *kind_name(uint32_t kind) {
     return "POOL_BLK";
   case MIP_RAW_POOL_SITE:
     return "POOL_SITE";
+  case MIP_RAW_POOL_DATA:
+    return "POOL_DATA";
   }
   const char *name = mip_raw_kind_name(kind);
   return name ? name : "unknown";
@@ -229,7 +231,7 @@ static void payload(struct dump_out *d, const struct mip_raw *raw,
     entries(d, DUMP_raw_pool_rank, s->data, e, offset);
   else if (e->kind == MIP_RAW_POOL_BLK)
     pool_patterns(d, raw, s->data, offset);
-  else if (e->kind > MIP_RAW_POOL_BASE && e->kind <= MIP_RAW_POOL_SITE)
+  else if (e->kind > MIP_RAW_POOL_BASE && e->kind <= MIP_RAW_POOL_LAST)
     dump_elements(d, "totals", s->data, e->size / 8, 8, offset);
 }
 
