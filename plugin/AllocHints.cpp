@@ -81,9 +81,9 @@ void rewrite(CallBase &CB, Function *Hinted, uint8_t Hint) {
   CallBase *New;
   if (auto *II = dyn_cast<InvokeInst>(&CB))
     New = InvokeInst::Create(Hinted, II->getNormalDest(), II->getUnwindDest(),
-                             Args, Bundles, "", CB.getIterator());
+                             Args, Bundles, "", &CB);
   else {
-    auto *CI = CallInst::Create(Hinted, Args, Bundles, "", CB.getIterator());
+    auto *CI = CallInst::Create(Hinted, Args, Bundles, "", &CB);
     CI->setTailCallKind(cast<CallInst>(CB).getTailCallKind());
     New = CI;
   }

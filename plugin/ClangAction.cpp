@@ -1,19 +1,18 @@
 //===- ClangAction.cpp - libmip-clang.so: clang's -fplugin side ----------===//
 //
 // A PluginASTAction that leaves the AST alone: it reads
-// -fplugin-arg-mip-* and hands MIP's passes to the code generator through
-// a pass-builder callback. Loaded by libmip.so, never directly.
+// -fplugin-arg-mip-* and hands MIP's passes to the code generator
+// (ClangHook.h says how, per release). Loaded by libmip.so, never directly.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClangHook.h"
 #include "Options.h"
-#include "Registration.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 
 using namespace llvm;
 
@@ -40,9 +39,7 @@ public:
 protected:
   std::unique_ptr<clang::ASTConsumer>
   CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
-    Options Copy = Opts;
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-        [Copy](PassBuilder &PB) { registerPasses(PB, Copy); });
+    addToCodeGen(CI, Opts);
     return std::make_unique<clang::ASTConsumer>();
   }
 

@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HeapAccesses.h"
+#include "Compat.h"
 #include "LinkRefs.h"
 #include "Target.h"
 
@@ -164,7 +165,7 @@ void accessesOf(Instruction &I, SmallVectorImpl<Access> &Out) {
 // Instrumentation code a sanitizer running after us must leave alone.
 void markOwn(Instruction *I) {
   I->setMetadata(LLVMContext::MD_nosanitize,
-                 MDNode::get(I->getContext(), std::nullopt));
+                 MDNode::get(I->getContext(), {}));
 }
 
 // The shadow counter of the granule holding byte Addr (an i64).
@@ -174,7 +175,7 @@ Value *counterOf(IRBuilder<> &B, Value *Addr) {
   uint64_t ShadowOffset =
       checkedTargetOf(*B.GetInsertBlock()->getModule()).ShadowOffset;
   return B.CreateIntToPtr(B.CreateAdd(Offset, B.getInt64(ShadowOffset)),
-                          B.getPtrTy(), "mip.shadow");
+                          compat::ptrTo(B.getInt64Ty()), "mip.shadow");
 }
 
 // Adds N (an i64) to a counter.
@@ -211,12 +212,14 @@ void countRange(IRBuilder<> &B, Value *Ptr, Value *Len) {
     return countSmallRange(B, Ptr, C->getZExtValue());
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Hook = M.getOrInsertFunction(AccessRange, B.getVoidTy(),
-                                              B.getPtrTy(), B.getInt64Ty());
+                                              compat::ptrTy(M.getContext()),
+                                              B.getInt64Ty());
   if (auto *Fn = dyn_cast<Function>(Hook.getCallee())) {
     Fn->setDoesNotThrow();
     markRuntimeFunction(*Fn);
   }
-  B.CreateCall(Hook, {Ptr, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
+  B.CreateCall(Hook, {compat::asPtr(B, Ptr),
+                      B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
 }
 
 // What one increment adds: N accesses at Ptr's granule, or a range.

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Compat.h"
 #include "GeneratePass.h"
 #include "Registration.h"
 #include "UsePass.h"
@@ -88,7 +89,7 @@ bool parseUsePipeline(StringRef Name, ModulePassManager &MPM) {
     return false;
   Options Opts;
   for (StringRef Param : *Params) {
-    std::string Arg = Param.starts_with("profile=")
+    std::string Arg = compat::startsWith(Param, "profile=")
                           ? ("use=" + Param.drop_front(8)).str()
                           : Param.str();
     if (Error E = applyPluginArg(Opts, Arg))
@@ -126,6 +127,7 @@ __attribute__((constructor)) void loadClangFrontend() {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "mip", "1", [](PassBuilder &PB) {
+            mip::registerCodeGenPasses(PB);
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
