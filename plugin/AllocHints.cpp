@@ -57,7 +57,7 @@ bool sameSites(ArrayRef<AllocCall> Calls, ArrayRef<Profile::Site> Sites) {
 
 Function *declareHinted(Module &M, const CallBase &CB, StringRef Name) {
   FunctionType *Ty = CB.getFunctionType();
-  SmallVector<Type *, 4> Params(Ty->params());
+  SmallVector<Type *, 4> Params(Ty->param_begin(), Ty->param_end());
   Params.push_back(Type::getInt8Ty(M.getContext()));
   auto *HintedTy = FunctionType::get(Ty->getReturnType(), Params, false);
   if (Function *F = M.getFunction(Name))

@@ -121,7 +121,8 @@ void addBlockProbes(InstrumentedFunction &IF, bool ProbeAll) {
   GlobalVariable *Bytes =
       createCounterArray(F, MIP_RAW_BLK, Int8, Probed.size());
   IF.Slots.push_back({MIP_RAW_BLK, static_cast<unsigned>(Probed.size()), Bytes});
-  for (auto [Index, BB] : enumerate(Probed)) {
+  for (unsigned Index = 0; Index < Probed.size(); ++Index) {
+    BasicBlock *BB = Probed[Index];
     IRBuilder<> B(&*BB->getFirstInsertionPt());
     Value *Byte = Probed.size() == 1
                       ? static_cast<Value *>(Bytes)

@@ -26,6 +26,18 @@
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Support/MathExtras.h"
 
+// Triples, the host's and Arm's architecture versions: TargetParser's
+// from LLVM 16, Support's and ADT's before.
+#if LLVM_VERSION_MAJOR >= 16
+#include "llvm/TargetParser/ARMTargetParser.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+#else
+#include "llvm/ADT/Triple.h"
+#include "llvm/Support/ARMTargetParser.h"
+#include "llvm/Support/Host.h"
+#endif
+
 #if LLVM_VERSION_MAJOR >= 17
 #include "llvm/Support/xxhash.h"
 #include "llvm/Transforms/Instrumentation/BlockCoverageInference.h"
@@ -114,6 +126,12 @@ inline bool skipsProfile(const llvm::Function &F) {
     return true;
 #endif
   return F.hasFnAttribute(llvm::Attribute::NoProfile);
+}
+
+// The metadata that tells sanitizers to leave an instruction alone:
+// LLVMContext::MD_nosanitize from LLVM 15, the same name before.
+inline unsigned noSanitizeKind(llvm::LLVMContext &Ctx) {
+  return Ctx.getMDKindID("nosanitize");
 }
 
 // StringRef::starts_with, which LLVM before 16 spells startswith (and 19

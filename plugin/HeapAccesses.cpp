@@ -52,6 +52,8 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace mip {
@@ -164,7 +166,7 @@ void accessesOf(Instruction &I, SmallVectorImpl<Access> &Out) {
 
 // Instrumentation code a sanitizer running after us must leave alone.
 void markOwn(Instruction *I) {
-  I->setMetadata(LLVMContext::MD_nosanitize,
+  I->setMetadata(compat::noSanitizeKind(I->getContext()),
                  MDNode::get(I->getContext(), {}));
 }
 
@@ -257,7 +259,7 @@ void countsOf(BasicBlock &BB, const DataLayout &DL,
   SmallDenseMap<const Value *, size_t, 8> Open; // base -> its Count
   SmallVector<Access, 2> Accesses;
   for (Instruction &I : BB) {
-    if (I.hasMetadata(LLVMContext::MD_nosanitize))
+    if (I.hasMetadata(compat::noSanitizeKind(I.getContext())))
       continue;
     Accesses.clear();
     accessesOf(I, Accesses);

@@ -213,7 +213,8 @@ void addHeapSites(InstrumentedFunction &IF) {
       createCounterArray(F, MIP_RAW_SITE, Type::getInt8Ty(Ctx), Count);
   IF.Slots.push_back({MIP_RAW_SITE, Count, Bytes});
   Type *I64 = Type::getInt64Ty(Ctx);
-  for (auto [Index, Call] : enumerate(Calls)) {
+  for (unsigned Index = 0; Index < Count; ++Index) {
+    const AllocCall &Call = Calls[Index];
     Constant *Site = compat::asPtr(Bytes);
     if (Count > 1)
       Site = compat::asPtr(ConstantExpr::getInBoundsGetElementPtr(
