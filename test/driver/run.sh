@@ -126,7 +126,7 @@ printf 'int lib(int x) { return x + 1; }\n' >"$W/lib.c"
 # argument vector matters.
 printf '#!/bin/sh\nfor a in "$@"; do printf "%%s\\n" "$a"; done\n' >"$TMP/argv"
 chmod +x "$TMP/argv"
-PLUGIN="-fplugin=$LIB/libmip.so"
+PLUGIN="-fplugin=$(realpath "$MIP_PLUGIN")"
 RT="-Wl,-u,__mip_link_with_mipcc_or_libmip_rt $LIB/libmip_rt.a"
 
 t_compile_only() {
