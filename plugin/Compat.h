@@ -23,6 +23,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -132,6 +133,20 @@ inline bool skipsProfile(const llvm::Function &F) {
 // LLVMContext::MD_nosanitize from LLVM 15, the same name before.
 inline unsigned noSanitizeKind(llvm::LLVMContext &Ctx) {
   return Ctx.getMDKindID("nosanitize");
+}
+
+// Whether V is the address of a thread-local variable, as
+// llvm.threadlocal.address (LLVM 16 and later) gives it: LLVM 16's
+// getUnderlyingObjects stops there, later ones look through it to the
+// global. Before 16, code refers to thread-local variables directly.
+inline bool isThreadLocalAddress(const llvm::Value *V) {
+#if LLVM_VERSION_MAJOR >= 16
+  const auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(V);
+  return II && II->getIntrinsicID() == llvm::Intrinsic::threadlocal_address;
+#else
+  (void)V;
+  return false;
+#endif
 }
 
 // StringRef::starts_with, which LLVM before 16 spells startswith (and 19

@@ -72,7 +72,8 @@ constexpr unsigned MaxLookup = 16;
 // undef are no block either.
 bool isStackOrGlobal(const Value *Object) {
   if (isa<AllocaInst>(Object) || isa<GlobalValue>(Object) ||
-      isa<ConstantPointerNull>(Object) || isa<UndefValue>(Object))
+      isa<ConstantPointerNull>(Object) || isa<UndefValue>(Object) ||
+      compat::isThreadLocalAddress(Object))
     return true;
   if (const auto *A = dyn_cast<Argument>(Object))
     return A->hasPassPointeeByValueCopyAttr();

@@ -215,8 +215,10 @@ void addHeapSites(InstrumentedFunction &IF) {
   Type *I64 = Type::getInt64Ty(Ctx);
   for (unsigned Index = 0; Index < Count; ++Index) {
     const AllocCall &Call = Calls[Index];
+    // The first site's byte is the array's own address (LLVM 14 would
+    // otherwise keep a GEP of zeros).
     Constant *Site = compat::asPtr(Bytes);
-    if (Count > 1)
+    if (Index > 0)
       Site = compat::asPtr(ConstantExpr::getInBoundsGetElementPtr(
           Bytes->getValueType(), Bytes,
           ArrayRef<Constant *>{ConstantInt::get(I64, 0),

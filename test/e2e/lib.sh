@@ -22,10 +22,13 @@ LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-$LLVM_RELEASE/bin}
 MIP_PLUGIN=$BUILD/lib/mip/llvm-$LLVM_RELEASE/libmip.so
 [ -e "$MIP_PLUGIN" ] || MIP_PLUGIN=$BUILD/lib/mip/libmip.so
 # IR written for opaque pointers (ptr), which LLVM 14 reads only when
-# told: the flags its opt and llc need, and its clang.
-IR_FLAGS= CLANG_IR_FLAGS=
+# told: the flags its llc, opt and clang need. Its opt also parses its
+# options before it loads pass plugins: -load has it load the plugin first,
+# so that the plugin's own options (-mip-*) are known.
+IR_FLAGS= OPT_FLAGS= CLANG_IR_FLAGS=
 if [ "$LLVM_RELEASE" -lt 15 ]; then
   IR_FLAGS=-opaque-pointers CLANG_IR_FLAGS="-mllvm -opaque-pointers"
+  OPT_FLAGS="$IR_FLAGS -load=$MIP_PLUGIN"
 fi
 CLANG=$LLVM_BIN/clang
 CLANGXX=$LLVM_BIN/clang++

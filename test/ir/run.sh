@@ -13,9 +13,11 @@
 #
 # A "; REQUIRES: FEATURE..." line names what the test needs: an LLVM
 # target llc was built with ("aarch64", "x86-64", as `llc --version` lists
-# them), or what the LLVM release has: "block-inference" (17 and later)
-# or "no-block-inference" (docs/llvm.md). A test whose feature is missing
-# is skipped, saying so.
+# them), or what the LLVM release is: "llvm-K+" (release K or later: a
+# test of what an older release's opt cannot read or its llc and objdump
+# print otherwise), "block-inference" (17 and later) or
+# "no-block-inference" (docs/llvm.md). A test whose feature is missing is
+# skipped, saying so.
 #
 # MIP_LLVM=N runs them against LLVM release N: its opt, llc, clang and
 # plugin (test/e2e/lib.sh).
@@ -30,6 +32,11 @@ export BUILD # for %lib
 # The features this machine has, one a line.
 "$LLVM_BIN/llc" --version | awk '/Registered Targets:/ {t = 1; next} t {print $1}' \
   >"$TMP/features"
+k=14
+while [ "$k" -le "$LLVM_RELEASE" ]; do
+  echo "llvm-$k+" >>"$TMP/features"
+  k=$((k + 1))
+done
 if [ "$LLVM_RELEASE" -ge 17 ]; then
   echo block-inference
 else
@@ -65,7 +72,7 @@ for test in "$HERE"/*.ll; do
     n=$((n + 1))
     command=$(printf '%s\n' "$command" | sed \
       -e "s|%default-opt|$DEFAULT_OPT|g" \
-      -e "s|%opt|$LLVM_BIN/opt $IR_FLAGS -load-pass-plugin=$MIP_PLUGIN|g" \
+      -e "s|%opt|$LLVM_BIN/opt $OPT_FLAGS -load-pass-plugin=$MIP_PLUGIN|g" \
       -e "s|%llc|$LLVM_BIN/llc $IR_FLAGS|g" \
       -e "s|%clang|$CLANG $CLANG_IR_FLAGS|g" \
       -e "s|%S|$HERE|g" \
