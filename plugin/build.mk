@@ -20,6 +20,7 @@ PLUGIN_LLVM ?= $(sort $(LLVM_MAJOR) $(foreach n,$(SUPPORTED_LLVM),$(if $(call ll
 endif
 # Numeric order is the names' while releases have two digits.
 DEFAULT_LLVM := $(lastword $(sort $(PLUGIN_LLVM)))
+OTHER_LLVM   := $(filter-out $(DEFAULT_LLVM),$(PLUGIN_LLVM))
 # Where release N lives: LLVM_DIR for its own release, Debian's place for
 # the others.
 llvm_dir = $(if $(filter $(1),$(LLVM_MAJOR)),$(LLVM_DIR),/usr/lib/llvm-$(1))

@@ -111,7 +111,6 @@ alloc-measure: $(ALLOC_MEASURE)
 # rebuild with the profile) with MIP_LLVM=N, that release's clang, tools
 # and plugin.
 LLVM_SUITES := coverage modes heap use
-OTHER_LLVM  := $(filter-out $(DEFAULT_LLVM),$(PLUGIN_LLVM))
 .PHONY: test-llvm $(PLUGIN_LLVM:%=test-llvm-%)
 
 test-llvm: $(OTHER_LLVM:%=test-llvm-%)
