@@ -12,6 +12,23 @@
 // type through ptrTy/ptrTo and hand pointers to MIP's runtime functions
 // through asPtr, which are the opaque ptr and no-ops from 15 on.
 //
+// What code here must not use directly, and what to use instead:
+//   IRBuilder::getPtrTy, PointerType::getUnqual(Ctx)   ptrTy, ptrTo, asPtr
+//   xxh3_64bits                          xxh3
+//   MDBuilder::createLikelyBranchWeights likelyBranchWeights
+//   Attribute::SkipProfile               skipsProfile
+//   StringRef::starts_with, startswith   startsWith
+//   llvm::popcount, countPopulation      popCount
+//   LLVMContext::MD_nosanitize           noSanitizeKind
+//   BlockCoverageInference               BlockCoverage
+//   llvm/TargetParser/*.h, llvm/Support/Host.h, llvm/ADT/Triple.h: this
+//   header, which includes the release's
+// and, with no function needed: std::nullopt as an empty ArrayRef (write
+// {}); structured bindings of llvm::enumerate (index the loop); a
+// SmallVector built from an ArrayRef (give it begin and end); inserting
+// instructions before an iterator (give the Instruction *); <optional>
+// and the like, included where used (LLVM 16's headers include more).
+//
 //===----------------------------------------------------------------------===//
 #ifndef MIP_PLUGIN_COMPAT_H
 #define MIP_PLUGIN_COMPAT_H
