@@ -13,10 +13,14 @@
 SUPPORTED_LLVM := 14 15 16 19
 LLVM_MAJOR     := $(shell $(LLVM_DIR)/bin/llvm-config --version 2>/dev/null | cut -d. -f1)
 llvm_installed  = $(wildcard /usr/lib/llvm-$(1)/include/clang/Frontend/FrontendPluginRegistry.h)
+# Before 17 the plugin needs libxxhash's header too (plugin/Compat.h).
+llvm_buildable  = $(and $(call llvm_installed,$(1)),$(if $(filter 14 15 16,$(1)),$(wildcard /usr/include/xxhash.h),yes))
 ifneq ($(filter command% environment%,$(origin LLVM) $(origin LLVM_DIR)),)
 PLUGIN_LLVM ?= $(LLVM_MAJOR)
 else
-PLUGIN_LLVM ?= $(sort $(LLVM_MAJOR) $(foreach n,$(SUPPORTED_LLVM),$(if $(call llvm_installed,$(n)),$(n))))
+PLUGIN_LLVM ?= $(sort $(LLVM_MAJOR) $(foreach n,$(SUPPORTED_LLVM),$(if $(call llvm_buildable,$(n)),$(n))))
+$(foreach n,$(SUPPORTED_LLVM),$(if $(and $(call llvm_installed,$(n)),$(if $(call llvm_buildable,$(n)),,1)),\
+  $(warning LLVM $(n) is installed but libxxhash-dev is not: no plugin for LLVM $(n) (MIP_LLVM=$(n) scripts/install-deps))))
 endif
 # Numeric order is the names' while releases have two digits.
 DEFAULT_LLVM := $(lastword $(sort $(PLUGIN_LLVM)))
