@@ -23,7 +23,12 @@
 # The tree is built by one make (no recursion): each directory contributes
 # a build.mk fragment.
 
-LLVM_DIR ?= /usr/lib/llvm-19
+# LLVM=N builds against Debian's LLVM N (/usr/lib/llvm-N), LLVM_DIR= against
+# another tree: that release's plugin alone. Without either, the plugin is
+# built for every supported release installed (plugin/build.mk, docs/llvm.md)
+# and everything else with LLVM 19's clang.
+LLVM     ?=
+LLVM_DIR ?= /usr/lib/llvm-$(or $(LLVM),19)
 CLANG    ?= $(LLVM_DIR)/bin/clang
 CLANGXX  ?= $(LLVM_DIR)/bin/clang++
 PREFIX   ?= /usr/local
@@ -88,7 +93,7 @@ check: deps
 	  if [ $$rc = 0 ]; then result="every suite passed"; else result=FAILED; fi; \
 	  echo "make check: $$result in $$(($$(date +%s) - start)) s"; exit $$rc
 
-check-all: all test-unit test-e2e test-san test-fuzz
+check-all: all test-unit test-e2e test-llvm test-san test-fuzz
 
 # The sanitizer pass: the unit tests, and the bad-input tests against a
 # mipdata built with ASan and UBSan (test programs come from the normal

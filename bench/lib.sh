@@ -17,14 +17,16 @@ SIZE=$LLVM_DIR/bin/llvm-size
 NM=$LLVM_DIR/bin/llvm-nm
 STRIP=${STRIP:-strip}
 
-B=$BUILD/bench           # everything the bench makes
-SRC=$B/src               # fetched Debian sources (kept between runs)
+# BENCH_OUT, BENCH_SRC: another release's run (bench/build.mk) writes apart
+# and reads the same sources.
+B=${BENCH_OUT:-$BUILD/bench}   # everything the bench makes
+SRC=${BENCH_SRC:-$B/src} # fetched Debian sources (kept between runs)
 BIN=$B/bin               # BIN/PROG/CONFIG, plus CONFIG.stripped
 WORK=$B/work             # generated inputs (kept between runs)
 OUT=$B/out               # measurements, logs, callgrind outputs
 TMP=$B/tmp               # scratch space of single runs
 
-CONFIGS="plain mip mip-c mip-co mip-co-c pgo-cov instr sancov"
+CONFIGS=${BENCH_CONFIGS:-"plain mip mip-c mip-co mip-co-c pgo-cov instr sancov"}
 # make bench-heap (bench/heap/run.sh): plain again, MIP heap profiling and
 # clang's MemProf (timed), and the builds compared with DHAT and MemProf.
 HEAP_CONFIGS="plain heap memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllocCalls.h"
+#include "Compat.h"
 
 #include "mip/format.h"
 
@@ -127,7 +128,7 @@ StringRef allocatorByPrototype(const CallBase &CB) {
     return "";
   const Type *Size =
       CB.getModule()->getDataLayout().getIntPtrType(CB.getContext());
-  const Type *Ptr = PointerType::getUnqual(CB.getContext());
+  const Type *Ptr = compat::ptrTy(CB.getContext());
   auto Params = Ty->params();
   if (Params.size() == 1 && Params[0] == Size)
     return "malloc";

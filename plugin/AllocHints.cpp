@@ -57,7 +57,7 @@ bool sameSites(ArrayRef<AllocCall> Calls, ArrayRef<Profile::Site> Sites) {
 
 Function *declareHinted(Module &M, const CallBase &CB, StringRef Name) {
   FunctionType *Ty = CB.getFunctionType();
-  SmallVector<Type *, 4> Params(Ty->params());
+  SmallVector<Type *, 4> Params(Ty->param_begin(), Ty->param_end());
   Params.push_back(Type::getInt8Ty(M.getContext()));
   auto *HintedTy = FunctionType::get(Ty->getReturnType(), Params, false);
   if (Function *F = M.getFunction(Name))
@@ -81,9 +81,9 @@ void rewrite(CallBase &CB, Function *Hinted, uint8_t Hint) {
   CallBase *New;
   if (auto *II = dyn_cast<InvokeInst>(&CB))
     New = InvokeInst::Create(Hinted, II->getNormalDest(), II->getUnwindDest(),
-                             Args, Bundles, "", CB.getIterator());
+                             Args, Bundles, "", &CB);
   else {
-    auto *CI = CallInst::Create(Hinted, Args, Bundles, "", CB.getIterator());
+    auto *CI = CallInst::Create(Hinted, Args, Bundles, "", &CB);
     CI->setTailCallKind(cast<CallInst>(CB).getTailCallKind());
     New = CI;
   }

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BlockProbes.h"
+#include "Compat.h"
 
 #include "mip/format.h"
 
@@ -26,7 +27,6 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/Transforms/Instrumentation/BlockCoverageInference.h"
 
 using namespace llvm;
 
@@ -78,7 +78,7 @@ std::vector<bool> knownBlocks(const std::vector<BlockInfo> &Blocks) {
 
 void addBlockProbes(InstrumentedFunction &IF, bool ProbeAll) {
   Function &F = *IF.F;
-  BlockCoverageInference Inference(F, /*ForceInstrumentEntry=*/false);
+  compat::BlockCoverage Inference(F);
   DenseMap<const BasicBlock *, uint32_t> Number;
   SmallVector<BasicBlock *, 32> ByNumber;
   for (BasicBlock &BB : F) {
@@ -96,10 +96,10 @@ void addBlockProbes(InstrumentedFunction &IF, bool ProbeAll) {
     BlockInfo Info{blockLine(BB), MIP_PROBE_NONE, {}};
     if (&BB == &F.getEntryBlock())
       Info.Probe = MIP_PROBE_ENTRY;
-    else if ((ProbeAll || Inference.shouldInstrumentBlock(BB)) && canProbe(BB))
+    else if ((ProbeAll || Inference.shouldProbe(BB)) && canProbe(BB))
       Probe(Info, BB);
     else
-      for (const BasicBlock *Dep : Inference.getDependencies(BB))
+      for (const BasicBlock *Dep : Inference.dependencies(BB))
         Info.Deps.push_back(Number.lookup(Dep));
     IF.Blocks.push_back(std::move(Info));
   }
@@ -121,7 +121,8 @@ void addBlockProbes(InstrumentedFunction &IF, bool ProbeAll) {
   GlobalVariable *Bytes =
       createCounterArray(F, MIP_RAW_BLK, Int8, Probed.size());
   IF.Slots.push_back({MIP_RAW_BLK, static_cast<unsigned>(Probed.size()), Bytes});
-  for (auto [Index, BB] : enumerate(Probed)) {
+  for (unsigned Index = 0; Index < Probed.size(); ++Index) {
+    BasicBlock *BB = Probed[Index];
     IRBuilder<> B(&*BB->getFirstInsertionPt());
     Value *Byte = Probed.size() == 1
                       ? static_cast<Value *>(Bytes)

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BranchWeights.h"
+#include "Compat.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -26,7 +27,7 @@ namespace {
 
 // The weights of MDBuilder::createLikelyBranchWeights.
 uint32_t likelyWeight(LLVMContext &Ctx) {
-  MDNode *Likely = MDBuilder(Ctx).createLikelyBranchWeights();
+  MDNode *Likely = compat::likelyBranchWeights(Ctx);
   auto *Weight = mdconst::extract<ConstantInt>(Likely->getOperand(1));
   return static_cast<uint32_t>(Weight->getZExtValue());
 }

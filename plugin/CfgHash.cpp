@@ -1,6 +1,7 @@
 //===- CfgHash.cpp - Structural hash of a function's CFG -----------------===//
 
 #include "CfgHash.h"
+#include "Compat.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -9,7 +10,6 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -37,7 +37,7 @@ uint64_t calleeWord(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || Callee->isIntrinsic())
     return 0;
-  return xxh3_64bits(Callee->getName());
+  return compat::xxh3(Callee->getName());
 }
 
 // A constant as a word: an integer's value (its low 64 bits), a float's
@@ -97,7 +97,7 @@ uint64_t computeCfgHash(const Function &F, CfgHashRecipe Recipe) {
     if (Term && Targets)
       appendCondition(Bytes, *Term);
   }
-  return xxh3_64bits(Bytes);
+  return compat::xxh3(Bytes);
 }
 
 CfgHashRecipe writtenCfgHashRecipe() {

@@ -1,19 +1,18 @@
 //===- ClangAction.cpp - libmip-clang.so: clang's -fplugin side ----------===//
 //
 // A PluginASTAction that leaves the AST alone: it reads
-// -fplugin-arg-mip-* and hands MIP's passes to the code generator through
-// a pass-builder callback. Loaded by libmip.so, never directly.
+// -fplugin-arg-mip-* and hands MIP's passes to the code generator
+// (ClangHook.h says how, per release). Loaded by libmip.so, never directly.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClangHook.h"
 #include "Options.h"
-#include "Registration.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 
 using namespace llvm;
 
@@ -42,8 +41,7 @@ protected:
   CreateASTConsumer(clang::CompilerInstance &CI, StringRef) override {
     Options Copy = Opts;
     Copy.LtoPreLink = CI.getCodeGenOpts().PrepareForLTO;
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-        [Copy](PassBuilder &PB) { registerPasses(PB, Copy); });
+    addToCodeGen(CI, Copy);
     return std::make_unique<clang::ASTConsumer>();
   }
 

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EntryProbe.h"
+#include "Compat.h"
 #include "LinkRefs.h"
 #include "Target.h"
 
@@ -97,7 +98,8 @@ void rankFirstCall(IRBuilder<> &B, InstrumentedFunction &IF,
   IRBuilder<> C(coldBranch(First, Anchor));
   Module &M = *IF.F->getParent();
   FunctionCallee Callee = M.getOrInsertFunction(
-      FirstCall, C.getVoidTy(), C.getPtrTy(), C.getPtrTy());
+      FirstCall, C.getVoidTy(), compat::ptrTy(M.getContext()),
+      compat::ptrTy(M.getContext()));
   auto *Fn = cast<Function>(Callee.getCallee());
   CallingConv::ID Conv = checkedTargetOf(M).PreserveMost
                              ? CallingConv::PreserveMost
@@ -105,7 +107,7 @@ void rankFirstCall(IRBuilder<> &B, InstrumentedFunction &IF,
   Fn->setCallingConv(Conv);
   Fn->setDoesNotThrow();
   markRuntimeFunction(*Fn);
-  CallInst *Call = C.CreateCall(Callee, {Cov, Ord});
+  CallInst *Call = C.CreateCall(Callee, {Cov, compat::asPtr(C, Ord)});
   Call->setCallingConv(Conv);
   B.SetInsertPoint(Anchor);
 }
@@ -121,7 +123,8 @@ void sampleEdge(IRBuilder<> &B, Function &F, GlobalVariable *Cov,
   Value *ReturnAddress = C.CreateIntrinsic(
       Intrinsic::returnaddress, {}, {C.getInt32(0)}, nullptr, "mip.site");
   FunctionCallee Sample = M.getOrInsertFunction(
-      EdgeSample, C.getVoidTy(), C.getPtrTy(), C.getPtrTy());
+      EdgeSample, C.getVoidTy(), compat::ptrTy(M.getContext()),
+      compat::ptrTy(M.getContext()));
   markRuntimeFunction(*cast<Function>(Sample.getCallee()));
   C.CreateCall(Sample, {Cov, ReturnAddress});
   B.SetInsertPoint(Anchor);

@@ -1,6 +1,7 @@
 //===- FunctionFilter.cpp - Which functions get instrumented -------------===//
 
 #include "FunctionFilter.h"
+#include "Compat.h"
 
 #include "llvm/IR/Function.h"
 
@@ -18,12 +19,11 @@ bool shouldInstrument(const Function &F) {
   if (F.hasFnAttribute(Attribute::Naked))
     return false;
   // __attribute__((no_profile_instrument_function)) and friends.
-  if (F.hasFnAttribute(Attribute::NoProfile) ||
-      F.hasFnAttribute(Attribute::SkipProfile))
+  if (compat::skipsProfile(F))
     return false;
   // The runtime's own code, should someone build it with the plugin: it
   // runs while the profile is being written.
-  if (F.getName().starts_with("__mip_"))
+  if (compat::startsWith(F.getName(), "__mip_"))
     return false;
   return true;
 }

@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HeapAccesses.h"
+#include "Compat.h"
 #include "LinkRefs.h"
 #include "Target.h"
 
@@ -50,6 +51,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -69,7 +72,8 @@ constexpr unsigned MaxLookup = 16;
 // undef are no block either.
 bool isStackOrGlobal(const Value *Object) {
   if (isa<AllocaInst>(Object) || isa<GlobalValue>(Object) ||
-      isa<ConstantPointerNull>(Object) || isa<UndefValue>(Object))
+      isa<ConstantPointerNull>(Object) || isa<UndefValue>(Object) ||
+      compat::isThreadLocalAddress(Object))
     return true;
   if (const auto *A = dyn_cast<Argument>(Object))
     return A->hasPassPointeeByValueCopyAttr();
@@ -163,8 +167,8 @@ void accessesOf(Instruction &I, SmallVectorImpl<Access> &Out) {
 
 // Instrumentation code a sanitizer running after us must leave alone.
 void markOwn(Instruction *I) {
-  I->setMetadata(LLVMContext::MD_nosanitize,
-                 MDNode::get(I->getContext(), std::nullopt));
+  I->setMetadata(compat::noSanitizeKind(I->getContext()),
+                 MDNode::get(I->getContext(), {}));
 }
 
 // The shadow counter of the granule holding byte Addr (an i64).
@@ -174,7 +178,7 @@ Value *counterOf(IRBuilder<> &B, Value *Addr) {
   uint64_t ShadowOffset =
       checkedTargetOf(*B.GetInsertBlock()->getModule()).ShadowOffset;
   return B.CreateIntToPtr(B.CreateAdd(Offset, B.getInt64(ShadowOffset)),
-                          B.getPtrTy(), "mip.shadow");
+                          compat::ptrTo(B.getInt64Ty()), "mip.shadow");
 }
 
 // Adds N (an i64) to a counter.
@@ -211,12 +215,14 @@ void countRange(IRBuilder<> &B, Value *Ptr, Value *Len) {
     return countSmallRange(B, Ptr, C->getZExtValue());
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Hook = M.getOrInsertFunction(AccessRange, B.getVoidTy(),
-                                              B.getPtrTy(), B.getInt64Ty());
+                                              compat::ptrTy(M.getContext()),
+                                              B.getInt64Ty());
   if (auto *Fn = dyn_cast<Function>(Hook.getCallee())) {
     Fn->setDoesNotThrow();
     markRuntimeFunction(*Fn);
   }
-  B.CreateCall(Hook, {Ptr, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
+  B.CreateCall(Hook, {compat::asPtr(B, Ptr),
+                      B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
 }
 
 // What one increment adds: N accesses at Ptr's granule, or a range.
@@ -254,7 +260,7 @@ void countsOf(BasicBlock &BB, const DataLayout &DL,
   SmallDenseMap<const Value *, size_t, 8> Open; // base -> its Count
   SmallVector<Access, 2> Accesses;
   for (Instruction &I : BB) {
-    if (I.hasMetadata(LLVMContext::MD_nosanitize))
+    if (I.hasMetadata(compat::noSanitizeKind(I.getContext())))
       continue;
     Accesses.clear();
     accessesOf(I, Accesses);

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HeapSites.h"
+#include "Compat.h"
 
 #include "AllocCalls.h"
 #include "LinkRefs.h"
@@ -134,9 +135,10 @@ Instruction *allocationHookPoint(const AllocCall &Call) {
   FunctionCallee Allocator =
       M.getOrInsertFunction(Call.Through, CB.getFunctionType());
   IRBuilder<> B(After);
-  Value *Holds = B.CreateICmpEQ(CB.getCalledOperand(), Allocator.getCallee(),
+  Value *Holds = B.CreateICmpEQ(compat::asPtr(B, CB.getCalledOperand()),
+                                compat::asPtr(B, Allocator.getCallee()),
                                 "mip.is." + Call.Through);
-  return SplitBlockAndInsertIfThen(Holds, After->getIterator(), false);
+  return SplitBlockAndInsertIfThen(Holds, After, false);
 }
 
 // A hook call no pass may merge with another site's: the runtime takes the
@@ -158,14 +160,14 @@ void insertHook(const AllocCall &Call, Constant *Site) {
   Module &M = *CB.getModule();
   LLVMContext &Ctx = M.getContext();
   Type *Void = Type::getVoidTy(Ctx);
-  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *Ptr = compat::ptrTy(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx);
   Type *I32 = Type::getInt32Ty(Ctx);
 
   if (A.What == Hook::Free) {
     IRBuilder<> B(&CB);
     callHook(B, runtimeHook(M, "__mip_heap_free", Void, {Ptr, Ptr}),
-             {CB.getArgOperand(A.Ptr), Site});
+             {compat::asPtr(B, CB.getArgOperand(A.Ptr)), Site});
     return;
   }
   IRBuilder<> B(allocationHookPoint(Call));
@@ -173,22 +175,24 @@ void insertHook(const AllocCall &Call, Constant *Site) {
   switch (A.What) {
   case Hook::Alloc:
     callHook(B, runtimeHook(M, "__mip_heap_alloc", Void, {Ptr, I64, Ptr}),
-             {&CB, requestedSize(B, CB, A), Site});
+             {compat::asPtr(B, &CB), requestedSize(B, CB, A), Site});
     break;
   case Hook::AllocStr:
     callHook(B, runtimeHook(M, "__mip_heap_alloc_str", Void, {Ptr, Ptr}),
-             {&CB, Site});
+             {compat::asPtr(B, &CB), Site});
     break;
   case Hook::AllocAt:
     callHook(B,
              runtimeHook(M, "__mip_heap_alloc_at", Void, {Ptr, I32, I64, Ptr}),
-             {CB.getArgOperand(A.Ptr), B.CreateSExtOrTrunc(&CB, I32),
+             {compat::asPtr(B, CB.getArgOperand(A.Ptr)),
+              B.CreateSExtOrTrunc(&CB, I32),
               requestedSize(B, CB, A), Site});
     break;
   case Hook::Realloc:
     callHook(B,
              runtimeHook(M, "__mip_heap_realloc", Void, {Ptr, Ptr, I64, Ptr}),
-             {CB.getArgOperand(A.Ptr), &CB, requestedSize(B, CB, A), Site});
+             {compat::asPtr(B, CB.getArgOperand(A.Ptr)), compat::asPtr(B, &CB),
+              requestedSize(B, CB, A), Site});
     break;
   case Hook::Free:
     break;
@@ -209,13 +213,16 @@ void addHeapSites(InstrumentedFunction &IF) {
       createCounterArray(F, MIP_RAW_SITE, Type::getInt8Ty(Ctx), Count);
   IF.Slots.push_back({MIP_RAW_SITE, Count, Bytes});
   Type *I64 = Type::getInt64Ty(Ctx);
-  for (auto [Index, Call] : enumerate(Calls)) {
-    Constant *Site = Bytes;
-    if (Count > 1)
-      Site = ConstantExpr::getInBoundsGetElementPtr(
+  for (unsigned Index = 0; Index < Count; ++Index) {
+    const AllocCall &Call = Calls[Index];
+    // The first site's byte is the array's own address (LLVM 14 would
+    // otherwise keep a GEP of zeros).
+    Constant *Site = compat::asPtr(Bytes);
+    if (Index > 0)
+      Site = compat::asPtr(ConstantExpr::getInBoundsGetElementPtr(
           Bytes->getValueType(), Bytes,
           ArrayRef<Constant *>{ConstantInt::get(I64, 0),
-                               ConstantInt::get(I64, Index)});
+                               ConstantInt::get(I64, Index)}));
     IF.HeapSites.push_back(describeSite(*Call.Call, Call.Fn->Allocator));
     insertHook(Call, Site);
   }

@@ -1,6 +1,7 @@
 //===- MapWriter.cpp - The build-time map section -------------------------===//
 
 #include "MapWriter.h"
+#include "Compat.h"
 
 #include "CfgHash.h"
 #include "Target.h"
@@ -86,7 +87,7 @@ std::string unitRecord(const Module &M, uint64_t Modes) {
   AsmRecord Body = recordFor(M);
   MapUnitFields U;
   U.flags = 0;
-  U.section_count = llvm::popcount(Modes);
+  U.section_count = compat::popCount(Modes);
   U.name_size = M.getSourceFileName().size();
   U.reserved = 0;
   appendFields(Body, U);

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Compat.h"
 #include "DataSections.h"
 #include "GeneratePass.h"
 #include "LtoHints.h"
@@ -109,7 +110,7 @@ bool parseGeneratePipeline(StringRef Name, ModulePassManager &MPM) {
 std::optional<Options> useOptions(ArrayRef<StringRef> Params) {
   Options Opts;
   for (StringRef Param : Params) {
-    std::string Arg = Param.starts_with("profile=")
+    std::string Arg = compat::startsWith(Param, "profile=")
                           ? ("use=" + Param.drop_front(8)).str()
                           : Param.str();
     if (Error E = applyPluginArg(Opts, Arg)) {
@@ -174,6 +175,7 @@ __attribute__((constructor)) void loadClangFrontend() {
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "mip", "1", [](PassBuilder &PB) {
+            mip::registerCodeGenPasses(PB);
             mip::registerLinkPasses(PB);
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,

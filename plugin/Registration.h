@@ -18,6 +18,13 @@ namespace mip {
 // Adds MIP's passes, as Opts asks, to the pipelines PB will build.
 void registerPasses(llvm::PassBuilder &PB, const Options &Opts);
 
+// Clang before 17 (ClangHookPassPlugins.cpp): the options of the
+// compilation, kept for when the code generator loads libmip.so as a pass
+// plugin; registerCodeGenPasses adds the passes with them, and nothing
+// when none were kept (opt, clang 17 and later).
+void setCodeGenOptions(const Options &Opts);
+void registerCodeGenPasses(llvm::PassBuilder &PB);
+
 } // namespace mip
 
 #endif

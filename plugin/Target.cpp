@@ -23,13 +23,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Target.h"
+#include "Compat.h"
 
 #include "mip/arch.h"
 
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/ARMTargetParser.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 

@@ -10,6 +10,8 @@
 #   test-driver     the mipcc driver: argument translation, real builds
 #   test-alloc      libmip_alloc.a, the allocator side of allocation hints
 #   test-fuzz       every reader under libFuzzer (test/fuzz/build.mk)
+#   test-llvm       the plugin in every other LLVM release built: test-llvm-N
+#                   for each (docs/llvm.md)
 UNIT_SRC  := $(wildcard test/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(OBJ)/%.o)
 UNIT_BIN  := $(BUILD)/test/unit-tests
@@ -101,3 +103,19 @@ $(ALLOC_MEASURE): test/alloc/measure/hot_cache.c
 
 alloc-measure: $(ALLOC_MEASURE)
 	$(ALLOC_MEASURE)
+
+# Every LLVM release the build has a plugin for, besides the default, on
+# which everything above runs: test-llvm-N runs the IR tests and the
+# suites whose truth does not depend on the compiler (coverage against
+# SanitizerCoverage, every mode, heap against valgrind's DHAT, and a
+# rebuild with the profile) with MIP_LLVM=N, that release's clang, tools
+# and plugin.
+LLVM_SUITES := coverage modes heap use
+.PHONY: test-llvm $(PLUGIN_LLVM:%=test-llvm-%)
+
+test-llvm: $(OTHER_LLVM:%=test-llvm-%)
+
+$(PLUGIN_LLVM:%=test-llvm-%): test-llvm-%: all
+	@rc=0; MIP_LLVM=$* test/ir/run.sh $(BUILD) || rc=1; \
+	  for s in $(LLVM_SUITES); do MIP_LLVM=$* test/e2e/$$s.sh $(BUILD) || rc=1; done; \
+	  exit $$rc

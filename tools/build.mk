@@ -52,7 +52,8 @@ $(MIPDATA): $(MIPDATA_OBJ) $(LIBMIPFMT)
 
 # The driver knows where the real compiler lives; everything else it finds
 # next to itself (../lib/mip), so an installed tree works as a built one.
-$(MIPCC_OBJ): ALL_CFLAGS += -DMIP_CLANG='"$(CLANG)"' -DMIP_CLANGXX='"$(CLANGXX)"'
+$(MIPCC_OBJ): ALL_CFLAGS += -DMIP_CLANG='"$(CLANG)"' -DMIP_CLANGXX='"$(CLANGXX)"' \
+  -DMIP_LLVM_MAJOR=$(LLVM_MAJOR)
 
 $(MIPCC): $(MIPCC_OBJ) $(LIBMIPFMT)
 	@mkdir -p $(@D)

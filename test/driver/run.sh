@@ -126,7 +126,7 @@ printf 'int lib(int x) { return x + 1; }\n' >"$W/lib.c"
 # argument vector matters.
 printf '#!/bin/sh\nfor a in "$@"; do printf "%%s\\n" "$a"; done\n' >"$TMP/argv"
 chmod +x "$TMP/argv"
-PLUGIN="-fplugin=$LIB/libmip.so"
+PLUGIN="-fplugin=$(realpath "$MIP_PLUGIN")"
 RT="-Wl,-u,__mip_link_with_mipcc_or_libmip_rt $LIB/libmip_rt.a"
 
 t_compile_only() {
@@ -382,6 +382,35 @@ t_unknown() {
   [ "$RC" = 1 ] && grep -q "unknown option '-fmip-bogus'" "$TMP/err"
 }
 check "an unknown -fmip-* flag is an error" t_unknown
+
+# A library directory with plugins for LLVM 14 and 16 (docs/llvm.md): the
+# newest unless --mip-llvm=N or MIP_LLVM=N picks another; one that is not
+# there is refused, naming those that are.
+mkdir -p "$TMP/rel/llvm-14" "$TMP/rel/llvm-16" "$TMP/rel/llvm-x"
+for d in llvm-14 llvm-16 llvm-x; do : >"$TMP/rel/$d/libmip.so"; done
+REL=$(realpath "$TMP/rel")
+rel_drive() { drive env MIP_LIBDIR="$TMP/rel" MIP_CLANG="$TMP/argv" "$@"; }
+t_llvm_release() {
+  rel_drive "$MIPCC" -fmip-generate -c a.c && [ "$RC" = 0 ] &&
+    has "-fplugin=$REL/llvm-16/libmip.so" &&
+    rel_drive "$MIPCC" --mip-llvm=14 -fmip-generate -c a.c && [ "$RC" = 0 ] &&
+    has "-fplugin=$REL/llvm-14/libmip.so" && lacks mip-llvm &&
+    rel_drive MIP_LLVM=14 "$MIPCC" -fmip-generate -c a.c && [ "$RC" = 0 ] &&
+    has "-fplugin=$REL/llvm-14/libmip.so" &&
+    rel_drive MIP_LLVM=14 "$MIPCC" --mip-llvm=16 -fmip-generate -c a.c &&
+    has "-fplugin=$REL/llvm-16/libmip.so" &&
+    rel_drive "$MIPCC" --mip-llvm=14 --version && [ "$RC" = 0 ] &&
+    grep -qxF "mipcc: using LLVM 14 ($TMP/argv); plugins for LLVM 16 14" "$TMP/err" &&
+    grep -q "mode blocks probes every block" "$TMP/err"
+}
+check "the LLVM release: the newest plugin, --mip-llvm=N, MIP_LLVM=N" t_llvm_release
+
+t_llvm_missing() {
+  rel_drive "$MIPCC" --mip-llvm=17 -fmip-generate -c a.c
+  [ "$RC" = 1 ] && [ "$(wc -l <"$TMP/err")" = 1 ] &&
+    grep -qF "no MIP plugin for LLVM 17 in $TMP/rel (there are: 16 14)" "$TMP/err"
+}
+check "an LLVM release without a plugin is refused, naming those there are" t_llvm_missing
 
 # ---- 1b. -fmip-use's settings, its libraries, -fmip-order ----------------
 

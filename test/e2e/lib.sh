@@ -9,7 +9,27 @@
 # -e does not act.
 set -eu
 
-LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
+# MIP_LLVM=N in the environment: the suite runs against LLVM release N,
+# as mipcc does then (docs/llvm.md): its tools, its clang, its plugin.
+# Unset: the newest the build has, as for mipcc.
+newest_llvm() {
+  ls -d "$BUILD"/lib/mip/llvm-*/libmip.so 2>/dev/null | sed 's|.*/llvm-\([0-9]*\)/.*|\1|' |
+    sort -n | tail -n 1
+}
+LLVM_RELEASE=${MIP_LLVM:-$(newest_llvm)}
+LLVM_RELEASE=${LLVM_RELEASE:-19}
+LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-$LLVM_RELEASE/bin}
+MIP_PLUGIN=$BUILD/lib/mip/llvm-$LLVM_RELEASE/libmip.so
+[ -e "$MIP_PLUGIN" ] || MIP_PLUGIN=$BUILD/lib/mip/libmip.so
+# IR written for opaque pointers (ptr), which LLVM 14 reads only when
+# told: the flags its llc, opt and clang need. Its opt also parses its
+# options before it loads pass plugins: -load has it load the plugin first,
+# so that the plugin's own options (-mip-*) are known.
+IR_FLAGS= OPT_FLAGS= CLANG_IR_FLAGS=
+if [ "$LLVM_RELEASE" -lt 15 ]; then
+  IR_FLAGS=-opaque-pointers CLANG_IR_FLAGS="-mllvm -opaque-pointers"
+  OPT_FLAGS="$IR_FLAGS -load=$MIP_PLUGIN"
+fi
 CLANG=$LLVM_BIN/clang
 CLANGXX=$LLVM_BIN/clang++
 MIPCC=$BUILD/bin/mipcc

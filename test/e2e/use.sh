@@ -516,12 +516,13 @@ printf 'arenas hot=3 cold=4 mixed=0,0 plain=0 uniform=0\n' >scattered.err
   fail "the arena check accepts arenas it should not"
 
 # ---- C++ ---------------------------------------------------------------------
-profile cxx "$MIPCXX" "$CLANGXX" main.cpp notes.cpp
+# C++17 (std::timespec): the default of clang 16 and later, not before
+profile cxx "$MIPCXX" "$CLANGXX" -std=c++17 main.cpp notes.cpp
 got=$(sites)
 want="_ZN5Notes3addEi:cold:false main:hot:false"
 [ "$got" = "$want" ] && pass "c++: the profile's sites: $got" ||
   fail "c++: the profile's sites: got '$got', want '$want'"
-rebuild cxx "$MIPCXX" use -- main.cpp notes.cpp
+rebuild cxx "$MIPCXX" use -std=c++17 -- main.cpp notes.cpp
 got=$(hint_calls use | awk '{ print $2, $3 }' | sort -u | tr '\n' ';')
 want="_Znwm12__hot_cold_t 0x1;_Znwm12__hot_cold_t 0xfe;"
 [ "$got" = "$want" ] && pass "c++: hinted operator new: $got" ||

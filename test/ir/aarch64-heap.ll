@@ -2,7 +2,7 @@
 ; 2^36 (include/mip/arch.h): the offset in a register, a shift and a
 ; mask, and a load, add and store of the counter. The link references are
 ; R_AARCH64_PLT32 (plugin/Target.cpp).
-; REQUIRES: aarch64
+; REQUIRES: aarch64 llvm-16+
 ; RUN: %opt -passes='mip-generate<heap>' %s -o %t.bc
 ; RUN: %llc -O2 -filetype=obj %t.bc -o %t.o
 ; RUN: %objdump -d -r --no-show-raw-insn %t.o | %FileCheck %s

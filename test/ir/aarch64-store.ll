@@ -4,7 +4,7 @@
 ; is 0 once entered (include/mip/arch.h); order's first-call test is then
 ; a cbnz. Checked on the encoded instructions, in position-dependent and
 ; position-independent code alike.
-; REQUIRES: aarch64
+; REQUIRES: aarch64 llvm-19+
 ; RUN: %opt -passes=mip-generate %s -o %t.bc
 ; RUN: %llc -O2 -filetype=obj %t.bc -o %t.o
 ; RUN: %objdump -d -r %t.o | %FileCheck %s

@@ -6,7 +6,7 @@
 ; holds 32-bit addresses (R_ARM_ABS32, then 4 zero bytes), each function's
 ; flagged MIP_FN_THUMB_BIT; the link reference is R_ARM_REL32; heap mode
 ; is refused with one error.
-; REQUIRES: arm
+; REQUIRES: arm llvm-19+
 ; RUN: %opt -passes=mip-generate %s -o %t.bc
 ; RUN: %llc -O2 -relocation-model=pic -filetype=obj %t.bc -o %t.o
 ; RUN: %objdump -d -r %t.o | %FileCheck %s --check-prefix=THUMB

@@ -1,5 +1,6 @@
 ; Block coverage: a byte only where coverage cannot be inferred, the entry
 ; told by the function's coverage byte, and a blocks record in the map.
+; REQUIRES: block-inference
 ; RUN: %opt -passes='mip-generate<blocks>' -S %s -o %t.ll
 ; RUN: %FileCheck %s --input-file=%t.ll
 ; RUN: %opt -passes='mip-generate<all-blocks>' -S %s -o %t.all.ll

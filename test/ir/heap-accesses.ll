@@ -3,6 +3,7 @@
 ; up by one right before it. Accesses provably to the stack or to globals
 ; are left alone; memcpy, memmove and memset pass their ranges to the
 ; runtime.
+; REQUIRES: llvm-16+
 ; RUN: %opt -passes='mip-generate<heap>' -S %s -o %t.ll
 ; RUN: %FileCheck %s --input-file=%t.ll
 ; Every other mode on top: none of their own code is counted, and the

@@ -1,7 +1,7 @@
 ; On x86-64 a counted access costs a copy of its address (mov or lea), a
 ; `shrq $6` and one `incq 0x7fff8000(,%reg,8)`: three instructions, one
 ; scratch register, no call. Accesses to the stack cost nothing.
-; REQUIRES: x86-64
+; REQUIRES: x86-64 llvm-16+
 ; RUN: %opt -passes='mip-generate<heap>' %s -o %t.bc
 ; RUN: %llc -O2 -filetype=obj %t.bc -o %t.o
 ; RUN: %objdump -d -r --no-show-raw-insn %t.o | %FileCheck %s

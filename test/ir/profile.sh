@@ -11,9 +11,9 @@ BUILD=$1 LL=$2 MODES=$3 OUT=$4
 shift 4
 . "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck disable=SC2086
-"$LLVM_BIN/opt" -load-pass-plugin="$BUILD/lib/mip/libmip.so" ${MIP_IR_OPT_FLAGS:-} \
+"$LLVM_BIN/opt" $OPT_FLAGS -load-pass-plugin="$MIP_PLUGIN" ${MIP_IR_OPT_FLAGS:-} \
   -passes="mip-generate<$(echo "$MODES" | tr , ";")>" "$LL" -o "$OUT.bc"
-"$LLVM_BIN/clang" -Wno-override-module -c "$OUT.bc" -o "$OUT.o"
+"$LLVM_BIN/clang" $CLANG_IR_FLAGS -Wno-override-module -c "$OUT.bc" -o "$OUT.o"
 # Linked as docs/mipcc.md says to link without mipcc: the runtime, and
 # for heap code the interposer before it.
 interpose=

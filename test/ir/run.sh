@@ -2,9 +2,10 @@
 # IR-level tests of the plugin: every test/ir/*.ll carries "; RUN:" lines,
 # run through sh with these substitutions, each of which must succeed:
 #   %s       the test file         %opt     opt loading the plugin
+#   %default-opt  the same for the default release (lib/mip/libmip.so's)
 #   %S       the test directory    %clang   clang
 #   %llc     llc                   %t       a scratch file prefix
-#   %FileCheck, %objdump           tools from LLVM 19 (not, count on PATH)
+#   %FileCheck, %objdump           tools from that LLVM (not, count on PATH)
 #   %profile FILE MODES OUT        a real profile of FILE in OUT.mip
 #                                  (profile.sh: instrument, run, merge)
 #   %lib                           test/e2e/lib.sh sourced: its helpers
@@ -12,7 +13,14 @@
 #
 # A "; REQUIRES: FEATURE..." line names what the test needs: an LLVM
 # target llc was built with ("aarch64", "x86-64", as `llc --version` lists
-# them). A test whose feature is missing is skipped, saying so.
+# them), or what the LLVM release is: "llvm-K+" (release K or later: a
+# test of what an older release's opt cannot read or its llc and objdump
+# print otherwise), "block-inference" (17 and later) or
+# "no-block-inference" (docs/llvm.md). A test whose feature is missing is
+# skipped, saying so.
+#
+# MIP_LLVM=N runs them against LLVM release N: its opt, llc, clang and
+# plugin (test/e2e/lib.sh).
 #
 #   test/ir/run.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
@@ -24,6 +32,21 @@ export BUILD # for %lib
 # The features this machine has, one a line.
 "$LLVM_BIN/llc" --version | awk '/Registered Targets:/ {t = 1; next} t {print $1}' \
   >"$TMP/features"
+k=14
+while [ "$k" -le "$LLVM_RELEASE" ]; do
+  echo "llvm-$k+" >>"$TMP/features"
+  k=$((k + 1))
+done
+if [ "$LLVM_RELEASE" -ge 17 ]; then
+  echo block-inference
+else
+  echo no-block-inference
+fi >>"$TMP/features"
+echo "LLVM $LLVM_RELEASE: $MIP_PLUGIN"
+default=$(readlink "$BUILD/lib/mip/libmip.so" | sed -n 's|^llvm-\([0-9]*\)/.*|\1|p')
+default=${default:-$LLVM_RELEASE}
+DEFAULT_OPT="/usr/lib/llvm-$default/bin/opt -load-pass-plugin=$BUILD/lib/mip/libmip.so"
+[ "$default" -lt 15 ] && DEFAULT_OPT="$DEFAULT_OPT -opaque-pointers"
 
 # missing_feature TEST: the first feature TEST requires that is missing.
 missing_feature() {
@@ -48,9 +71,10 @@ for test in "$HERE"/*.ll; do
   while IFS= read -r command; do
     n=$((n + 1))
     command=$(printf '%s\n' "$command" | sed \
-      -e "s|%opt|$LLVM_BIN/opt -load-pass-plugin=$BUILD/lib/mip/libmip.so|g" \
-      -e "s|%llc|$LLVM_BIN/llc|g" \
-      -e "s|%clang|$CLANG|g" \
+      -e "s|%default-opt|$DEFAULT_OPT|g" \
+      -e "s|%opt|$LLVM_BIN/opt $OPT_FLAGS -load-pass-plugin=$MIP_PLUGIN|g" \
+      -e "s|%llc|$LLVM_BIN/llc $IR_FLAGS|g" \
+      -e "s|%clang|$CLANG $CLANG_IR_FLAGS|g" \
       -e "s|%S|$HERE|g" \
       -e "s|%FileCheck|$LLVM_BIN/FileCheck|g" \
       -e "s|%objdump|$LLVM_BIN/llvm-objdump|g" \

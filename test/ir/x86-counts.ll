@@ -1,7 +1,7 @@
 ; On x86-64 the call counter is one 7-byte `decq disp32(%rip)` (it counts
 ; down), and with order one `subq $1` whose borrow jumps to the first-call
 ; path: two instructions per call.
-; REQUIRES: x86-64
+; REQUIRES: x86-64 llvm-16+
 ; RUN: %opt -passes='mip-generate<counts>' %s -o %t.bc
 ; RUN: %llc -O2 -filetype=obj %t.bc -o %t.o
 ; RUN: %objdump -d -r %t.o | %FileCheck %s

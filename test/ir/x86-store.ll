@@ -1,6 +1,6 @@
 ; On x86-64 the probe is one 7-byte instruction, movb $1, disp32(%rip):
 ; no register, no flags. Checked on the encoded bytes.
-; REQUIRES: x86-64
+; REQUIRES: x86-64 llvm-16+
 ; RUN: %opt -passes=mip-generate %s -o %t.bc
 ; RUN: %llc -O2 -filetype=obj %t.bc -o %t.o
 ; RUN: %objdump -d -r %t.o | %FileCheck %s

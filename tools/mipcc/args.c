@@ -79,7 +79,8 @@ static void set_lang(struct walk *w, const char *lang) {
 
 /* -fmip-* and -fno-mip-* are mipcc's, whatever follows. */
 static bool is_own(const char *arg) {
-  return has_prefix(arg, "-fmip-") || has_prefix(arg, "-fno-mip-");
+  return has_prefix(arg, "-fmip-") || has_prefix(arg, "-fno-mip-") ||
+         has_prefix(arg, "--mip-llvm=");
 }
 
 /* Whether the comma-separated LIST names mode (blanks around a name are
@@ -184,7 +185,9 @@ static bool apply_use_flag(struct request *rq, const char *arg) {
 }
 
 static void apply_own(struct request *rq, const char *arg) {
-  if (strcmp(arg, "-fmip-generate") == 0) {
+  if (has_prefix(arg, "--mip-llvm=")) {
+    rq->llvm = arg + strlen("--mip-llvm=");
+  } else if (strcmp(arg, "-fmip-generate") == 0) {
     rq->generate = true;
     rq->modes = NULL;
     rq->heap = false;

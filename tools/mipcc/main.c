@@ -236,7 +236,7 @@ static struct additions decide(const struct request *rq) {
    * the plugin; elsewhere clang could call its flags unused, which breaks
    * -Werror builds. */
   if ((rq->generate || rq->use) && rq->sources && !rq->no_codegen)
-    add.plugin = mip_file("libmip.so");
+    add.plugin = llvm_plugin();
   /* The heap runtime takes its call stacks by walking frame pointers, so
    * the code it walks through must keep them. */
   add.frame_pointers = add.plugin && rq->generate && rq->heap;
@@ -319,13 +319,16 @@ int main(int argc, char **argv) {
 
   struct request rq;
   parse_request(argc, argv, &rq);
+  choose_llvm(rq.llvm);
   default_settings(&rq);
   struct additions add = decide(&rq);
   note_wrappers(&rq);
   /* clang prints its version on stdout, which build systems read to tell
    * the compiler: MIP's goes before it, on stderr. */
-  if (rq.version)
+  if (rq.version) {
     fprintf(stderr, "%s (MIP) %s\n", mipcc_name, mip_version());
+    print_llvm_version();
+  }
 
   const char *compiler = compiler_path(cxx);
   check_not_self(compiler);

@@ -7,6 +7,7 @@
  *   args.c     reading the command line: our flags, inputs, phases
  *   options.c  which clang options take their value in the next argument
  *   rspfile.c  reading @response files the way clang does
+ *   llvm.c     which LLVM release: its clang and its plugin
  *   paths.c    finding the real compiler, the plugin and the runtime
  *   linkargs.c what the linker gets besides the inputs: -Wl, -Xlinker,
  *              -L, -l, -static, -shared; the static libraries -l finds
@@ -125,6 +126,7 @@ struct request {
   bool no_codegen;   /* -E, -fsyntax-only, -M, -MM, --precompile... */
   bool relocatable;  /* -r: a partial link, not an image */
   bool version;      /* --version: clang prints its own */
+  const char *llvm;  /* N of --mip-llvm=N, or NULL */
   size_t inputs;     /* input files, of any kind */
   size_t sources;    /* inputs that are C, C++ or Objective-C sources */
   const char *first_source; /* the first of them, or NULL */
@@ -163,10 +165,29 @@ bool linkargs_shared(const struct linkargs *la);
  * shared library is another image, and is left out). */
 void linkargs_files(const struct linkargs *la, struct strvec *files);
 
+/* ---- llvm.c ---- */
+
+/* Chooses the LLVM release: asked (--mip-llvm=N), else $MIP_LLVM, else
+ * the newest lib/mip/llvm-N holds a plugin for; exits naming those there
+ * are when the one asked for is not among them. */
+void choose_llvm(const char *asked);
+/* The release chosen; 0 when the library directory has no llvm-N. */
+int chosen_llvm(void);
+/* That release's clang or clang++. */
+const char *llvm_compiler(bool cxx);
+/* That release's plugin, lib/mip/llvm-N/libmip.so (lib/mip/libmip.so for
+ * none); exits naming it if it is missing. */
+char *llvm_plugin(void);
+/* For --version: the release and its compiler, on stderr. */
+void print_llvm_version(void);
+
 /* ---- paths.c ---- */
 
-/* The real compiler: $MIP_CLANG / $MIP_CLANGXX or the one built in. */
+/* The real compiler: $MIP_CLANG / $MIP_CLANGXX, or the chosen LLVM
+ * release's (llvm.c). */
 const char *compiler_path(bool cxx);
+/* The directory of MIP's libraries: $MIP_LIBDIR, or ../lib/mip. */
+char *mip_libdir(void);
 /* Absolute path of a file of the MIP library directory ($MIP_LIBDIR, or
  * ../lib/mip next to this executable); exits naming it if it is missing. */
 char *mip_file(const char *name);

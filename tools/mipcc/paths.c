@@ -29,7 +29,7 @@ static const char *env(const char *name) {
 
 const char *compiler_path(bool cxx) {
   const char *v = env(cxx ? "MIP_CLANGXX" : "MIP_CLANG");
-  return v ? v : cxx ? MIP_CLANGXX : MIP_CLANG;
+  return v ? v : llvm_compiler(cxx);
 }
 
 /* The absolute path of this executable, symlinks resolved (so mipc++ ->
@@ -68,13 +68,13 @@ static char *default_libdir(void) {
 }
 
 /* The directory of the libraries: $MIP_LIBDIR, or ../lib/mip. */
-static char *libdir(void) {
+char *mip_libdir(void) {
   const char *dir = env("MIP_LIBDIR");
   return dir ? xstrdup(dir) : default_libdir();
 }
 
 char *mip_file(const char *name) {
-  char *owned = libdir();
+  char *owned = mip_libdir();
   char *path = xconcat(owned, "/", name, NULL);
   /* clang runs the plugin from its own cc1 process: give it an absolute,
    * canonical path, which also proves that the file is there. */
@@ -146,7 +146,7 @@ static char *runtime_triple(const char *triple) {
  * NULL if none has it. searched: the last directory looked in. */
 static char *target_lookup(const char *triple, const char *name,
                            char **searched) {
-  char *dir = libdir();
+  char *dir = mip_libdir();
   char *arch = triple_arch(triple);
   char *linux_triple = runtime_triple(triple);
   char *found = existing(dir, triple, name);
