@@ -38,9 +38,7 @@ __attribute__((constructor(101))) static void mip_rt_init(void) {
   errno = saved;
 }
 
-__attribute__((destructor(101))) static void mip_rt_fini(void) {
-  if (!mip_rt_options.dump_at_exit)
-    return;
+static void write_at_exit(void) {
   const char *probe = mip_rt_probe();
   if (!probe) {
     mip_rt_dump_self();
@@ -50,4 +48,12 @@ __attribute__((destructor(101))) static void mip_rt_fini(void) {
                   "to write one)",
                   NULL);
   }
+}
+
+__attribute__((destructor(101))) static void mip_rt_fini(void) {
+  if (mip_rt_options.dump_at_exit)
+    write_at_exit();
+  /* A library may be unloaded (dlclose) and loaded again, many times. */
+  if (!mip_rt_self()->is_main)
+    mip_rt_profile_pattern_release();
 }

@@ -168,6 +168,8 @@ MIP_RT_HIDDEN int mip_rt_forked(void);
 /* MIP_PROFILE_FILE, or when the environment has none any more, as it
  * was at start-up (mip_rt_profile_pattern_init()), or the default name. */
 MIP_RT_HIDDEN void mip_rt_profile_pattern_init(void);
+/* Gives back the copy made at start-up (a shared library's destructor). */
+MIP_RT_HIDDEN void mip_rt_profile_pattern_release(void);
 MIP_RT_HIDDEN const char *mip_rt_profile_pattern(void);
 /* Writes this image's profile where MIP_PROFILE_FILE says; 0 on success,
  * else -1 after one line on stderr. errno is kept. */
