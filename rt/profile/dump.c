@@ -85,10 +85,13 @@ static int write_profile(const char *path, const struct mip_rt_image *image,
   return rc > 0 ? mip_rt_write_raw_size(path, image, size, why) : rc;
 }
 
-int mip_rt_dump_self(void) {
+#ifndef MIP_RT_SHARED
+int mip_rt_dump_self(void) { return mip_rt_dump_image(mip_rt_self()); }
+#endif
+
+int mip_rt_dump_image(const struct mip_rt_image *image) {
   int saved = errno;
   const char *pattern = mip_rt_profile_pattern();
-  const struct mip_rt_image *image = mip_rt_self();
   char path[MIP_RT_PATH_MAX];
   const char *why;
   uint64_t size = 0;
