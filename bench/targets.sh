@@ -9,7 +9,9 @@
 # the program holds); mip's growth over plain; the fixed part (the empty
 # program's growth: the runtime) and the per-function part (the rest of
 # the growth over the functions MIP instruments); and the budget, 8 B a
-# function + 8 KiB, in loaded bytes.
+# function + 8 KiB, in loaded bytes. And mip-shared, the same linked
+# with -fmip-shared-runtime: what each image keeps when libmip_rt.so
+# (not counted: once per process) does the rest.
 #   bench/targets.sh                       # empty sqlite3 lua bzip2 zstd
 #   BENCH_PROGRAMS="bzip2" bench/targets.sh
 # Sizes only: no run, no time.
@@ -31,9 +33,10 @@ target_ok() {
 }
 target_flags() { [ "$1" = x86_64-linux-gnu ] || printf '%s ' "--target=$1" -fuse-ld=lld; }
 
-build_one() { # TRIPLE PROG CONFIG
+build_one() { # TRIPLE PROG CONFIG (plain, mip, mip-shared)
   load_program "$2"
-  config_flags "$3"
+  config_flags "${3%-shared}"
+  [ "$3" = "${3%-shared}" ] || CC_CMD+=(-fmip-shared-runtime)
   local out=$T/$1/$2.$3
   mkdir -p "$T/$1"
   # shellcheck disable=SC2046,SC2086
@@ -61,11 +64,11 @@ echo "Plain and mip (\`-fmip-generate\`), \`-O2\`: stripped file and loaded byte
   "empty program's growth (the runtime); per function: the rest of a program's growth" \
   "over the functions MIP instruments. Budget: 8 B a function + 8 KiB, loaded."
 echo
-echo "| target | program | functions | plain file | plain loaded | mip file | mip loaded | per function (loaded) | budget |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+echo "| target | program | functions | plain file | plain loaded | mip file | mip loaded | per function (loaded) | budget | mip-shared file | mip-shared loaded |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"
 for t in $TARGETS; do
   if ! target_ok "$t"; then
-    echo "| $t | skipped: no cross libraries or no $BUILD/lib/mip/$t | | | | | | | |"
+    echo "| $t | skipped: no cross libraries or no $BUILD/lib/mip/$t | | | | | | | | | |"
     continue
   fi
   fixed=
@@ -75,6 +78,7 @@ for t in $TARGETS; do
     prog_prepare "$PROG_DIR"
     build_one "$t" "$p" plain
     build_one "$t" "$p" mip
+    build_one "$t" "$p" mip-shared
     b=$T/$t/$p
     funcs=$(mip_functions "$b.mip")
     pf=$(file_size "$b.plain.stripped") pl=$(loaded "$b.plain.stripped")
@@ -83,7 +87,8 @@ for t in $TARGETS; do
     budget=$((8 * funcs + 8192))
     if [ "$gl" -le "$budget" ]; then met="met ($gl of $budget)"; else met="**not met** ($gl of $budget)"; fi
     if [ "$p" = empty ]; then pfn="fixed: $gl"; else pfn=$(per $((gl - fixed)) "$funcs"); fi
-    echo "| $t | $p | $funcs | $pf | $pl | +$gf | +$gl | $pfn | $met |"
+    sf=$(($(file_size "$b.mip-shared.stripped") - pf)) sl=$(($(loaded "$b.mip-shared.stripped") - pl))
+    echo "| $t | $p | $funcs | $pf | $pl | +$gf | +$gl | $pfn | $met | +$sf | +$sl |"
   done
 done
 echo
