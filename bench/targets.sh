@@ -14,6 +14,7 @@
 # (not counted: once per process) does the rest.
 #   bench/targets.sh                       # empty sqlite3 lua bzip2 zstd
 #   BENCH_PROGRAMS="bzip2" bench/targets.sh
+#   BENCH_SHARED=0 bench/targets.sh        # no mip-shared (a MIP without it)
 # Sizes only: no run, no time.
 set -eu -o pipefail
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +32,12 @@ target_ok() {
   local sysroot=/usr/${1/#armv7a-/arm-}
   [ -e "$sysroot/lib/crt1.o" ] && [ -e "$BUILD/lib/mip/$1/libmip_rt.a" ]
 }
-target_flags() { [ "$1" = x86_64-linux-gnu ] || printf '%s ' "--target=$1" -fuse-ld=lld; }
+# Armv7: Thumb-2 in every configuration, as Debian's armhf compilers and
+# mipcc (docs/instrumentation.md, "Armv7") compile it.
+target_flags() {
+  [ "$1" = x86_64-linux-gnu ] || printf '%s ' "--target=$1" -fuse-ld=lld
+  case $1 in armv7*) printf '%s ' -mthumb ;; esac
+}
 
 build_one() { # TRIPLE PROG CONFIG (plain, mip, mip-shared)
   load_program "$2"
@@ -78,7 +84,7 @@ for t in $TARGETS; do
     prog_prepare "$PROG_DIR"
     build_one "$t" "$p" plain
     build_one "$t" "$p" mip
-    build_one "$t" "$p" mip-shared
+    [ "${BENCH_SHARED:-1}" = 0 ] || build_one "$t" "$p" mip-shared
     b=$T/$t/$p
     funcs=$(mip_functions "$b.mip")
     pf=$(file_size "$b.plain.stripped") pl=$(loaded "$b.plain.stripped")
@@ -87,8 +93,10 @@ for t in $TARGETS; do
     budget=$((8 * funcs + 8192))
     if [ "$gl" -le "$budget" ]; then met="met ($gl of $budget)"; else met="**not met** ($gl of $budget)"; fi
     if [ "$p" = empty ]; then pfn="fixed: $gl"; else pfn=$(per $((gl - fixed)) "$funcs"); fi
-    sf=$(($(file_size "$b.mip-shared.stripped") - pf)) sl=$(($(loaded "$b.mip-shared.stripped") - pl))
-    echo "| $t | $p | $funcs | $pf | $pl | +$gf | +$gl | $pfn | $met | +$sf | +$sl |"
+    shared="| |"
+    [ "${BENCH_SHARED:-1}" = 0 ] ||
+      shared="+$(($(file_size "$b.mip-shared.stripped") - pf)) | +$(($(loaded "$b.mip-shared.stripped") - pl)) |"
+    echo "| $t | $p | $funcs | $pf | $pl | +$gf | +$gl | $pfn | $met | $shared"
   done
 done
 echo

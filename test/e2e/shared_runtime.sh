@@ -7,6 +7,7 @@
 #      counts the runtime linked into each image gives;
 #   2. a forked child writes its own files, its counters zeroed;
 #      mip_dump() writes every image's profile; MIP_OPTIONS is read;
+#      pool mode merges; %c says it is not continuous, once per image;
 #   3. what an image keeps of the runtime: the empty program's growth over
 #      plain, in loaded bytes, under 1 KiB (the budget's fixed part is
 #      8 KiB);
@@ -107,6 +108,22 @@ mip_create shared/libfoo.so foo.mip
 expect_eq "the child counts from zero" \
   "$(mip_show foo.mip | jq -c '[.functions[] | select(.name == "foo_add" or .name == "foo_twice") | [.name, .calls]] | sort')" \
   '[["foo_add",2],["foo_twice",1]]'
+
+# pool mode is in libmip_rt.so; continuous mode is not, said once
+mkdir poolrun
+for i in 1 2; do
+  (cd poolrun && MIP_OPTIONS=verbose=1 MIP_PROFILE_FILE="$TMP/poolrun/pooled/%1m.mipraw" \
+    "$TMP/shared/app" >/dev/null 2>>err.txt)
+done
+expect_eq "pool mode: the second run merged into the first's file" \
+  "$(grep -c "^mip: merged profile into '$TMP/poolrun/pooled/$(id16 shared/app)_0.mipraw' (2 runs)$" poolrun/err.txt)" 1
+mkdir contrun
+(cd contrun && MIP_PROFILE_FILE=prof%c.mipraw ../shared/app >/dev/null 2>err.txt)
+expect_eq "%c: one line for each of the two images" "$(wc -l <contrun/err.txt)" 2
+expect_eq "%c: the library's line" \
+  "$(sort contrun/err.txt | head -n 1)" \
+  "mip: cannot count into profile 'prof.$(id16 shared/libfoo.so).mipraw': linked with -fmip-shared-runtime, which has no continuous mode (it is written at exit instead)"
+expect_eq "%c: the profiles written at exit" "$(cd contrun && ls -- *.mipraw | wc -l)" 2
 
 # 3. the empty program: what an image keeps
 printf 'int main(void) { return 0; }\n' >empty.c
