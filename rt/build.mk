@@ -7,6 +7,7 @@
 #   rt/pool/     pool mode's merge of a run into a pooled raw file (%Nm),
 #                which only images linked with mipcc -fmip-pool pull out
 #                (include/mip/link.h)
+# (rt/shared/ is the shared runtime's, built apart: below.)
 # Position-independent (it goes into shared libraries too), hidden by
 # default (each image keeps its own copy), never sanitized or
 # instrumented itself. File names are unique across the folders: they are
