@@ -15,13 +15,15 @@ MIP_VERSION  := $(shell sed -n 's/^\#define MIP_VERSION "\(.*\)"/\1/p' include/m
 INSTALL_BIN  := mipdata mipcc
 INSTALL_PLUGIN := libmip.so libmip-clang.so
 INSTALL_LIB  := libmip_rt.a mip_interpose.o \
-  mip_interpose_shared.o mip_continuous.o libmip_alloc.a
+  mip_interpose_shared.o mip_continuous.o libmip_alloc.a libmip_rt.so \
+  mip_rt_image.o
 INSTALL_INCLUDE := mip.h alloc.h version.h
 INSTALL_MAN  := mipcc.1 mipdata.1
 INSTALL_DOC  := $(notdir $(wildcard docs/*.md))
 
 # Other targets' runtimes (lib/mip/TRIPLE/, rt/build.mk), those built.
-INSTALL_CROSS := mip_interpose.o mip_interpose_shared.o mip_continuous.o libmip_rt.a
+INSTALL_CROSS := mip_interpose.o mip_interpose_shared.o mip_continuous.o libmip_rt.a \
+  libmip_rt.so mip_rt_image.o
 
 install: all
 	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib/mip \

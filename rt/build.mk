@@ -7,6 +7,7 @@
 #   rt/pool/     pool mode's merge of a run into a pooled raw file (%Nm),
 #                which only images linked with mipcc -fmip-pool pull out
 #                (include/mip/link.h)
+# (rt/shared/ is the shared runtime's, built apart: below.)
 # Position-independent (it goes into shared libraries too), hidden by
 # default (each image keeps its own copy), never sanitized or
 # instrumented itself. File names are unique across the folders: they are
@@ -245,3 +246,43 @@ $$(LIB)/mip/$(1)/mip_continuous.o: $$($(1)_CONTINUOUS_OBJ)
 	cp $$< $$@
 endef
 $(foreach t,$(CROSS_BUILT),$(eval $(call cross_runtime,$(t))))
+
+# The shared runtime (mipcc -fmip-shared-runtime; rt/shared/): for a
+# program of many instrumented images, libmip_rt.so once for the process
+# and, in each image, mip_rt_image.o: its counters' bounds, its note and
+# the calls that register it and write its profile. libmip_rt.so is the
+# core of rt/profile built with MIP_RT_SHARED (given each image rather
+# than finding its own), rt/shared/runtime.c and pool mode's merge; no
+# order, edges or heap runtime: their state is an image's own
+# (docs/mipcc.md says what a link of such objects does).
+SHARED_RT_SRC := $(RT_CORE:%=rt/profile/%.c) rt/profile/write_fd.c \
+  rt/shared/runtime.c $(filter-out rt/pool/merge_heap.c,$(wildcard rt/pool/*.c))
+SHARED_RT_CFLAGS = $(RT_CFLAGS) -Irt/shared -DMIP_RT_SHARED
+# -z defs: every symbol it uses is its own or libc's.
+SHARED_RT_LDFLAGS := -shared -Wl,-soname,libmip_rt.so -Wl,--gc-sections -Wl,-z,defs
+
+# $(call shared_runtime,KEY,OBJDIR,TARGET_CFLAGS,TARGET_LDFLAGS,LIBDIR)
+define shared_runtime
+$(1)_SHARED_RT_OBJ := $$(SHARED_RT_SRC:%.c=$(2)/shared/%.o)
+ALL_TARGETS += $(5)/libmip_rt.so $(5)/mip_rt_image.o
+
+$$($(1)_SHARED_RT_OBJ) $(2)/shared/image.o: SAN_FLAGS :=
+$$($(1)_SHARED_RT_OBJ) $(2)/shared/image.o: ALL_CFLAGS += $$(SHARED_RT_CFLAGS) $(3)
+$$(filter $(2)/shared/rt/pool/%.o,$$($(1)_SHARED_RT_OBJ)): ALL_CFLAGS += -Os
+$$($(1)_SHARED_RT_OBJ): $(2)/shared/%.o: %.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -c $$< -o $$@
+$(2)/shared/image.o: rt/shared/image.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) -c $$< -o $$@
+
+$(5)/libmip_rt.so: $$($(1)_SHARED_RT_OBJ)
+	@mkdir -p $$(@D)
+	$$(CC) $(3) $(4) $$(SHARED_RT_LDFLAGS) $$^ -o $$@
+$(5)/mip_rt_image.o: $(2)/shared/image.o
+	@mkdir -p $$(@D)
+	cp $$< $$@
+endef
+$(eval $(call shared_runtime,host,$(OBJ),$(call rt_arch_cflags,$(RT_HOST)),,$(LIB)/mip))
+$(foreach t,$(CROSS_BUILT),$(eval $(call shared_runtime,$(t),$(OBJ)/$(t),\
+  --target=$(t) $(call rt_arch_cflags,$(t)),-fuse-ld=lld,$(LIB)/mip/$(t))))

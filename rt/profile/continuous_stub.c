@@ -12,31 +12,53 @@
 /* At start-up: continuous mode when the pattern asks for it (%c), unless
  * it also pools (%Nm): continuous mode replaces the file as the image
  * starts, which would throw away the runs pooled in it. */
-void mip_rt_continuous_init(void) {
+static const char *continuous_pattern(void) {
   const char *pattern = mip_rt_profile_pattern();
   if (!mip_rt_pattern_continuous(pattern))
-    return;
+    return NULL;
   if (mip_rt_pool_size(pattern)) {
     mip_rt_report("MIP_PROFILE_FILE '", pattern,
                   "' pools (%Nm) and asks for continuous mode (%c), which "
                   "would replace the pooled file: pooled only",
                   NULL);
-    return;
+    return NULL;
   }
-  mip_rt_continuous_start(pattern);
+  return pattern;
+}
+
+/* One line: image does not count into its file, and why. */
+static void say_not_continuous(const char *pattern,
+                               const struct mip_rt_image *image,
+                               const char *because) {
+  int saved = errno;
+  char path[MIP_RT_PATH_MAX];
+  if (mip_rt_profile_path(pattern, image, mip_rt_forked(), path,
+                          sizeof path) == 0)
+    mip_rt_report("cannot count into profile '", path, "': ", because,
+                  " (it is written at exit instead)", NULL);
+  errno = saved;
+}
+
+#ifndef MIP_RT_SHARED
+void mip_rt_continuous_init(void) {
+  const char *pattern = continuous_pattern();
+  if (pattern)
+    mip_rt_continuous_start(pattern);
 }
 
 __attribute__((weak)) void mip_rt_continuous_start(const char *pattern) {
-  int saved = errno;
-  char path[MIP_RT_PATH_MAX];
-  if (mip_rt_profile_path(pattern, mip_rt_self(), mip_rt_forked(), path,
-                          sizeof path) == 0)
-    mip_rt_report("cannot count into profile '", path,
-                  "': linked without -fmip-continuous (it is written at "
-                  "exit instead)",
-                  NULL);
-  errno = saved;
+  say_not_continuous(pattern, mip_rt_self(),
+                     "linked without -fmip-continuous");
 }
+#else
+void mip_rt_continuous_refused(const struct mip_rt_image *image) {
+  const char *pattern = continuous_pattern();
+  if (pattern)
+    say_not_continuous(pattern, image,
+                       "linked with -fmip-shared-runtime, which has no "
+                       "continuous mode");
+}
+#endif
 
 __attribute__((weak)) int mip_rt_continuous_dump(const char *path,
                                                  uint64_t *size,

@@ -16,24 +16,42 @@
  * image started, copied then: a program may give the processes it forks
  * an environment of their own (nginx's workers keep TZ alone) or write
  * over its own strings (setproctitle), and their profiles go where the
- * process was started to write them. A pattern too long for the copy
- * (no name could hold it) is not kept. */
-static char pattern_copy[MIP_RT_PATH_MAX];
+ * process was started to write them. A pattern too long for a name
+ * (MIP_RT_PATH_MAX) is not kept.
+ * The copy is in memory mapped for it, sized to the value, only when the
+ * variable is set: no image reserves room for it in its .bss (it was a
+ * page of every instrumented image's memory, set or not). */
 static const char *pattern_at_start;
+static size_t pattern_copy_size;
 
 void mip_rt_profile_pattern_init(void) {
   const char *given = getenv("MIP_PROFILE_FILE");
-  if (given && *given &&
-      mip_rt_append(pattern_copy, 0, sizeof pattern_copy, given) <
-          sizeof pattern_copy)
-    pattern_at_start = pattern_copy;
+  size_t size = given && *given ? mip_rt_strlen(given) + 1 : 0;
+  if (!size || size > MIP_RT_PATH_MAX)
+    return;
+  char *copy = mip_sys_map(size);
+  if (!copy)
+    return;
+  mip_rt_append(copy, 0, size, given);
+  pattern_copy_size = size;
+  pattern_at_start = copy;
+}
+
+/* The copy given back by a shared library's destructor, once its profile
+ * is written: a library that a program loads and unloads over and over
+ * must not leave a page behind each time. The pointer goes first, so
+ * that a later dump of the image takes the environment's pattern. */
+void mip_rt_profile_pattern_release(void) {
+  const char *copy =
+      __atomic_exchange_n(&pattern_at_start, NULL, __ATOMIC_ACQ_REL);
+  if (copy)
+    mip_sys_unmap((void *)copy, pattern_copy_size);
 }
 
 const char *mip_rt_profile_pattern(void) {
   const char *now = getenv("MIP_PROFILE_FILE");
-  return now && *now        ? now
-         : pattern_at_start ? pattern_at_start
-                            : MIP_RT_DEFAULT_PROFILE;
+  const char *copy = __atomic_load_n(&pattern_at_start, __ATOMIC_ACQUIRE);
+  return now && *now ? now : copy ? copy : MIP_RT_DEFAULT_PROFILE;
 }
 
 /* Pool mode's merge (merge.c) replaces this when the image is linked
@@ -67,10 +85,13 @@ static int write_profile(const char *path, const struct mip_rt_image *image,
   return rc > 0 ? mip_rt_write_raw_size(path, image, size, why) : rc;
 }
 
-int mip_rt_dump_self(void) {
+#ifndef MIP_RT_SHARED
+int mip_rt_dump_self(void) { return mip_rt_dump_image(mip_rt_self()); }
+#endif
+
+int mip_rt_dump_image(const struct mip_rt_image *image) {
   int saved = errno;
   const char *pattern = mip_rt_profile_pattern();
-  const struct mip_rt_image *image = mip_rt_self();
   char path[MIP_RT_PATH_MAX];
   const char *why;
   uint64_t size = 0;

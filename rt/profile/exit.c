@@ -13,6 +13,36 @@
 #include "mip/link.h"
 #include "mip_rt.h"
 
+/* What every image's runtime reads of the process once, at its start-up
+ * (the shared runtime: once for every image). */
+void mip_rt_process_init(void) {
+  mip_rt_stderr_init();
+  mip_rt_profile_pattern_init();
+  /* Every image's runtime reads the same MIP_OPTIONS: only the first to
+   * start reports what is wrong with it. */
+  const char *options = getenv("MIP_OPTIONS");
+  if (options && *options)
+    mip_rt_options_parse(options, mip_rt_other_ready());
+  mip_rt_probe_init();
+  mip_rt_fork_init();
+}
+
+void mip_rt_write_at_exit(const struct mip_rt_image *image) {
+  if (!mip_rt_options.dump_at_exit)
+    return;
+  const char *probe = mip_rt_probe();
+  if (!probe) {
+    mip_rt_dump_image(image);
+  } else if (mip_rt_options.verbose && image->is_main) {
+    mip_rt_report("no profile for '", probe,
+                  "', a configure-time test program (set MIP_PROFILE_FILE "
+                  "to write one)",
+                  NULL);
+  }
+}
+
+/* The shared runtime's images have their own object (rt/shared/image.c). */
+#ifndef MIP_RT_SHARED
 /* Every instrumented object refers to this symbol (include/mip/link.h),
  * and mipcc names it with -u for objects of older plugins that do not: it
  * makes the linker pull this file, and with it the constructor and
@@ -23,31 +53,17 @@ MIP_RT_HIDDEN const char mip_rt_link_anchor __asm__(MIP_RT_LINK_SYMBOL) = 1;
 
 __attribute__((constructor(101))) static void mip_rt_init(void) {
   int saved = errno;
-  mip_rt_stderr_init();
   mip_rt_self_init();
-  mip_rt_profile_pattern_init();
-  /* Every image's runtime reads the same MIP_OPTIONS: only the first to
-   * start reports what is wrong with it. */
-  const char *options = getenv("MIP_OPTIONS");
-  if (options && *options)
-    mip_rt_options_parse(options, mip_rt_other_ready());
-  mip_rt_probe_init();
-  mip_rt_fork_init();
+  mip_rt_process_init();
   mip_rt_continuous_init();
   mip_rt_set_ready();
   errno = saved;
 }
 
 __attribute__((destructor(101))) static void mip_rt_fini(void) {
-  if (!mip_rt_options.dump_at_exit)
-    return;
-  const char *probe = mip_rt_probe();
-  if (!probe) {
-    mip_rt_dump_self();
-  } else if (mip_rt_options.verbose && mip_rt_self()->is_main) {
-    mip_rt_report("no profile for '", probe,
-                  "', a configure-time test program (set MIP_PROFILE_FILE "
-                  "to write one)",
-                  NULL);
-  }
+  mip_rt_write_at_exit(mip_rt_self());
+  /* A library may be unloaded (dlclose) and loaded again, many times. */
+  if (!mip_rt_self()->is_main)
+    mip_rt_profile_pattern_release();
 }
+#endif

@@ -14,11 +14,13 @@
 #include "mip_rt.h"
 
 /* The counter sections, writable (image.c sees them read-only). */
+#ifndef MIP_RT_SHARED
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
   extern uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN;      \
   extern uint8_t __stop_##section[] __attribute__((weak)) MIP_RT_HIDDEN;
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
+#endif
 
 static int forked;
 
@@ -35,6 +37,7 @@ __attribute__((noinline)) static void fill(uint8_t *start, uint8_t *stop,
 
 /* Every counter as before the first call: 0, but coverage bytes "not
  * yet" (1 on AArch64). */
+#ifndef MIP_RT_SHARED
 static void counters_reset(void) {
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
   fill(__start_##section, __stop_##section,                                    \
@@ -42,6 +45,20 @@ static void counters_reset(void) {
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
 }
+#else
+/* Those of every image registered with the shared runtime. */
+static void image_counters_reset(const struct mip_rt_image *image) {
+  uint8_t *const *at = (uint8_t *const *)image->sections;
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  fill(at[0], at[1], id == MIP_RAW_COV ? MIP_RT_COV_NOT_YET : 0), at += 2;
+#include "mip/layout/raw_kinds.inc"
+#undef MIP_RAW_KIND
+}
+
+static void counters_reset(void) {
+  mip_rt_shared_each_image(image_counters_reset);
+}
+#endif
 
 /* Stand-ins for order.c, edges.c and merge.c (pool mode), which replace
  * them when linked. */

@@ -85,13 +85,14 @@ static void make_id(struct mip_rt_image *image, const char *name) {
 
 struct search {
   struct mip_rt_image *image;
+  const void *inside; /* an address in the image */
   int index;
 };
 
 static int find_self(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   struct search *s = arg;
-  if (!mip_rt_object_has(info, (uintptr_t)&find_self, 1)) {
+  if (!mip_rt_object_has(info, (uintptr_t)s->inside, 1)) {
     s->index++;
     return 0;
   }
@@ -104,21 +105,27 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *arg) {
   return 1;
 }
 
-void mip_rt_image_init(struct mip_rt_image *image) {
+void mip_rt_image_init_at(struct mip_rt_image *image, const void *inside) {
   image->load_bias = 0;
   image->code_start = image->code_end = 0;
   image->build_id_size = 0;
   image->is_main = 0;
   image->id[0] = '\0';
-  struct search s = {image, 0};
+  struct search s = {image, inside, 0};
   dl_iterate_phdr(find_self, &s);
 }
 
+void mip_rt_image_init(struct mip_rt_image *image) {
+  mip_rt_image_init_at(image, (const void *)&find_self);
+}
+
+#ifndef MIP_RT_SHARED /* the shared runtime serves every registered image */
 static struct mip_rt_image self;
 
 const struct mip_rt_image *mip_rt_self(void) { return &self; }
 
 void mip_rt_self_init(void) { mip_rt_image_init(&self); }
+#endif
 
 /* Where the payloads go. */
 struct counter_list {
@@ -149,9 +156,15 @@ size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
                                struct mip_rt_payload *out, size_t max) {
   const struct counter_list list = {out, max, image};
   size_t n = 0;
+#ifdef MIP_RT_SHARED
+  const uint8_t *const *at = image->sections;
+#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
+  n = add_counters(&list, n, (id) | (elem_size) << 16, at[0], at[1]), at += 2;
+#else
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
   n = add_counters(&list, n, (id) | (elem_size) << 16, __start_##section,      \
                    __stop_##section);
+#endif
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
   return n;

@@ -48,6 +48,11 @@ struct mip_rt_image {
   /* What %m becomes: the first 8 bytes of the build-id in hex or, without
    * one, a hash of the image's path. "" until mip_rt_image_init. */
   char id[MIP_RT_ID_DIGITS + 1];
+  /* The shared runtime's (libmip_rt.so, -fmip-shared-runtime): the
+   * image's counter sections, start and stop of each kind in the order of
+   * raw_kinds.inc (its registration's). NULL in a runtime linked into the
+   * image, which finds its own through the linker's symbols. */
+  const uint8_t *const *sections;
 };
 
 #define MIP_RT_MAX_PAYLOADS 16
@@ -59,6 +64,10 @@ struct mip_rt_image {
 
 /* image.c */
 MIP_RT_HIDDEN void mip_rt_image_init(struct mip_rt_image *image);
+/* The same for the image that holds the address inside (the shared
+ * runtime's registrations). */
+MIP_RT_HIDDEN void mip_rt_image_init_at(struct mip_rt_image *image,
+                                        const void *inside);
 /* This image, as found at start-up. */
 MIP_RT_HIDDEN const struct mip_rt_image *mip_rt_self(void);
 MIP_RT_HIDDEN void mip_rt_self_init(void);
@@ -107,6 +116,19 @@ MIP_RT_HIDDEN extern const struct mip_rt_payload_source *mip_rt_heap_payloads;
  * note (owner "MIP", type MIP_RT_NOTE_TYPE) whose descriptor is the
  * 32-bit offset, from the descriptor itself, of its mip_rt_descriptor. */
 #define MIP_RT_NOTE_TYPE 0x4d495001 /* no suffix: also used in assembly */
+#define MIP_RT_STR2(x) #x
+#define MIP_RT_STR(x) MIP_RT_STR2(x)
+/* The note, in assembly, of the image whose descriptor is the symbol
+ * descriptor (note.c; the shared runtime's image object). */
+#define MIP_RT_NOTE_ASM(descriptor)                                            \
+  ".pushsection .note.mip,\"a\",%note\n"                                     \
+  ".p2align 2\n"                                                              \
+  ".long 4\n" /* name size: "MIP" and its NUL */                              \
+  ".long 4\n" /* descriptor size */                                           \
+  ".long " MIP_RT_STR(MIP_RT_NOTE_TYPE) "\n"                                   \
+  ".asciz \"MIP\"\n"                                                          \
+  ".long " descriptor " - .\n"                                                 \
+  ".popsection\n"
 #define MIP_RT_DESCRIPTOR_VERSION 1u
 #define MIP_RT_STATE_READY 1u /* the image's constructor has run */
 
@@ -141,6 +163,13 @@ MIP_RT_HIDDEN int mip_rt_each_object(mip_rt_object_fn fn, void *arg);
  * list of objects for the child. */
 MIP_RT_HIDDEN void mip_rt_objects_before_fork(void);
 
+/* exit.c: what the runtime reads of the process at start-up (stderr,
+ * MIP_PROFILE_FILE, MIP_OPTIONS, whether it is a configure-time test
+ * program) and the fork handlers it registers; and what an image writes
+ * at its exit or dlclose. */
+MIP_RT_HIDDEN void mip_rt_process_init(void);
+MIP_RT_HIDDEN void mip_rt_write_at_exit(const struct mip_rt_image *image);
+
 /* options.c: MIP_OPTIONS, "key=value:key=value". */
 struct mip_rt_options {
   int dump_at_exit; /* 1 */
@@ -159,6 +188,11 @@ MIP_RT_HIDDEN void mip_rt_options_parse(const char *text, int quiet);
 MIP_RT_HIDDEN void mip_rt_probe_init(void);
 MIP_RT_HIDDEN const char *mip_rt_probe(void);
 
+/* rt/shared/runtime.c: calls fn on each image registered with the shared
+ * runtime (libmip_rt.so). */
+MIP_RT_HIDDEN void
+mip_rt_shared_each_image(void (*fn)(const struct mip_rt_image *image));
+
 /* fork.c */
 MIP_RT_HIDDEN void mip_rt_fork_init(void);
 /* Whether this process is a child forked after the runtime started. */
@@ -168,10 +202,14 @@ MIP_RT_HIDDEN int mip_rt_forked(void);
 /* MIP_PROFILE_FILE, or when the environment has none any more, as it
  * was at start-up (mip_rt_profile_pattern_init()), or the default name. */
 MIP_RT_HIDDEN void mip_rt_profile_pattern_init(void);
+/* Gives back the copy made at start-up (a shared library's destructor). */
+MIP_RT_HIDDEN void mip_rt_profile_pattern_release(void);
 MIP_RT_HIDDEN const char *mip_rt_profile_pattern(void);
 /* Writes this image's profile where MIP_PROFILE_FILE says; 0 on success,
  * else -1 after one line on stderr. errno is kept. */
 MIP_RT_HIDDEN int mip_rt_dump_self(void);
+/* The same for image. */
+MIP_RT_HIDDEN int mip_rt_dump_image(const struct mip_rt_image *image);
 MIP_RT_HIDDEN void mip_rt_set_ready(void);
 
 /* path.c: the N of a pool pattern's first %Nm (1..9), or 0 when the
@@ -208,6 +246,9 @@ MIP_RT_HIDDEN int mip_rt_pattern_continuous(const char *pattern);
  * are zeroed: the parent's file let go of (-1 when it could not be: the
  * counters must not be zeroed then), the child's own made. */
 MIP_RT_HIDDEN void mip_rt_continuous_init(void);
+/* The shared runtime's, for each image at its registration: says that
+ * it does not count into the file when the pattern asks for it. */
+MIP_RT_HIDDEN void mip_rt_continuous_refused(const struct mip_rt_image *image);
 MIP_RT_HIDDEN void mip_rt_continuous_start(const char *pattern);
 MIP_RT_HIDDEN int mip_rt_continuous_dump(const char *path, uint64_t *size,
                                          const char **why);

@@ -17,9 +17,10 @@
 
 #include "mip_rt.h"
 
-#define MIP_RT_STR2(x) #x
-#define MIP_RT_STR(x) MIP_RT_STR2(x)
-
+/* The shared runtime (libmip_rt.so) has no counters, no note and no
+ * descriptor of its own: each image's object carries them
+ * (rt/shared/image.c). */
+#ifndef MIP_RT_SHARED
 static uint32_t mip_rt_state;
 
 static int dump_if_ready(void) {
@@ -36,18 +37,15 @@ MIP_RT_HIDDEN __attribute__((used)) const struct mip_rt_descriptor
         .state = &mip_rt_state,
 };
 
-__asm__(".pushsection .note.mip,\"a\",%note\n"
-        ".p2align 2\n"
-        ".long 4\n" /* name size: "MIP" and its NUL */
-        ".long 4\n" /* descriptor size */
-        ".long " MIP_RT_STR(MIP_RT_NOTE_TYPE) "\n"
-        ".asciz \"MIP\"\n"
-        ".long mip_rt_descriptor - .\n"
-        ".popsection\n");
+__asm__(MIP_RT_NOTE_ASM("mip_rt_descriptor"));
 
 void mip_rt_set_ready(void) {
   __atomic_or_fetch(&mip_rt_state, MIP_RT_STATE_READY, __ATOMIC_RELEASE);
 }
+#define MIP_RT_OWN_DESCRIPTOR &mip_rt_descriptor
+#else
+#define MIP_RT_OWN_DESCRIPTOR NULL
+#endif
 
 int mip_rt_each_note(const struct dl_phdr_info *info, mip_rt_note_fn fn,
                      void *arg) {
@@ -114,7 +112,7 @@ static int ready_elsewhere(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   (void)arg;
   const struct mip_rt_descriptor *d = mip_rt_find_descriptor(info);
-  return d && d != &mip_rt_descriptor &&
+  return d && d != MIP_RT_OWN_DESCRIPTOR &&
          (__atomic_load_n(d->state, __ATOMIC_ACQUIRE) & MIP_RT_STATE_READY);
 }
 

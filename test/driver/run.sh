@@ -1037,6 +1037,22 @@ t_link_pool() {
 check "-fmip-pool: links name pool mode's merge before the runtime, compiles nothing" \
   t_link_pool
 
+t_link_shared_runtime() {
+  SHARED_RT="$LIB/mip_rt_image.o $LIB/libmip_rt.so -Wl,-rpath,$LIB"
+  compile_adds_nothing -fmip-shared-runtime libmip_rt &&
+    # A link: the image's object and libmip_rt.so instead of the archive.
+    link_adds -fmip-shared-runtime sx "$SHARED_RT" \
+      "mipcc: libmip_rt.so and mip_rt_image.o added: a.o is instrumented, -fmip-shared-runtime" &&
+    (cd "$W" && MIP_PROFILE_FILE=$W/sx.mipraw ./sx) &&
+    profile_of "$W/sx.mipraw" "$W/sx" &&
+    # Heap code keeps its runtime in the image: refused.
+    drive "$MIPCC" -fmip-shared-runtime ha.o -o shx && [ "$RC" != 0 ] &&
+    grep -q "^mipcc: -fmip-shared-runtime: heap mode needs the runtime linked into the image" "$TMP/err" &&
+    cancelled_or_idle -fmip-shared-runtime libmip_rt
+}
+check "-fmip-shared-runtime: links get mip_rt_image.o and libmip_rt.so, compiles nothing" \
+  t_link_shared_runtime
+
 t_link_scan_hints() {
   # Hinted calls in a static library found through -L and -l.
   argv_drive -fmip-use=p.mip plain.o -L. -lhint -o u

@@ -195,6 +195,8 @@ static void apply_own(struct request *rq, const char *arg) {
     rq->generate = true;
     rq->modes = arg + strlen("-fmip-generate=");
     rq->heap = lists_mode(rq->modes, "heap");
+    rq->own_state =
+        lists_mode(rq->modes, "order") || lists_mode(rq->modes, "edges");
   } else if (strcmp(arg, "-fno-mip-generate") == 0) {
     rq->generate = false;
     rq->modes = NULL;
@@ -219,10 +221,13 @@ static void apply_own(struct request *rq, const char *arg) {
   } else if (strcmp(arg, "-fmip-pool") == 0 ||
              strcmp(arg, "-fno-mip-pool") == 0) {
     rq->pool = arg[2] == 'm';
+  } else if (strcmp(arg, "-fmip-shared-runtime") == 0 ||
+             strcmp(arg, "-fno-mip-shared-runtime") == 0) {
+    rq->shared_runtime = arg[2] == 'm';
   } else if (!apply_use_flag(rq, arg)) {
     die("unknown option '%s' (known: -f[no-]mip-generate[=MODES], "
         "-fmip-use=FILE, -fno-mip-use, -f[no-]mip-order, "
-        "-f[no-]mip-continuous, -f[no-]mip-pool, %s"
+        "-f[no-]mip-continuous, -f[no-]mip-pool, -f[no-]mip-shared-runtime, %s"
         "-f[no-]mip-list-stale, -f[no-]mip-cold-minsize, "
         "-f[no-]mip-alloc-hints, -f[no-]mip-branch-weights)",
         arg, decide_flags);

@@ -99,7 +99,15 @@ static void add_libraries(struct strvec *cmd, const struct request *rq,
     if (add->interpose)
       strvec_push(cmd, "-Wl,-u," MIP_RT_POOL_HEAP_SYMBOL);
   }
-  if (add->runtime) {
+  if (add->image_object) {
+    /* The shared runtime: the image's object, and libmip_rt.so, found
+     * where mipcc has it when the program runs. */
+    strvec_push(cmd, add->image_object);
+    strvec_push(cmd, add->runtime);
+    char *dir = xstrdup(add->runtime);
+    *strrchr(dir, '/') = '\0';
+    strvec_push(cmd, xconcat("-Wl,-rpath,", dir, NULL));
+  } else if (add->runtime) {
     /* Instrumented objects refer to the symbol that makes the linker take
      * the archive member with the exit-time writer; -u does it for those
      * of older plugins, which do not. */

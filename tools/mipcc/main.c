@@ -150,7 +150,8 @@ static bool heap_at_lto_link(const struct request *rq) {
 static void scan_inputs(const struct request *rq, struct link_scan *scan) {
   unsigned wanted = (rq->generate ? 0 : NEED_RUNTIME) |
                     (heap_here(rq) ? 0 : NEED_HEAP) |
-                    (scan_alloc(rq) ? NEED_HINT : 0);
+                    (scan_alloc(rq) ? NEED_HINT : 0) |
+                    (rq->shared_runtime ? NEED_OWN_STATE : 0);
   struct strvec files = {0};
   for (size_t i = 0; i < rq->files.n; i++)
     strvec_push(&files, rq->files.v[i]);
@@ -171,7 +172,17 @@ static void decide_runtime(const struct request *rq,
     add->runtime_why = "not added: no input is instrumented";
     return;
   }
-  add->runtime = mip_target_file(rq->target, "libmip_rt.a");
+  if (!rq->shared_runtime) {
+    add->runtime = mip_target_file(rq->target, "libmip_rt.a");
+    return;
+  }
+  /* The image keeps its counters, note and registration; libmip_rt.so
+   * does the rest, once for the process. */
+  add->runtime = mip_target_file(rq->target, "libmip_rt.so");
+  add->image_object = mip_target_file(rq->target, MIP_RT_IMAGE_OBJECT);
+  add->runtime_why = xconcat("libmip_rt.so and " MIP_RT_IMAGE_OBJECT " ",
+                             add->runtime_why, ", -fmip-shared-runtime",
+                             NULL);
 }
 
 /* The heap interposer, for heap code: the executable's or the shared
@@ -252,13 +263,29 @@ static struct additions decide(const struct request *rq) {
   decide_runtime(rq, &scan, &add);
   if (add.runtime)
     decide_interpose(rq, &scan, &add);
+  /* Heap mode's and continuous mode's state is the image's own. */
+  if (add.image_object && add.interpose)
+    die("-fmip-shared-runtime: heap mode needs the runtime linked into "
+        "the image (%s)", add.interpose_why);
+  if (add.image_object && rq->generate && rq->own_state && rq->sources &&
+      !rq->no_codegen)
+    die("-fmip-shared-runtime: order and edges modes need the runtime "
+        "linked into the image");
+  if (add.image_object && (scan.found & NEED_OWN_STATE))
+    die("-fmip-shared-runtime: %s is built with order or edges mode (%s), "
+        "which needs the runtime linked into the image",
+        where(need_at(&scan, NEED_OWN_STATE)),
+        need_at(&scan, NEED_OWN_STATE)->symbol);
+  if (add.image_object && rq->continuous)
+    die("-fmip-shared-runtime and -fmip-continuous: continuous mode needs "
+        "the runtime linked into the image");
   /* Continuous mode's object pads every counter section to whole pages:
    * only the images linked for it pay for them. */
   if (add.runtime && rq->continuous)
     add.continuous = mip_target_file(rq->target, MIP_CONTINUOUS_OBJECT);
   /* Pool mode's merge is most of the runtime's size: only the images
    * linked for it carry it. */
-  add.pool = add.runtime && rq->pool;
+  add.pool = add.runtime && rq->pool && !add.image_object;
   if ((rq->use || rq->generate) && rq->lto)
     decide_lto_link(rq, &add);
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
@@ -334,7 +361,8 @@ int main(int argc, char **argv) {
   check_not_self(compiler);
   bool verbose_on = verbose();
   if (verbose_on && add.runtime_why)
-    note("libmip_rt.a %s", add.runtime_why);
+    note("%s", add.image_object ? add.runtime_why
+                                : xconcat("libmip_rt.a ", add.runtime_why, NULL));
   if (verbose_on && add.interpose_why)
     note("%s %s", strrchr(add.interpose, '/') + 1, add.interpose_why);
   if (verbose_on && add.continuous)

@@ -106,6 +106,7 @@ struct request {
   bool generate;     /* -fmip-generate[=LIST], last one wins */
   const char *modes; /* LIST of -fmip-generate=LIST, or NULL */
   bool heap;         /* "heap" is in that LIST */
+  bool own_state;    /* "order" or "edges" is in that LIST */
   const char *use;   /* FILE of -fmip-use=FILE, or NULL */
   bool use_given;    /* a -fmip-use=FILE appeared, even if cancelled */
   /* use_args[k]: the plugin argument of the last flag for key k
@@ -115,6 +116,7 @@ struct request {
   bool order;            /* -fmip-order, last one wins */
   bool continuous;       /* -fmip-continuous, last one wins */
   bool pool;             /* -fmip-pool, last one wins */
+  bool shared_runtime;   /* -fmip-shared-runtime, last one wins */
   const char *needs_use; /* the first flag that only means something
                             with -fmip-use, or NULL */
   const char *target;    /* TRIPLE of the last --target= or -target, or
@@ -214,8 +216,10 @@ enum need {
   NEED_RUNTIME = 1, /* an instrumented object: libmip_rt.a */
   NEED_HEAP = 2,    /* an object built with heap mode: the interposer */
   NEED_HINT = 4,    /* a hinted allocation call: libmip_alloc.a */
+  NEED_OWN_STATE = 8, /* order or edges code, whose state is the image's
+                         own: no shared runtime */
 };
-#define NEEDS 3
+#define NEEDS 4
 
 /* Where a need was found. */
 struct need_at {
@@ -264,6 +268,9 @@ enum linker { LINKER_LLD, LINKER_GOLD };
 
 /* Continuous mode's object, beside libmip_rt.a (-fmip-continuous). */
 #define MIP_CONTINUOUS_OBJECT "mip_continuous.o"
+/* The shared runtime's object in each image, beside libmip_rt.so
+ * (-fmip-shared-runtime). */
+#define MIP_RT_IMAGE_OBJECT "mip_rt_image.o"
 
 struct additions {
   const char *plugin;  /* absolute path of libmip.so, NULL for none */
@@ -277,6 +284,9 @@ struct additions {
   const char *continuous; /* absolute path of mip_continuous.o (continuous
                              mode, -fmip-continuous), NULL for none */
   bool pool;           /* pool mode's merge, out of libmip_rt.a (-fmip-pool) */
+  const char *image_object; /* -fmip-shared-runtime: absolute path of
+                               mip_rt_image.o, and runtime is that of
+                               libmip_rt.so; NULL otherwise */
   const char *alloc;   /* absolute path of libmip_alloc.a (linked with
                           jemalloc), NULL for none */
   const char *alloc_why; /* why it is (not) added, at a link with

@@ -8,6 +8,10 @@
  *                    __mip_heap_* symbol undefined (the heap hooks, the
  *                    heap link symbol of include/mip/link.h, or an older
  *                    plugin's interposed free)
+ *   its own runtime  an object built with order or edges mode: it leaves
+ *                    __mip_first_call or __mip_edge_sample undefined,
+ *                    which only a runtime linked into the image defines
+ *                    (no -fmip-shared-runtime)
  *   libmip_alloc.a   a hinted allocation call, which a rebuild with
  *                    -fmip-use writes at cold and hot heap sites
  *                    (__mip_malloc_hint, ..., operator new with a
@@ -38,6 +42,9 @@
 #define HINT_SUFFIX "_hint"
 #define HOT_COLD_SUFFIX "12__hot_cold_t" /* the mangled __hot_cold_t */
 #define HEAP_PREFIX "__mip_heap_"
+/* What order and edges code calls (rt/profile/order.c, edges.c). */
+#define FIRST_CALL "__mip_first_call"
+#define EDGE_SAMPLE "__mip_edge_sample"
 #define COUNTER_SECTION "__mip_cov"
 
 bool is_hinted_name(const char *name) {
@@ -118,6 +125,10 @@ static void read_symbols(Elf *elf, Elf_Scn *scn, unsigned look,
     if ((look & NEED_HEAP) && has_prefix(name, HEAP_PREFIX)) {
       found(o, NEED_HEAP, name);
       look &= ~NEED_HEAP;
+    } else if ((look & NEED_OWN_STATE) && (strcmp(name, FIRST_CALL) == 0 ||
+                                           strcmp(name, EDGE_SAMPLE) == 0)) {
+      found(o, NEED_OWN_STATE, name);
+      look &= ~NEED_OWN_STATE;
     } else if ((look & NEED_HINT) && is_hinted_name(name)) {
       found(o, NEED_HINT, name);
       look &= ~NEED_HINT;
@@ -137,7 +148,7 @@ static struct object_needs scan_object(Elf *elf, unsigned look) {
     found(&o, NEED_RUNTIME, NULL);
   /* Heap code is instrumented code: without counters, only a hinted call
    * is still worth the walk. */
-  look &= counters ? NEED_HEAP | NEED_HINT : NEED_HINT;
+  look &= counters ? NEED_HEAP | NEED_OWN_STATE | NEED_HINT : NEED_HINT;
   if (symtab && look)
     read_symbols(elf, symtab, look, &o);
   return o;

@@ -1,0 +1,93 @@
+#!/bin/sh
+# What the coverage runtime costs an image that uses none of its optional
+# features, and that what it no longer reserves still works:
+#   1. the empty program built with mipcc -fmip-generate reserves no room
+#      for MIP_PROFILE_FILE's copy in its .bss (it was a page: the copy is
+#      made at start-up in memory mapped for it, only when the variable is
+#      set);
+#   2. that copy is what a process that overwrites its environment's
+#      strings (setproctitle) and then clears its environment writes
+#      under;
+#   3. a shared library loaded and unloaded over and over with
+#      MIP_PROFILE_FILE set leaves no memory mapped behind.
+#   test/e2e/rt_size.sh BUILD_DIR
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+make_tmp
+cd "$TMP"
+SIZE=$LLVM_BIN/llvm-size
+
+# 1. .bss of the empty program: plain against mip
+printf 'int main(void) { return 0; }\n' >empty.c
+"$CLANG" -O2 empty.c -o empty.plain
+"$MIPCC" -fmip-generate -O2 empty.c -o empty.mip
+bss() { "$SIZE" -A "$1" | awk '$1 == ".bss" { print $2 }'; }
+growth=$(($(bss empty.mip) - $(bss empty.plain)))
+if [ "$growth" -lt 1024 ]; then
+  pass "empty coverage program: .bss grows by $growth bytes (< 1 KiB)"
+else
+  fail "empty coverage program: .bss grows by $growth bytes (>= 1 KiB)"
+fi
+
+# 2. setproctitle: the environment's strings overwritten, then cleared
+cat >title.c <<'C'
+#include <stdlib.h>
+#include <string.h>
+extern char **environ;
+int main(void) {
+  for (char **e = environ; *e; e++)
+    memset(*e, 'x', strlen(*e)); /* the process title over them */
+  clearenv();
+  return 0;
+}
+C
+"$MIPCC" -fmip-generate -O2 title.c -o title
+mkdir title.d
+(cd title.d && MIP_PROFILE_FILE=kept-%p.mipraw ../title)
+expect_eq "environment overwritten and cleared: the pattern it started with" \
+  "$(cd title.d && ls | sed 's/[0-9][0-9]*/N/')" "kept-N.mipraw"
+
+# 3. dlopen/dlclose of an instrumented library, many times
+printf 'int lib_fn(int x) { return x + 1; }\n' >lib.c
+"$MIPCC" -fmip-generate -O2 -shared -fPIC lib.c -o libloop.so
+cat >loop.c <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+/* KiB mapped: pages next to each other make one mapping. */
+static long mapped(void) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  unsigned long start, end;
+  long kib = 0;
+  char line[512];
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "%lx-%lx", &start, &end) == 2)
+      kib += (long)((end - start) / 1024);
+  if (f)
+    fclose(f);
+  return kib;
+}
+int main(int argc, char **argv) {
+  (void)argc;
+  long before = 0;
+  for (int i = 0; i < 200; i++) {
+    void *h = dlopen(argv[1], RTLD_NOW);
+    if (!h)
+      return 1;
+    dlclose(h);
+    if (i == 9) /* after the loader's own first allocations */
+      before = mapped();
+  }
+  printf("%ld\n", mapped() - before);
+  return 0;
+}
+C
+"$CLANG" -O2 loop.c -o loop -ldl
+mkdir loop.d
+grew=$(cd loop.d && MIP_PROFILE_FILE=loop.mipraw ../loop "$TMP/libloop.so")
+# (a page left behind each time would be 760 KiB)
+if [ "$grew" -lt 64 ]; then
+  pass "200 dlopen/dlclose cycles: $grew KiB more mapped"
+else
+  fail "200 dlopen/dlclose cycles: $grew KiB more mapped"
+fi
+finish
