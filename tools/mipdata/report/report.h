@@ -99,6 +99,8 @@ struct report_stats {
   struct mip_heap_stats heap;
   uint64_t blocks;            /* all blocks (at least unknown_lifetimes) */
   uint64_t unknown_lifetimes; /* freed_unseen + live_uninterposed */
+  uint64_t recorded_blocks;   /* a sampled profile's: the blocks its
+                                 estimates come from (heap.sample_bytes) */
 };
 
 struct report {
