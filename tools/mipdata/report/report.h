@@ -148,6 +148,10 @@ struct report {
   struct mip_view view;
 };
 
+/* "sampled (heap_sample=N): estimates" for a sampled heap profile, ""
+ * for an exact one; in buf. */
+const char *report_sampled(const struct report *r, char *buf, size_t size);
+
 /* Reads and checks the profile at path (kept as r->path) into r: on
  * failure, one line in err and nothing to free. */
 int report_open(const char *path, struct report *r, struct mip_error *err);

@@ -129,6 +129,16 @@ static void load_stats(struct report *r) {
     r->stats.blocks = r->stats.unknown_lifetimes;
 }
 
+const char *report_sampled(const struct report *r, char *buf, size_t size) {
+  uint64_t rate = r->stats.heap.sample_bytes;
+  if (!size)
+    return buf;
+  buf[0] = '\0';
+  if (rate)
+    snprintf(buf, size, "sampled (heap_sample=%" PRIu64 "): estimates", rate);
+  return buf;
+}
+
 /* A sampled profile's peaks and timeline as estimates: the recorded
  * blocks' bytes scaled by what all of them stand for over what they are
  * (SampleBytes over TotalSize), their blocks likewise. Before the

@@ -1,66 +1,71 @@
 /* Blocks of known sizes at five sites, for the sampled heap mode
  * (test/e2e/heap_sample.sh): small and many, middling, page-sized, big
- * and few, and one site of sizes that vary. Each block is freed; a
- * tenth of the small ones stay live to the end. */
+ * and few, and one site of sizes that vary. Every block is freed, a
+ * tenth of the small ones at the end. The middling and page-sized blocks
+ * are accessed a known number of times (3 and 2), in a granule no other
+ * block shares. */
 #include <stdio.h>
 #include <stdlib.h>
 
-static void *keep[4096];
+static void *keep[4000];
 /* Each block escapes through it, so that no malloc-free pair is folded
  * away. */
 static void *volatile sink;
 
-static void *small(void) { return malloc(32); }
-static void *middle(void) { return malloc(1000); }
-static void *page(void) { return malloc(4096); }
-static void *big(void) { return malloc(1 << 20); }
-static void *varied(unsigned i) { return malloc(16 + (i * 2654435761u) % 20000); }
+static char *small(void) { return malloc(32); }
+static char *middle(void) { return malloc(1000); }
+static char *page(void) { return malloc(4096); }
+static char *big(void) { return malloc(1 << 20); }
+static char *varied(unsigned i) {
+  return malloc(16 + (i * 2654435761u) % 20000);
+}
 
-int main(int argc, char **argv) {
-  unsigned rounds = argc > 1 ? (unsigned)atoi(argv[1]) : 1;
-  unsigned long sum = 0;
-  for (unsigned r = 0; r < rounds; r++) {
-    for (unsigned i = 0; i < 40000; i++) {
-      char *p = small();
-      p[0] = (char)i;
-      sink = p;
-      sum += (unsigned char)p[0];
-      if (i % 10 == 0 && i / 10 < 4096 && r == rounds - 1)
-        keep[i / 10] = p;
-      else
-        free(p);
-    }
-    for (unsigned i = 0; i < 4000; i++) {
-      char *p = middle();
-      p[999] = 1;
-      sink = p;
-      sum += (unsigned char)p[999];
+static void smalls(void) {
+  for (unsigned i = 0; i < 40000; i++) {
+    char *p = small();
+    sink = p;
+    if (i % 10 == 0)
+      keep[i / 10] = p;
+    else
       free(p);
-    }
-    for (unsigned i = 0; i < 1000; i++) {
-      char *p = page();
-      p[100] = 2;
-      sink = p;
-      sum += (unsigned char)p[100];
-      free(p);
-    }
-    for (unsigned i = 0; i < 20; i++) {
-      char *p = big();
-      p[12345] = 3;
-      sink = p;
-      sum += (unsigned char)p[12345];
-      free(p);
-    }
-    for (unsigned i = 0; i < 3000; i++) {
-      char *p = varied(i);
-      p[0] = 4;
-      sink = p;
-      sum += (unsigned char)p[0];
-      free(p);
-    }
   }
-  for (unsigned i = 0; i < 4096; i++)
+}
+
+static unsigned accessed(void) {
+  unsigned sum = 0;
+  for (unsigned i = 0; i < 4000; i++) {
+    volatile char *p = middle();
+    p[500] = 1;
+    p[500] = 2;
+    sum += (unsigned)p[500];
+    free((char *)p);
+  }
+  for (unsigned i = 0; i < 1000; i++) {
+    volatile char *p = page();
+    p[2048] = 3;
+    sum += (unsigned)p[2048];
+    free((char *)p);
+  }
+  return sum;
+}
+
+static void others(void) {
+  for (unsigned i = 0; i < 20; i++) {
+    sink = big();
+    free(sink);
+  }
+  for (unsigned i = 0; i < 3000; i++) {
+    sink = varied(i);
+    free(sink);
+  }
+}
+
+int main(void) {
+  smalls();
+  unsigned sum = accessed();
+  others();
+  for (unsigned i = 0; i < 4000; i++)
     free(keep[i]);
-  printf("%lu\n", sum);
+  printf("%u\n", sum);
   return 0;
 }
