@@ -170,6 +170,8 @@ MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
 #define MIP_RT_HEAP_REALLOC 1u /* born of a realloc */
 #define MIP_RT_HEAP_RELEASED 2u /* taken, its counters given back (never in
                                    the table) */
+#define MIP_RT_HEAP_CHOSEN 4u /* a sampled run's, chosen by the hook (never
+                                 in the table) */
 
 /* A live block, as the table operations take and give it; the table
  * keeps it packed in 20 bytes (heap_table.c). */

@@ -86,8 +86,11 @@ static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
 static void op_alloc(void *p, uint64_t size, uintptr_t site, const void *fp,
                      uint32_t depth, uint32_t block_flags) {
   struct mip_rt_heap *h = &state;
-  if (h->sample && !mip_rt_heap_sampled(h->sample, size))
+  /* A hook that read the option chose already (one draw per block). */
+  if (h->sample && !(block_flags & MIP_RT_HEAP_CHOSEN) &&
+      !mip_rt_heap_sampled(h->sample, size))
     return;
+  block_flags &= ~MIP_RT_HEAP_CHOSEN;
   fetch(h, (uintptr_t)p);
   uint32_t context = __builtin_expect(h->off, 0)
                          ? MIP_RT_HEAP_UNRECORDED
@@ -170,8 +173,9 @@ static int context_moved_from(struct mip_rt_heap *h, uintptr_t old,
 static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
                        const void *fp, uint32_t depth) {
   struct mip_rt_heap *h = &state;
-  fetch(h, (uintptr_t)p);
   uint32_t context;
+  if (!h->sample)
+    fetch(h, (uintptr_t)p);
   int moved = context_moved_from(h, (uintptr_t)old, &context);
   /* Sampled: the new block is recorded with its own chance, in the
    * context of the block it came from if that one was recorded. */
