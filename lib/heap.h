@@ -21,6 +21,12 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
 /* Whether two profiles of one build have the same heap sites. */
 int mip_heap_same_sites(const struct mip_profile *a,
                         const struct mip_profile *b);
+/* Whether heap data at rate (heap_sample, 0: exact; has_heap: any) may
+ * join p: sampled and exact runs mix only when p->heap_mix_sampled says
+ * so; else -1 and err says why. */
+int mip_heap_sampling_check(const struct mip_profile *p, uint64_t rate,
+                            int has_heap, const char *path,
+                            struct mip_error *err);
 /* The heap part of another profile of the same build (same sites). */
 void mip_heap_add_profile(struct mip_profile *p,
                           const struct mip_profile *other);

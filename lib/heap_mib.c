@@ -46,6 +46,8 @@
 #define RULE_AtPeakSize MIP_MIB_SUM
 #define RULE_AtPeakCount MIP_MIB_SUM
 #define RULE_GhostFreeCount MIP_MIB_SUM
+#define RULE_SampleWeight MIP_MIB_SUM
+#define RULE_SampleBytes MIP_MIB_SUM
 
 const struct mip_mib_def mip_mib_defs[MIP_MIB_COUNT] = {
 #define MIP_MIB_FIELD(id, Name, type) {id, #Name, WIDTH_##type, RULE_##Name},

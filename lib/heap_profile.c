@@ -241,6 +241,41 @@ static void add_stats(struct mip_heap_stats *to,
       add_saturating(to->live_uninterposed, from->live_uninterposed);
   if (from->stack_depth > to->stack_depth)
     to->stack_depth = from->stack_depth;
+  if (from->sample_bytes > to->sample_bytes)
+    to->sample_bytes = from->sample_bytes;
+}
+
+/* ---- sampled and exact runs ------------------------------------------ */
+
+/* An exact run's MemInfoBlock as a sampled one: each block weighs one. */
+static void weigh_exact(struct mip_mib *m) {
+  m->v[MIP_MIBI_SampleWeight] = m->v[MIP_MIBI_AllocCount] << 16;
+  m->v[MIP_MIBI_SampleBytes] = m->v[MIP_MIBI_TotalSize];
+}
+
+int mip_heap_sampling_check(const struct mip_profile *p, uint64_t rate,
+                            int has_heap, const char *path,
+                            struct mip_error *err) {
+  if (!p->has_heap || !has_heap || !p->heap_stats.sample_bytes == !rate ||
+      p->heap_mix_sampled)
+    return 0;
+  return mip_fail(err, path,
+                  "its heap data is %s, the merge's so far %s: a sampled "
+                  "profile's figures are estimates (--mix-sampled merges "
+                  "them, each block of an exact run weighing one)",
+                  rate ? "sampled" : "exact", rate ? "exact" : "sampled");
+}
+
+/* Before a run or profile at rate (0: exact) joins p, once mixing is
+ * checked: p's own contexts weighed if it was exact and the other is
+ * sampled; whether the other's must be. */
+static int weigh_for_mix(struct mip_profile *p, uint64_t rate) {
+  if (!p->has_heap)
+    return 0;
+  if (rate && !p->heap_stats.sample_bytes)
+    for (size_t i = 0; i < p->heap_context_count; i++)
+      weigh_exact(&p->heap_contexts[i].mib);
+  return !rate && p->heap_stats.sample_bytes;
 }
 
 /* ---- one run --------------------------------------------------------- */
@@ -392,6 +427,9 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
                      const struct mip_symbolizer *symbolizer,
                      struct mip_error *err) {
   const struct mip_raw_heap *h = &raw->heap;
+  if (mip_heap_sampling_check(p, h->stats.sample_bytes,
+                              h->present || h->has_stats, raw_path, err))
+    return -1;
   if (!h->present) {
     /* An image whose heap state lives in another image's runtime still
      * counts its own unseen frees. */
@@ -413,6 +451,7 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
       return -1;
     }
   /* Checked: from here on nothing fails. */
+  int weigh = weigh_for_mix(p, h->stats.sample_bytes);
   int peak = MIP_HEAP_PEAK_NONE;
   if (h->has_timeline) {
     /* The kept run's peak first, then a pooled file's others. */
@@ -438,6 +477,8 @@ int mip_heap_add_raw(struct mip_profile *p, const struct mip_raw *raw,
     c->site = sites[i];
     c->flags = (s->flags & 1) ? MIP_CONTEXT_TRUNCATED : 0;
     c->mib = rc->mib;
+    if (weigh)
+      weigh_exact(&c->mib);
     if (peak == MIP_HEAP_PEAK_OURS)
       mip_heap_at_peak_clear(&c->mib);
     for (uint32_t d = 0; d < s->depth; d++) {
@@ -471,6 +512,7 @@ void mip_heap_add_profile(struct mip_profile *p,
                           const struct mip_profile *other) {
   if (!other->has_heap)
     return;
+  int weigh = weigh_for_mix(p, other->heap_stats.sample_bytes);
   int peak = mip_heap_peaks_add(p, other->heap_peaks, other->heap_peak_count,
                                 other->heap_points, other->heap_point_count);
   struct mip_interner strings;
@@ -496,6 +538,8 @@ void mip_heap_add_profile(struct mip_profile *p,
     c->site = o->site;
     c->flags = o->flags;
     c->mib = o->mib;
+    if (weigh)
+      weigh_exact(&c->mib);
     if (peak == MIP_HEAP_PEAK_OURS)
       mip_heap_at_peak_clear(&c->mib);
     c->frame_count = o->frame_count;

@@ -47,7 +47,7 @@ static int read_stats(struct mip_raw *raw, const char *path,
     struct mip_rec_raw_stat r;
     mip_rec_raw_stat_decode(&r, s->data + i * s->extent.elem_size);
     if (r.key >= MIP_STAT_HEAP_UNSEEN_FREES &&
-        r.key <= MIP_STAT_HEAP_LIVE_UNINTERPOSED)
+        r.key <= MIP_STAT_HEAP_SAMPLE_BYTES)
       raw->heap.has_stats = 1;
     if (r.key == MIP_STAT_HEAP_UNSEEN_FREES)
       st->unseen_frees = add_saturating(st->unseen_frees, r.value);
@@ -63,6 +63,8 @@ static int read_stats(struct mip_raw *raw, const char *path,
       st->uninterposed = add_saturating(st->uninterposed, r.value);
     else if (r.key == MIP_STAT_HEAP_LIVE_UNINTERPOSED)
       st->live_uninterposed = add_saturating(st->live_uninterposed, r.value);
+    else if (r.key == MIP_STAT_HEAP_SAMPLE_BYTES && r.value > st->sample_bytes)
+      st->sample_bytes = r.value;
   }
   return 0;
 }

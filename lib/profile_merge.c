@@ -431,6 +431,9 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
     return mip_fail(err, other_path,
                     "from another build: its global variables differ from %s",
                     p_path);
+  if (mip_heap_sampling_check(p, other->heap_stats.sample_bytes,
+                              other->has_heap, other_path, err))
+    return -1;
   for (size_t i = 0; i < p->function_count; i++)
     add_function_totals(&p->functions[i], &other->functions[i]);
   for (size_t i = 0; i < p->block_count; i++)

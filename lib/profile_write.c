@@ -137,6 +137,9 @@ static void encode_section(const struct mip_profile *p, uint32_t kind,
     ENCODE(profile_stat, out, MIP_STAT_HEAP_UNINTERPOSED, 0, h->uninterposed);
     ENCODE(profile_stat, out, MIP_STAT_HEAP_LIVE_UNINTERPOSED, 0,
            h->live_uninterposed);
+    if (h->sample_bytes)
+      ENCODE(profile_stat, out, MIP_STAT_HEAP_SAMPLE_BYTES, 0,
+             h->sample_bytes);
   }
   encode_heap(p, kind, out);
   encode_timeline(p, kind, out);

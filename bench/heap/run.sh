@@ -46,7 +46,14 @@ PROFDATA=$LLVM_DIR/bin/llvm-profdata
 HERE=$BENCH_DIR/heap
 HB=$B/heap
 REPORT=$B/heap.md
-TIMED="plain heap memprof plain-fp heap-stub"
+# heap-s512K and heap-s64K: the heap build sampling (MIP_OPTIONS
+# heap_sample, docs/heap.md); heaptrack: the plain build under heaptrack
+# (heaptrack.sh), when it is installed.
+TIMED="plain heap memprof plain-fp heap-stub heap-s512K heap-s64K"
+HEAPTRACK_LIB=${HEAPTRACK_LIB:-/usr/lib/heaptrack}
+[ -x "$HEAPTRACK_LIB/libexec/heaptrack_interpret" ] && command -v zstd >/dev/null &&
+  TIMED="$TIMED heaptrack"
+export HEAPTRACK_LIB
 BUILT=$HEAP_CONFIGS
 COUNTED="plain heap"
 if [ -n "${BENCH_HEAP_BASELINE:-}" ]; then
@@ -109,15 +116,20 @@ for p in $PROGRAMS; do for c in $BUILT; do echo "$p $c"; done; done |
   xargs -P "$JOBS" -n 2 "$BENCH_DIR/build.sh" || die "a build failed (see above)"
 
 # run PROG CONFIG SCRATCH OUTFILE [RUNNER...]: one full-size run of the
-# workload, from SCRATCH, with CONFIG's binary
+# workload, from SCRATCH, with CONFIG's binary (heap-sRATE: heap's,
+# sampling at RATE; heaptrack: plain's under heaptrack)
 run() {
-  local p=$1 c=$2 s=$3 o=$4
+  local p=$1 c=$2 s=$3 o=$4 b=$2
   shift 4
   (
     load_program "$p"
     # shellcheck disable=SC2034 # read by prog_run (bench/programs/PROG.sh)
     RUNNER="$*"
-    prog_run "$BIN/$p/$c" "$WORK/$p" "$SIZE_FULL" "$o" "$s"
+    case $c in
+      heap-s*) b=heap; export MIP_OPTIONS=heap_sample=${c#heap-s} ;;
+      heaptrack) b=plain; RUNNER="$RUNNER $HERE/heaptrack.sh $s/heaptrack.$RANDOM" ;;
+    esac
+    prog_run "$BIN/$p/$b" "$WORK/$p" "$SIZE_FULL" "$o" "$s"
   )
 }
 

@@ -109,13 +109,17 @@ enum mip_stat {
                                         interposer, no redirection) */
   MIP_STAT_HEAP_LIVE_UNINTERPOSED = 9, /* blocks live when written while
                                           so: they may have been freed */
+  MIP_STAT_HEAP_SAMPLE_BYTES = 10,   /* a sampled run's heap_sample: a
+                                        block of size bytes recorded with
+                                        chance 1 - exp(-size / it) */
 };
 
-/* How a statistic of several runs combines: the edge period and the
- * stack depth limit (the same in every run of a build) take the largest
- * value, every other key the sum. */
+/* How a statistic of several runs combines: the edge period, the stack
+ * depth limit (the same in every run of a build) and the heap sampling
+ * rate take the largest value, every other key the sum. */
 #define MIP_STAT_TAKES_MAX(key)                                                \
-  ((key) == MIP_STAT_EDGE_PERIOD || (key) == MIP_STAT_HEAP_STACK_DEPTH)
+  ((key) == MIP_STAT_EDGE_PERIOD || (key) == MIP_STAT_HEAP_STACK_DEPTH ||    \
+   (key) == MIP_STAT_HEAP_SAMPLE_BYTES)
 
 /* Blocks whose death MIP could not see (freed unseen, or live while frees
  * went unseen) are reported, by the runtime on stderr and by mipdata show

@@ -55,4 +55,14 @@ void mip_mib_merge(struct mip_mib *into, const struct mip_mib *from);
  * readers, raw and indexed, refuse a block that fails. */
 int mip_mib_check(const struct mip_mib *m, char *why, size_t size);
 
+/* SampleWeight's unit: 1/65536 of a block. */
+#define MIP_MIB_SAMPLE_ONE 65536.0
+/* A sampled run's MemInfoBlock (its recorded blocks' exact figures) as
+ * the estimates docs/heap.md defines: AllocCount and TotalSize become
+ * what the blocks stand for (SampleWeight, SampleBytes); sums over blocks
+ * and counts of blocks are scaled by the same factor as AllocCount, byte
+ * figures by TotalSize's; minima, maxima and the last block's fields
+ * stay the recorded blocks'. */
+void mip_mib_estimate(struct mip_mib *m);
+
 #endif

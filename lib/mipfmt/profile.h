@@ -115,6 +115,9 @@ struct mip_profile {
   struct mip_heap_context *heap_contexts;
   size_t heap_context_count;
   struct mip_heap_stats heap_stats;
+  /* Set by the caller: merges may mix sampled and exact heap runs (the
+   * exact runs' blocks then weigh one each); otherwise they fail. */
+  int heap_mix_sampled;
   /* The runs' global peaks, the highest first (its run's timeline and
    * at-peak values are the ones kept: docs/heap.md, "Merging"), and that
    * run's timeline. */

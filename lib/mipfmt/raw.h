@@ -41,6 +41,8 @@ struct mip_heap_stats {
   uint64_t stack_depth;
   uint64_t uninterposed;      /* runs whose uninstrumented frees went unseen */
   uint64_t live_uninterposed; /* blocks live at the end of those runs */
+  uint64_t sample_bytes;      /* sampled runs' heap_sample (the largest);
+                                 0: every block recorded */
 };
 
 /* The global peak of a run's heap (mip/layout/heap_peak.inc) and one

@@ -150,6 +150,10 @@ enum {
 #include "mip/layout/mib.inc"
 #undef MIP_MIB_FIELD
 };
+/* A recorded block of a sampled run (rate: its heap_sample) in m: what
+ * it stands for added to SampleWeight and SampleBytes (heap_sample.c). */
+MIP_RT_HIDDEN void mip_rt_heap_mib_weigh(struct mip_rt_mib *m, uint64_t rate,
+                                         uint64_t size);
 /* Encodes m's fields (not the head) at out; MIP_RT_HEAP_MIB_BYTES. */
 MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
                                           uint8_t *out);
@@ -166,6 +170,8 @@ MIP_RT_HIDDEN void mip_rt_heap_mib_encode(const struct mip_rt_mib *m,
 #define MIP_RT_HEAP_REALLOC 1u /* born of a realloc */
 #define MIP_RT_HEAP_RELEASED 2u /* taken, its counters given back (never in
                                    the table) */
+#define MIP_RT_HEAP_CHOSEN 4u /* a sampled run's, chosen by the hook (never
+                                 in the table) */
 
 /* A live block, as the table operations take and give it; the table
  * keeps it packed in 20 bytes (heap_table.c). */
@@ -515,6 +521,8 @@ struct mip_rt_heap {
   uint32_t first_used;       /* of them */
   uint32_t off; /* births are not recorded (heap_region.c): mip_heap_stop,
                    MIP_OPTIONS heap_record=0 */
+  uint64_t sample; /* 0: every block recorded; else a block with chance
+                      1 - exp(-size / sample) (heap_sample.c) */
   struct mip_rt_heap_timeline timeline;
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
@@ -900,6 +908,35 @@ struct mip_rt_heap_maps {
 };
 MIP_RT_HIDDEN void mip_rt_heap_maps_feed(struct mip_rt_heap_maps *m,
                                          const char *text, size_t n);
+
+/* ---- Sampling (heap_sample.c) ----------------------------------------- */
+
+/* MIP_OPTIONS heap_sample (0: off) and heap_sample_seed (0: none), as
+ * this image read them. */
+MIP_RT_HIDDEN extern uint64_t mip_rt_heap_sample_option;
+MIP_RT_HIDDEN extern uint64_t mip_rt_heap_sample_seed;
+/* Bytes the thread still allocates before its next sample point. */
+MIP_RT_HIDDEN extern __thread uint64_t mip_rt_heap_sample_left;
+/* A block's weight is kept in 1/65536ths of a block (SampleWeight). */
+#define MIP_RT_HEAP_SAMPLE_ONE 65536.0
+/* The chance that a block of size bytes is recorded at that rate. */
+MIP_RT_HIDDEN double mip_rt_heap_sample_chance(uint64_t rate, uint64_t size);
+/* What a recorded block of size bytes stands for: 1/p blocks (in
+ * 1/65536ths) and size/p bytes, rounded. */
+MIP_RT_HIDDEN void mip_rt_heap_sample_weigh(uint64_t rate, uint64_t size,
+                                            uint64_t *weight, uint64_t *bytes);
+/* A block that reached the thread's sample point (or the thread's first):
+ * 1 when it is recorded; the next point drawn. */
+MIP_RT_HIDDEN int mip_rt_heap_sample_slow(uint64_t rate, uint64_t size);
+/* Whether the thread's next block of size bytes is recorded: nearly
+ * always a subtraction and no. */
+static inline int mip_rt_heap_sampled(uint64_t rate, uint64_t size) {
+  if (__builtin_expect(size < mip_rt_heap_sample_left, 1)) {
+    mip_rt_heap_sample_left -= size;
+    return 0;
+  }
+  return mip_rt_heap_sample_slow(rate, size);
+}
 
 /* ---- Blocks whose death went unseen (heap_loss.c) ------------------- */
 

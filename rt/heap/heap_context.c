@@ -48,6 +48,8 @@
 #define RULE_AtPeakSize SUM
 #define RULE_AtPeakCount SUM
 #define RULE_GhostFreeCount SUM
+#define RULE_SampleWeight SUM
+#define RULE_SampleBytes SUM
 
 static uint64_t add(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -116,6 +118,9 @@ struct block {
 #define BLOCK_AtPeakSize 0
 #define BLOCK_AtPeakCount 0
 #define BLOCK_GhostFreeCount 0
+/* Added to sampled runs' blocks by their state (heap_state.c). */
+#define BLOCK_SampleWeight 0
+#define BLOCK_SampleBytes 0
 
 static struct block values(uint64_t size, uint64_t count, uint32_t alloc_ms,
                            uint32_t dealloc_ms, uint32_t alloc_cpu,

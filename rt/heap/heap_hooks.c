@@ -17,8 +17,18 @@
 
 #define HOOK MIP_RT_HIDDEN __attribute__((noinline, disable_tail_calls))
 
+/* Sampled (heap_sample, which every image reads alike once started): a
+ * block not chosen costs the countdown alone, not even a call to the
+ * owner; nothing goes into the table, so the pointer a free hook left
+ * needs no clearing either. */
 static void born(void *p, uint64_t size, uint8_t *site, const void *fp,
                  uint32_t block_flags) {
+  uint64_t rate = mip_rt_heap_sample_option;
+  if (__builtin_expect(rate != 0, 0)) {
+    if (!mip_rt_heap_sampled(rate, size))
+      return;
+    block_flags |= MIP_RT_HEAP_CHOSEN;
+  }
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
   if (!o)
     return;
@@ -55,6 +65,12 @@ HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
   *site = 1;
   if (!p && size)
     return;
+  if (!old) { /* realloc(NULL, n): an allocation, as the owner's realloc
+                 would make it */
+    if (p)
+      born(p, size, site, __builtin_frame_address(0), 0);
+    return;
+  }
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
   if (o && !p) {
     o->free(old);

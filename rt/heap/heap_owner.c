@@ -81,9 +81,16 @@ static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
   return context;
 }
 
+/* Sampled (heap_sample): most blocks are not recorded, and cost no more
+ * than the countdown. */
 static void op_alloc(void *p, uint64_t size, uintptr_t site, const void *fp,
                      uint32_t depth, uint32_t block_flags) {
   struct mip_rt_heap *h = &state;
+  /* A hook that read the option chose already (one draw per block). */
+  if (h->sample && !(block_flags & MIP_RT_HEAP_CHOSEN) &&
+      !mip_rt_heap_sampled(h->sample, size))
+    return;
+  block_flags &= ~MIP_RT_HEAP_CHOSEN;
   fetch(h, (uintptr_t)p);
   uint32_t context = __builtin_expect(h->off, 0)
                          ? MIP_RT_HEAP_UNRECORDED
@@ -110,6 +117,14 @@ static void op_settle(const struct mip_rt_heap_taken *t, int died) {
  * and the CPU are read while its slot is fetched. */
 static int op_free(const void *p) {
   struct mip_rt_heap *h = &state;
+  if (h->sample) {
+    /* Most blocks were not recorded, and their frees are no ghosts: the
+     * table first, as op_take does; never a ghost free. */
+    struct mip_rt_heap_taken t;
+    if (op_take(p, &t))
+      mip_rt_heap_settle(h, &t, 1);
+    return 1;
+  }
   fetch(h, (uintptr_t)p);
   return mip_rt_heap_free(h, (uintptr_t)p, mip_rt_heap_now(h),
                           mip_rt_heap_cpu());
@@ -158,9 +173,15 @@ static int context_moved_from(struct mip_rt_heap *h, uintptr_t old,
 static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
                        const void *fp, uint32_t depth) {
   struct mip_rt_heap *h = &state;
-  fetch(h, (uintptr_t)p);
   uint32_t context;
-  if (!context_moved_from(h, (uintptr_t)old, &context))
+  if (!h->sample)
+    fetch(h, (uintptr_t)p);
+  int moved = context_moved_from(h, (uintptr_t)old, &context);
+  /* Sampled: the new block is recorded with its own chance, in the
+   * context of the block it came from if that one was recorded. */
+  if (h->sample && !mip_rt_heap_sampled(h->sample, size))
+    return;
+  if (!moved)
     context = h->off ? MIP_RT_HEAP_UNRECORDED
                      : context_at(h, fp, depth, site);
   mip_rt_heap_context_prefetch(h, context);
@@ -171,7 +192,7 @@ static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
 
 static void op_ghost(uintptr_t site, const void *fp, uint32_t depth) {
   struct mip_rt_heap *h = &state;
-  if (!h->off)
+  if (!h->off && !h->sample) /* sampled: a miss is no ghost */
     mip_rt_heap_ghost(h, context_at(h, fp, depth, site));
 }
 
@@ -235,6 +256,7 @@ static int claim(void) {
       mip_rt_report("heap profiling off: no memory for its tables", NULL);
     } else {
       state.off = !mip_rt_heap_record_at_start;
+      state.sample = mip_rt_heap_sample_option;
     }
   }
   const struct mip_rt_heap_ops *none = NULL;
@@ -261,9 +283,31 @@ static const char *options_in(char **envp) {
   return NULL;
 }
 
+/* A decimal number, with units a suffix K, M or G (2^10, 2^20, 2^30);
+ * 0 when it is none or does not fit in 2^62. */
+static int bytes_of(const char *v, int units, uint64_t *out) {
+  uint64_t n = 0;
+  size_t i = 0;
+  for (; v[i] >= '0' && v[i] <= '9'; i++) {
+    n = n * 10 + (uint64_t)(v[i] - '0');
+    if (n >> 62)
+      return 0;
+  }
+  uint32_t shift = 0;
+  if (units && i && v[i]) {
+    shift = v[i] == 'K' ? 10 : v[i] == 'M' ? 20 : v[i] == 'G' ? 30 : 64;
+    if (shift == 64 || v[i + 1] || n >> (62 - shift))
+      return 0;
+    i++;
+  }
+  *out = n << shift;
+  return i && !v[i];
+}
+
 /* The heap_* settings of MIP_OPTIONS, "key=value:key=value" (options.c
  * leaves them to us): heap_stack_depth=N, 1 to MIP_RT_HEAP_DEPTH_MAX;
- * heap_patch=0|1 (heap_got.c); heap_record=0|1 (heap_region.c). */
+ * heap_patch=0|1 (heap_got.c); heap_record=0|1 (heap_region.c);
+ * heap_sample=BYTES and heap_sample_seed=N (heap_sample.c). */
 static void read_options(const char *text, int quiet) {
   while (text && *text) {
     char key[64], value[64];
@@ -298,6 +342,18 @@ static void read_options(const char *text, int quiet) {
       else if (!quiet)
         mip_rt_report("MIP_OPTIONS: heap_record wants 0 or 1, not '", value,
                       "' (ignored)", NULL);
+    } else if (mip_rt_streq(key, "heap_sample") ||
+               mip_rt_streq(key, "heap_sample_seed")) {
+      uint64_t n;
+      int seed = key[11] == '_';
+      if (has_value && bytes_of(value, !seed, &n))
+        *(seed ? &mip_rt_heap_sample_seed : &mip_rt_heap_sample_option) = n;
+      else if (!quiet)
+        mip_rt_report("MIP_OPTIONS: ", key,
+                      seed ? " wants a number, not '"
+                           : " wants a number of bytes (K, M, G: KiB, MiB, "
+                             "GiB), not '",
+                      value, "' (ignored)", NULL);
     } else if (mip_rt_streq(key, "heap_patch")) {
       if (has_value && (mip_rt_streq(value, "0") || mip_rt_streq(value, "1")))
         mip_rt_heap_patch = value[0] == '1';

@@ -35,8 +35,10 @@
 #define WAYS 4
 #define NOWHERE UINT32_MAX /* a walk not recorded */
 
-/* A frame's 16 bytes. */
+/* A frame's 16 bytes: in the stack, 8-byte aligned; in a record, 16
+ * (so that the comparison takes them straight from memory). */
 typedef uintptr_t frame_bytes __attribute__((vector_size(16), aligned(8)));
+typedef uintptr_t kept_bytes __attribute__((vector_size(16), aligned(16)));
 
 struct recent {
   const void *fp;  /* its first frame */
@@ -49,7 +51,7 @@ struct recent {
   uint32_t flags;
   uint32_t context;
   uint32_t serial; /* the heap state's, for which context holds */
-  uintptr_t frame[MIP_RT_HEAP_RECENT_FRAMES][2];
+  uintptr_t frame[MIP_RT_HEAP_RECENT_FRAMES][2] __attribute__((aligned(16)));
 };
 
 static __thread struct recent recent[1u << SETS_LOG2][WAYS];
@@ -80,25 +82,33 @@ static int any(frame_bytes v) { return (v[0] | v[1]) != 0; }
  * wait for each other). */
 static const char *compare(const uintptr_t *then, const char *f,
                            frame_bytes *diff) {
-  frame_bytes now, was;
+  frame_bytes now;
   memcpy(&now, f, sizeof now);
-  memcpy(&was, then, sizeof was);
-  *diff |= now ^ was;
+  *diff |= now ^ *(const kept_bytes *)then;
   return (const char *)then[0];
 }
 
 /* Whether every frame r's walk visited still holds what it did. A check
  * of another walk from the same place fails mostly in its first frames:
- * it stops at the first group of four that differs. */
+ * it stops at the first group of four that differs, and after that looks
+ * at groups of eight (deep stacks that hold are the common case, and the
+ * test costs as much as a frame). */
 static int unchanged(const struct recent *r) {
   const char *f = r->fp;
   const uintptr_t(*then)[2] = r->frame, (*end)[2] = r->frame + r->frames;
   frame_bytes diff = {0, 0};
-  for (; end - then >= 4; then += 4) {
+  if (end - then >= 4) {
     f = compare(then[0], f, &diff);
     f = compare(then[1], f, &diff);
     f = compare(then[2], f, &diff);
     f = compare(then[3], f, &diff);
+    if (any(diff))
+      return 0;
+    then += 4;
+  }
+  for (; end - then >= 8; then += 8) {
+    for (int k = 0; k < 8; k++)
+      f = compare(then[k], f, &diff);
     if (any(diff))
       return 0;
   }

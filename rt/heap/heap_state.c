@@ -168,8 +168,18 @@ static inline __attribute__((always_inline)) void died(struct mip_rt_heap *h, co
   mip_rt_heap_mib_add(&c->mib, b->size, count, b->alloc_ms, now,
                       cpu_id(b->cpu), cpu_id(cpu),
                       (b->flags & MIP_RT_HEAP_REALLOC) != 0);
+  if (h->sample)
+    mip_rt_heap_mib_weigh(&c->mib, h->sample, b->size);
   mip_rt_heap_context_change(c, b->size, 0, epoch);
   mip_rt_heap_unlock(&c->lock);
+}
+
+void mip_rt_heap_mib_weigh(struct mip_rt_mib *m, uint64_t rate,
+                           uint64_t size) {
+  uint64_t weight, bytes;
+  mip_rt_heap_sample_weigh(rate, size, &weight, &bytes);
+  m->SampleWeight += weight;
+  m->SampleBytes += bytes;
 }
 
 static __attribute__((noinline)) void

@@ -509,6 +509,13 @@ int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
   if (!addr || addr > ADDR_MASK)
     return 0;
   struct mip_rt_heap_shard *sh = shard_of(h, addr);
+  /* A shard without blocks holds none at addr, without its lock: a block
+   * at addr was put there before the caller could free it (the program
+   * saw the allocation return), so its count is seen. What a sampled run
+   * does for most frees, and the interposed free for blocks nobody
+   * tracks. */
+  if (!__atomic_load_n(&sh->count, __ATOMIC_RELAXED))
+    return 0;
   mip_rt_heap_lock(&sh->lock);
   uint64_t table = sh->table;
   int found = 0;

@@ -148,6 +148,8 @@ static void add_live(const struct mip_rt_heap_block *b, void *arg) {
                         w->now, w->cpu);
   m.LiveAtExitCount = 1;
   m.LiveAtExitSize = b->size;
+  if (h->sample)
+    mip_rt_heap_mib_weigh(&m, h->sample, b->size);
   struct mip_rt_mib *into = &s->mibs[b->context];
   if (!into->AllocCount) { /* the merge takes m whole: keep the context's */
     m.AtPeakSize = into->AtPeakSize;
@@ -401,6 +403,10 @@ size_t mip_rt_heap_stats_of(struct mip_rt_heap *h, uint64_t unseen_frees,
     break;
   }
   add_stat(s, MIP_STAT_HEAP_UNSEEN_FREES, unseen_frees);
+  /* Every image's: its contexts' weights are the owner's rate, which
+   * read the same MIP_OPTIONS. */
+  if (mip_rt_heap_sample_option)
+    add_stat(s, MIP_STAT_HEAP_SAMPLE_BYTES, mip_rt_heap_sample_option);
   if (h) {
     add_stat(s, MIP_STAT_HEAP_FREED_UNSEEN,
              h->stats[MIP_RT_HEAP_STAT_FREED_UNSEEN]);

@@ -6,6 +6,7 @@
  * states count into a small shadow of their own, for addresses near 0. */
 #include <fcntl.h>
 #include <link.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -732,6 +733,36 @@ END_TEST
 
 /* ---- MemInfoBlocks ---------------------------------------------------- */
 
+/* Sampling (heap_sample.c): each block's chance is 1 - exp(-size/rate)
+ * to the last digits libm gives, the weights its inverse, and the
+ * countdown records blocks at that rate: of 200000 blocks of 4 KiB at a
+ * rate of 64 KiB, p * 200000 within 5 standard errors. */
+START_TEST(sampling_chance_weights_and_rate) {
+  static const uint64_t sizes[] = {1, 16, 100, 4096, 32768, 65536, 300000,
+                                   1u << 20, 1u << 26};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    double want = -expm1(-(double)sizes[i] / 65536.0);
+    double got = mip_rt_heap_sample_chance(65536, sizes[i]);
+    ck_assert_msg(fabs(got - want) <= 1e-12 * want, "size %llu: %.17g, want %.17g",
+                  (unsigned long long)sizes[i], got, want);
+    uint64_t weight, bytes;
+    mip_rt_heap_sample_weigh(65536, sizes[i], &weight, &bytes);
+    ck_assert_uint_eq(weight, (uint64_t)(65536.0 / want + 0.5));
+    ck_assert_uint_eq(bytes, (uint64_t)((double)sizes[i] / want + 0.5));
+  }
+  ck_assert(mip_rt_heap_sample_chance(65536, 0) == 0);
+  mip_rt_heap_sample_seed = 12345;
+  uint64_t hits = 0, n = 200000;
+  for (uint64_t i = 0; i < n; i++)
+    hits += (uint64_t)mip_rt_heap_sampled(65536, 4096);
+  double p = -expm1(-4096.0 / 65536.0), mean = p * (double)n;
+  double se = sqrt((double)n * p * (1 - p));
+  ck_assert_msg(fabs((double)hits - mean) <= 5 * se, "%llu hits, want %.0f +- %.0f",
+                (unsigned long long)hits, mean, 5 * se);
+  mip_rt_heap_sample_seed = 0;
+}
+END_TEST
+
 START_TEST(mib_follows_memprof) {
   struct mip_rt_mib a, b, c, m = {0};
   /* 100 bytes, 50 accesses, 10 → 30 ms, CPU 1 → 1: density 50 * 100 / 100
@@ -798,8 +829,8 @@ START_TEST(mib_follows_memprof) {
   mip_rt_heap_mib_encode(&m, out);
   ck_assert_uint_eq(mip_get_le32(out), UINT32_MAX);
   ck_assert_uint_eq(mip_get_le64(out + 4), 63);
-  ck_assert_uint_eq(MIP_RT_HEAP_MIB_FIELDS, 31);
-  ck_assert_uint_eq(MIP_RT_HEAP_MIB_BYTES, 172);
+  ck_assert_uint_eq(MIP_RT_HEAP_MIB_FIELDS, 33);
+  ck_assert_uint_eq(MIP_RT_HEAP_MIB_BYTES, 188);
 }
 END_TEST
 
@@ -1092,7 +1123,7 @@ START_TEST(payloads_decode) {
   mip_rec_raw_heap_mibs_decode(&head, p);
   ck_assert_uint_eq(head.field_count, MIP_RT_HEAP_MIB_FIELDS);
   ck_assert_uint_eq(head.record_count, 2);
-  ck_assert_uint_eq(head.record_size, 192);
+  ck_assert_uint_eq(head.record_size, 208);
   uint32_t i = 0;
 #define MIP_MIB_FIELD(id, Name, type)                                          \
   ck_assert_uint_eq(mip_get_le32(p + mip_rec_raw_heap_mibs_size + 4 * i++), id);
@@ -1567,6 +1598,7 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, depot_agrees_under_threads);
   tcase_add_test(tc, unwind_follows_checks_and_truncates);
   tcase_add_test(tc, mib_follows_memprof);
+  tcase_add_test(tc, sampling_chance_weights_and_rate);
   tcase_add_test(tc, state_counts_accesses_and_lifetimes);
   tcase_add_test(tc, shadow_clears_sums_and_touches);
   tcase_add_test(tc, shadow_releases_big_blocks);

@@ -1484,8 +1484,8 @@ START_TEST(profile_refuses_bad_heap_sections) {
   at = section(&f, MIP_PROF_HEAP_SCHEMA, &size, NULL);
   mip_put_le32(at, 999);      /* AllocCount and MinSize (4 bytes each) become */
   mip_put_le32(at + 20, 998); /* 8 unknown bytes each */
-  expect_profile_error(&f, "heap contexts of 192 bytes cannot hold their "
-                           "196 bytes");
+  expect_profile_error(&f, "heap contexts of 208 bytes cannot hold their "
+                           "212 bytes");
 
   good_heap_file(&f);
   replace_section(&f, MIP_PROF_HEAP_SCHEMA, NULL, 0, 4, 1);

@@ -1,6 +1,6 @@
 /*
  * mipdata merge -p PROFILE.mip [-p PROFILE.mip...] [--skip-other-builds]
- *               [--debug BINARY...] INPUT...
+ *               [--mix-sampled] [--debug BINARY...] INPUT...
  * Adds runs to indexed profiles: raw profiles written by instrumented
  * programs, or other indexed profiles of the same build. All inputs are
  * checked before anything is written; on any error every profile is left
@@ -18,6 +18,10 @@
  * input from another build is refused by the library's own checks.
  *
  * A pooled raw profile (the runtime's %Nm) adds all the runs it holds.
+ *
+ * Heap runs sampled (MIP_OPTIONS heap_sample) and exact ones are refused
+ * together, their figures being estimates and counts, unless
+ * --mix-sampled: then each block of an exact run weighs one.
  *
  * Raw profiles with heap data need the profiled binary (--debug BINARY,
  * the unstripped binary or its debug file) to symbolize their call
@@ -39,6 +43,9 @@
 #include "elf_image.h"
 #include "profile_lock.h"
 #include "debuginfo.h"
+
+/* --mix-sampled: sampled and exact heap runs may be merged. */
+static int mix_sampled;
 
 /* A binary given with --debug. */
 struct debug_binary {
@@ -407,8 +414,10 @@ static int merge(struct target *targets, size_t count, char *const *inputs,
     paths[i] = targets[i].path;
   int rc = profile_locks_take(&locks, paths, count, err);
   free(paths);
-  for (size_t i = 0; rc == 0 && i < count; i++)
+  for (size_t i = 0; rc == 0 && i < count; i++) {
     rc = mip_profile_read(targets[i].path, &targets[i].profile, err);
+    targets[i].profile.heap_mix_sampled = mix_sampled;
+  }
   if (rc == 0)
     rc = check_distinct(targets, count, inputs, input_count, err);
   if (rc == 0)
@@ -433,6 +442,9 @@ int cmd_merge(int argc, char **argv) {
       OPT_PROFILES(&profiles, "a profile to add runs to; one per image"),
       OPT_FLAG("skip-other-builds", &skip_other_builds,
                "leave out, with a warning, an input no profile takes"),
+      OPT_FLAG("mix-sampled", &mix_sampled,
+               "merge sampled heap runs (heap_sample) with exact ones, each "
+               "block of an exact run weighing one"),
       OPT_DEBUGS(&debug_paths, "a profiled binary (unstripped) or its debug "
                                "file, to symbolize heap call stacks; one per "
                                "image"),

@@ -117,6 +117,9 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
 double diff_value(const struct diff_heap *h, const struct diff_context *c,
                   enum report_side s, enum report_metric m);
 void diff_heap_free(struct diff_heap *h);
+/* Which sides are sampled heap profiles, whose figures are estimates
+ * ("" when neither), in line. */
+void diff_sampled_text(const struct diff_heap *h, char *line, size_t size);
 
 /* ---- functions (diff_functions.c) ----------------------------------- */
 

@@ -172,6 +172,17 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
   matched_share(h, r);
 }
 
+void diff_sampled_text(const struct diff_heap *h, char *line, size_t size) {
+  char side[REPORT_SIDES][96];
+  for (int s = 0; s < REPORT_SIDES; s++)
+    report_sampled(h->r[s], side[s], sizeof side[s]);
+  if (!side[REPORT_BASE][0] && !side[REPORT_NEW][0])
+    snprintf(line, size, "%s", "");
+  else
+    snprintf(line, size, "base %s, new %s", side[REPORT_BASE][0] ? side[REPORT_BASE] : "exact",
+             side[REPORT_NEW][0] ? side[REPORT_NEW] : "exact");
+}
+
 void diff_heap_free(struct diff_heap *h) {
   report_match_free(&h->match);
   free(h->contexts);

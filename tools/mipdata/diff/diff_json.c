@@ -182,6 +182,8 @@ static void emit_heap(struct emitter *e, const struct diff *d) {
   }
   emit_object_begin(e, "heap");
   emit_values(e, "factor", h->factor);
+  emit_u64(e, "base_sample_bytes", h->r[REPORT_BASE]->stats.heap.sample_bytes);
+  emit_u64(e, "new_sample_bytes", h->r[REPORT_NEW]->stats.heap.sample_bytes);
   emit_matching(e, d);
   emit_wrappers(e, d);
   emit_object_begin(e, "totals");

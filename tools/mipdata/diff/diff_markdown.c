@@ -123,6 +123,11 @@ static void heap(const struct diff *d) {
   fputs(".\n", stdout);
   diff_files_text(d, line, sizeof line);
   cell(line);
+  diff_sampled_text(h, line, sizeof line);
+  if (*line) {
+    fputs(".\n", stdout);
+    cell(line);
+  }
   fputs(".\n", stdout);
   diff_wrappers_text(d, line, sizeof line);
   if (*line) {

@@ -65,6 +65,9 @@ static void heap(const struct diff *d) {
   diff_wrappers_text(d, line, sizeof line);
   if (*line)
     printf("Heap: %s\n", text_safe(line));
+  diff_sampled_text(h, line, sizeof line);
+  if (*line)
+    printf("Heap: %s\n", text_safe(line));
   struct table t;
   diff_table_totals(d, &t);
   print_table(&t, NULL);

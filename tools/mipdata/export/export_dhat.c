@@ -81,10 +81,12 @@ static uint64_t end_time(const struct report *r) {
 
 static void emit_heading(struct emitter *e, const struct export_input *in,
                          struct mip_buf *text) {
-  const char *cmd =
-      export_format(text, "%s (MIP profile %s, build-id %s, %" PRIu64 " run%s)",
-                    in->debug ? in->debug : "?", in->r->path, in->r->build_id,
-                    in->r->runs, in->r->runs == 1 ? "" : "s");
+  char note[96];
+  report_sampled(in->r, note, sizeof note);
+  const char *cmd = export_format(
+      text, "%s (MIP profile %s, build-id %s, %" PRIu64 " run%s%s%s)",
+      in->debug ? in->debug : "?", in->r->path, in->r->build_id, in->r->runs,
+      in->r->runs == 1 ? "" : "s", *note ? ", " : "", note);
   emit_u64(e, "dhatFileVersion", 2);
   emit_string(e, "mode", "heap");
   emit_string(e, "verb", "Allocated");

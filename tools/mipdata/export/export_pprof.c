@@ -278,10 +278,14 @@ static void add_heading(struct pprof *p, const struct export_input *in,
   pb_uint(&p->profile, PROFILE_DEFAULT_SAMPLE_TYPE,
           str(p, heap ? "alloc_space" : "calls"));
   add_mapping(p, 1, in->debug ? in->debug : r->path, r->build_id);
-  pb_uint(
-      &p->profile, PROFILE_COMMENT,
-      str(p, export_format(&p->key, "mipdata export of %s: %" PRIu64 " run%s",
-                           r->path, r->runs, r->runs == 1 ? "" : "s")));
+  char note[96];
+  report_sampled(r, note, sizeof note);
+  pb_uint(&p->profile, PROFILE_COMMENT,
+          str(p, export_format(&p->key,
+                               "mipdata export of %s: %" PRIu64 " run%s%s%s",
+                               r->path, r->runs, r->runs == 1 ? "" : "s",
+                               heap && *note ? ", heap " : "",
+                               heap ? note : "")));
 }
 
 static void add_tables(struct pprof *p) {

@@ -125,9 +125,13 @@ int export_speedscope(const struct export_input *in, FILE *out,
   emit_begin(&e, out, EMIT_JSON);
   emit_string(&e, "$schema",
               "https://www.speedscope.app/file-format-schema.json");
+  char note[96];
+  report_sampled(r, note, sizeof note);
   emit_string(&e, "name",
-              export_format(&name, "%s (%" PRIu64 " run%s)", r->path, r->runs,
-                            r->runs == 1 ? "" : "s"));
+              export_format(&name, "%s (%" PRIu64 " run%s%s%s)", r->path,
+                            r->runs, r->runs == 1 ? "" : "s",
+                            heap && *note ? ", heap " : "",
+                            heap ? note : ""));
   mip_buf_free(&name);
   emit_string(&e, "exporter", "mipdata export");
   emit_u64(&e, "activeProfileIndex", 0);

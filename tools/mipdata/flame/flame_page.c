@@ -227,8 +227,8 @@ static void json_profile(FILE *f, const char *key, const struct report *r) {
   json_string(f, "path", r->path);
   fputc(',', f);
   json_string(f, "build_id", r->build_id);
-  fprintf(f, ",\"runs\":%" PRIu64 ",\"contexts\":%zu}", r->runs,
-          r->context_count);
+  fprintf(f, ",\"runs\":%" PRIu64 ",\"contexts\":%zu,\"sample_bytes\":%" PRIu64 "}",
+          r->runs, r->context_count, r->stats.heap.sample_bytes);
 }
 
 static void json_labels(FILE *f, const struct flame_labels *l) {
@@ -313,11 +313,16 @@ static void json_data(FILE *f, const struct report *cur,
 
 static void title(FILE *out, const struct report *cur,
                   const struct report *base) {
+  char note[96];
   fputs("MIP heap flame graph: ", out);
   escape_xml(out, cur->path);
+  if (*report_sampled(cur, note, sizeof note))
+    fprintf(out, " (%s)", note);
   if (base) {
     fputs(" against ", out);
     escape_xml(out, base->path);
+    if (*report_sampled(base, note, sizeof note))
+      fprintf(out, " (%s)", note);
   }
 }
 

@@ -59,14 +59,18 @@ LAYOUT(stats_json, {STAT_UNSEEN_FREES, "unseen_frees"},
        {STAT_STACK_DEPTH, "stack_depth"},
        {STAT_UNINTERPOSED_RUNS, "uninterposed_runs"},
        {STAT_LIVE_UNINTERPOSED, "live_uninterposed"},
-       {STAT_UNKNOWN_LIFETIMES, "unknown_lifetimes"}, {STAT_BLOCKS, "blocks"});
+       {STAT_UNKNOWN_LIFETIMES, "unknown_lifetimes"}, {STAT_BLOCKS, "blocks"},
+       {STAT_SAMPLE_BYTES, "sample_bytes"},
+       {STAT_RECORDED_BLOCKS, "recorded_blocks"});
 LAYOUT(stats_memprof, {STAT_UNSEEN_FREES, "UnseenFrees"},
        {STAT_FREED_UNSEEN, "FreedUnseen"},
        {STAT_TRUNCATED_STACKS, "TruncatedStacks"}, {STAT_DROPPED, "Dropped"},
        {STAT_STACK_DEPTH, "StackDepth"},
        {STAT_UNINTERPOSED_RUNS, "UninterposedRuns"},
        {STAT_LIVE_UNINTERPOSED, "LiveUninterposed"},
-       {STAT_UNKNOWN_LIFETIMES, "UnknownLifetimes"}, {STAT_BLOCKS, "Blocks"});
+       {STAT_UNKNOWN_LIFETIMES, "UnknownLifetimes"}, {STAT_BLOCKS, "Blocks"},
+       {STAT_SAMPLE_BYTES, "SampleBytes"},
+       {STAT_RECORDED_BLOCKS, "RecordedBlocks"});
 
 const struct report_layout report_profile_json = {
     .members = profile_json_members};
@@ -375,6 +379,10 @@ static uint64_t stat(const struct report_stats *s, enum report_field field) {
     return s->heap.live_uninterposed;
   case STAT_UNKNOWN_LIFETIMES:
     return s->unknown_lifetimes;
+  case STAT_SAMPLE_BYTES:
+    return s->heap.sample_bytes;
+  case STAT_RECORDED_BLOCKS:
+    return s->heap.sample_bytes ? s->recorded_blocks : s->blocks;
   default:
     return s->blocks;
   }

@@ -80,6 +80,8 @@ enum report_field {
   STAT_LIVE_UNINTERPOSED,
   STAT_UNKNOWN_LIFETIMES,
   STAT_BLOCKS,
+  STAT_SAMPLE_BYTES,
+  STAT_RECORDED_BLOCKS,
 };
 
 struct report_member {

@@ -167,6 +167,18 @@ static void text_runtime(const struct report *r) {
   text_unknown_lifetimes(r);
 }
 
+void heap_sampled_text(FILE *out, const struct report *r) {
+  uint64_t rate = r->stats.heap.sample_bytes;
+  if (!rate)
+    return;
+  fprintf(out,
+          "Sampled: heap_sample=%" PRIu64 " (a block of n bytes recorded "
+          "with chance 1 - exp(-n/%" PRIu64 ")): blocks, bytes and their "
+          "sums are estimates from %" PRIu64 " recorded block%s\n",
+          rate, rate, r->stats.recorded_blocks,
+          report_plural(r->stats.recorded_blocks));
+}
+
 static void show_text(const struct report *r, struct report_context_iter *it,
                       enum heap_order by) {
   report_text_header(stdout, r);
@@ -186,6 +198,7 @@ static void show_text(const struct report *r, struct report_context_iter *it,
          " allocations, %" PRIu64 " live at exit (%" PRIu64 " bytes)\n",
          r->context_count, report_plural(r->context_count), bytes, count, live,
          live_bytes);
+  heap_sampled_text(stdout, r);
   heap_peak_text(stdout, &r->profile);
   heap_chart_text(stdout, &r->profile, CHART_WIDTH, CHART_HEIGHT);
   text_runtime(r);

@@ -99,6 +99,8 @@ struct report_stats {
   struct mip_heap_stats heap;
   uint64_t blocks;            /* all blocks (at least unknown_lifetimes) */
   uint64_t unknown_lifetimes; /* freed_unseen + live_uninterposed */
+  uint64_t recorded_blocks;   /* a sampled profile's: the blocks its
+                                 estimates come from (heap.sample_bytes) */
 };
 
 struct report {
@@ -145,6 +147,10 @@ struct report {
   struct mip_profile profile;
   struct mip_view view;
 };
+
+/* "sampled (heap_sample=N): estimates" for a sampled heap profile, ""
+ * for an exact one; in buf. */
+const char *report_sampled(const struct report *r, char *buf, size_t size);
 
 /* Reads and checks the profile at path (kept as r->path) into r: on
  * failure, one line in err and nothing to free. */

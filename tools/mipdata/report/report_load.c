@@ -91,6 +91,8 @@ static void load_context(struct report *r, uint32_t i,
   c->depth = hc->frame_count;
   c->truncated = (hc->flags & MIP_CONTEXT_TRUNCATED) != 0;
   c->mib = hc->mib;
+  if (r->profile.heap_stats.sample_bytes) /* estimates from here on */
+    mip_mib_estimate(&c->mib);
   mip_mib_stats(&c->mib, &c->stats);
   c->alloc_class = MIP_CLASS_NOTCOLD;
   if (c->site) {
@@ -127,6 +129,44 @@ static void load_stats(struct report *r) {
     r->stats.blocks = r->stats.unknown_lifetimes;
 }
 
+const char *report_sampled(const struct report *r, char *buf, size_t size) {
+  uint64_t rate = r->stats.heap.sample_bytes;
+  if (!size)
+    return buf;
+  buf[0] = '\0';
+  if (rate)
+    snprintf(buf, size, "sampled (heap_sample=%" PRIu64 "): estimates", rate);
+  return buf;
+}
+
+/* A sampled profile's peaks and timeline as estimates: the recorded
+ * blocks' bytes scaled by what all of them stand for over what they are
+ * (SampleBytes over TotalSize), their blocks likewise. Before the
+ * profile's contexts go; counts the recorded blocks. */
+static void estimate_timeline(struct report *r) {
+  struct mip_profile *p = &r->profile;
+  if (!p->heap_stats.sample_bytes)
+    return;
+  double size = 0, bytes = 0, count = 0, weight = 0;
+  for (size_t i = 0; i < p->heap_context_count; i++) {
+    const uint64_t *v = p->heap_contexts[i].mib.v;
+    size += (double)v[MIP_MIBI_TotalSize];
+    bytes += (double)v[MIP_MIBI_SampleBytes];
+    count += (double)v[MIP_MIBI_AllocCount];
+    weight += (double)v[MIP_MIBI_SampleWeight] / MIP_MIB_SAMPLE_ONE;
+  }
+  r->stats.recorded_blocks = (uint64_t)count;
+  double by_byte = size ? bytes / size : 1, by_block = count ? weight / count : 1;
+  for (size_t i = 0; i < p->heap_peak_count; i++) {
+    p->heap_peaks[i].bytes = (uint64_t)((double)p->heap_peaks[i].bytes * by_byte + 0.5);
+    p->heap_peaks[i].blocks = (uint64_t)((double)p->heap_peaks[i].blocks * by_block + 0.5);
+  }
+  for (size_t i = 0; i < p->heap_point_count; i++) {
+    p->heap_points[i].bytes = (uint64_t)((double)p->heap_points[i].bytes * by_byte + 0.5);
+    p->heap_points[i].blocks = (uint64_t)((double)p->heap_points[i].blocks * by_block + 0.5);
+  }
+}
+
 static void load(struct report *r) {
   const struct mip_profile *p = &r->profile;
   mip_build_id_hex(&p->build_id, r->build_id, sizeof r->build_id);
@@ -152,6 +192,7 @@ static void load(struct report *r) {
   r->contexts = mip_xcalloc(r->context_count + 1, sizeof *r->contexts);
   for (size_t i = 0; i < r->context_count; i++)
     load_context(r, (uint32_t)i, &r->contexts[i]);
+  estimate_timeline(r);
   /* Each context's MemInfoBlock is the model's now: the profile's copy
    * goes (profiles have contexts by the hundred thousand, and diff holds
    * two). The contexts are read, after this, from the model only. */

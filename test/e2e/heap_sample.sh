@@ -1,0 +1,118 @@
+#!/bin/sh
+# Sampled heap profiles (MIP_OPTIONS heap_sample=BYTES, docs/heap.md,
+# "Sampled heap profiling"): per site, the estimated blocks and bytes of
+# many runs, each with its own seed, against the exact run's, within the
+# statistical error the docs state; accesses exact for the recorded
+# blocks; what show says; merge refusing to mix sampled and exact runs.
+#   test/e2e/heap_sample.sh BUILD_DIR
+BUILD=$(cd "$1" && pwd)
+. "$(dirname "$0")/lib.sh"
+make_tmp
+cd "$TMP"
+SRC=$HERE/progs/heap_sample
+RATE=65536
+SEEDS=${HEAP_SAMPLE_SEEDS:-30}
+
+mip_build heap sample -O2 -g -fno-optimize-sibling-calls "$SRC/sample.c"
+mip_create sample empty.mip
+
+# profile NAME [MIP_OPTIONS]: a run into NAME.mip, show --heap as NAME.json
+profile() {
+  cp empty.mip "$1.mip"
+  MIP_OPTIONS=${2:-} MIP_PROFILE_FILE=$1.mipraw ./sample >"$1.out"
+  "$MIPDATA" merge -p "$1.mip" --debug sample "$1.mipraw" >/dev/null
+  mip_show "$1.mip" --heap >"$1.json"
+}
+
+# site_totals JSON: "line blocks bytes" per allocation site
+site_totals() {
+  jq -r '[.heap[] | select(.site != null)] | group_by(.site.line)[] |
+         "\(.[0].site.line) \(map(.AllocCount) | add) \(map(.TotalSize) | add)"' "$1"
+}
+
+profile exact
+site_totals exact.json >exact.sites
+expect_eq "exact run: sites" "$(wc -l <exact.sites)" 5
+expect_eq "exact run: not sampled" "$(jq .heap_stats.sample_bytes exact.json)" 0
+
+: >estimates
+s=1
+while [ "$s" -le "$SEEDS" ]; do
+  profile "s$s" "heap_sample=64K:heap_sample_seed=$s"
+  site_totals "s$s.json" | sed "s/^/$s /" >>estimates
+  s=$((s + 1))
+done
+
+expect_eq "sampled run: its rate in the statistics" "$(jq .heap_stats.sample_bytes s1.json)" $RATE
+recorded=$(jq .heap_stats.recorded_blocks s1.json)
+all=$(jq .heap_stats.blocks exact.json)
+[ "${recorded:-0}" -gt 0 ] 2>/dev/null && [ $((recorded * 20)) -lt "$all" ] &&
+  pass "sampled run: $recorded of $all blocks recorded" ||
+  fail "sampled run: $recorded of $all blocks recorded (want a few percent)"
+grep -q "^Sampled: heap_sample=$RATE " <<EOF2 && pass "show says the profile is sampled, at what rate" || fail "show does not say the profile is sampled"
+$("$MIPDATA" show -p s1.mip --heap)
+EOF2
+
+# Each run's estimate of a site's bytes has a standard error of at most
+# sqrt(RATE * bytes) (docs/heap.md): every run within 5 of them, the mean
+# of the runs within 4 of the mean's. Blocks of one size n: a standard
+# error of sqrt(blocks * (1 - p) / p), p = 1 - exp(-n / RATE).
+awk -v rate=$RATE -v seeds="$SEEDS" '
+  NR == FNR { blocks[$1] = $2; bytes[$1] = $3; next }
+  { est_blocks[$2] += $3; est_bytes[$2] += $4; runs[$2]++
+    se = sqrt(rate * bytes[$2])
+    if (($4 - bytes[$2]) > 5 * se || (bytes[$2] - $4) > 5 * se)
+      printf "FAIL seed %d, line %d: %d bytes estimated, %d allocated (5 standard errors: %d)\n", $1, $2, $4, bytes[$2], 5 * se
+    else ok++ }
+  END {
+    printf "ok   every run within 5 standard errors of each site'"'"'s bytes (%d estimates)\n", ok
+    for (l in blocks) {
+      if (runs[l] != seeds) { printf "FAIL line %d: in %d of %d runs\n", l, runs[l], seeds; continue }
+      mean = est_bytes[l] / seeds; se = sqrt(rate * bytes[l] / seeds)
+      d = mean - bytes[l]; if (d < 0) d = -d
+      printf "%s line %d: mean of %d runs %.0f bytes, allocated %d (%.2f standard errors)\n",
+        d <= 4 * se ? "ok  " : "FAIL", l, seeds, mean, bytes[l], d / se
+      n = bytes[l] / blocks[l]
+      if (n != int(n)) continue
+      p = 1 - exp(-n / rate); se = sqrt(blocks[l] * (1 - p) / p / seeds)
+      mean = est_blocks[l] / seeds; d = mean - blocks[l]; if (d < 0) d = -d
+      printf "%s line %d: mean of %d runs %.1f blocks, allocated %d (%.2f standard errors)\n",
+        d <= 4 * se + 1 ? "ok  " : "FAIL", l, seeds, mean, blocks[l], d / se
+    }
+  }' exact.sites estimates >verdicts
+cat verdicts
+checks=$((checks + $(grep -c '^ok\|^FAIL' verdicts)))
+failures=$((failures + $(grep -c '^FAIL' verdicts || true)))
+
+# A recorded block's accesses are exact: 3 per middling block, 2 per page.
+jq -r '.heap[] | select(.MinSize == 1000 or .MinSize == 4096) |
+       "\(.MinSize) \(.MinAccessCount) \(.MaxAccessCount)"' s1.json exact.json | sort -u >accesses
+expect_eq "accesses per recorded block, as the exact run's" "$(tr '\n' ' ' <accesses)" "1000 3 3 4096 2 2 "
+
+# Every view of the figures says they are estimates.
+"$MIPDATA" diff exact.mip s1.mip >diff.txt
+grep -q "^Heap: base exact, new sampled (heap_sample=$RATE): estimates" diff.txt &&
+  pass "diff says which side is sampled" || fail "diff does not say which side is sampled"
+"$MIPDATA" flamegraph -p s1.mip -o flame.html
+grep -q "<title>[^<]*(sampled (heap_sample=$RATE): estimates)" flame.html &&
+  pass "the flame graph says it is sampled" || fail "the flame graph does not say it is sampled"
+"$MIPDATA" export -p s1.mip --format dhat -o s1.dhat.json
+jq -r .cmd s1.dhat.json | grep -q "sampled (heap_sample=$RATE): estimates" &&
+  pass "the DHAT export says it is sampled" || fail "the DHAT export does not say it is sampled"
+
+# Sampled and exact runs are refused together, unless told.
+cp s1.mip mixed.mip
+if "$MIPDATA" merge -p mixed.mip --debug sample exact.mipraw 2>mixed.err; then
+  fail "merge mixed a sampled and an exact run without --mix-sampled"
+else
+  grep -q "exact.mipraw: its heap data is exact" mixed.err &&
+    pass "merge refuses to mix sampled and exact runs: $(cat mixed.err)" ||
+    fail "merge refused, saying: $(cat mixed.err)"
+fi
+"$MIPDATA" merge -p mixed.mip --mix-sampled --debug sample exact.mipraw
+mip_show mixed.mip --heap >mixed.json
+want=$(($(jq '[.heap[] | .TotalSize] | add' s1.json) + $(jq '[.heap[] | .TotalSize] | add' exact.json)))
+expect_eq "--mix-sampled: the exact run's bytes weigh one each" \
+  "$(jq '[.heap[] | .TotalSize] | add' mixed.json)" "$want"
+
+finish
