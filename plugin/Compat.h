@@ -21,6 +21,8 @@
 //   llvm::popcount, countPopulation      popCount
 //   LLVMContext::MD_nosanitize           noSanitizeKind
 //   BlockCoverageInference               BlockCoverage
+//   Function::getEntryCount              entryCount
+//   BlockFrequencyInfo::getBlockProfileCount  blockProfileCount
 //   llvm/TargetParser/*.h, llvm/Support/Host.h, llvm/ADT/Triple.h: this
 //   header, which includes the release's
 // and, with no function needed: std::nullopt as an empty ArrayRef (write
@@ -34,6 +36,7 @@
 #define MIP_PLUGIN_COMPAT_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
@@ -68,6 +71,7 @@
 #endif
 
 #include <cstdint>
+#include <optional>
 
 namespace mip {
 namespace compat {
@@ -216,6 +220,23 @@ private:
   llvm::BlockCoverageInference Inference;
 #endif
 };
+
+// F's entry count, if it has one: Function::getEntryCount's count
+// (llvm::Optional before LLVM 16, std::optional after).
+inline std::optional<uint64_t> entryCount(const llvm::Function &F) {
+  auto Count = F.getEntryCount();
+  if (!Count)
+    return std::nullopt;
+  return Count->getCount();
+}
+
+// BB's count by BFI, 0 where it has none (getBlockProfileCount's
+// llvm::Optional before LLVM 16 has no value_or).
+inline uint64_t blockProfileCount(const llvm::BlockFrequencyInfo &BFI,
+                                  const llvm::BasicBlock &BB) {
+  auto Count = BFI.getBlockProfileCount(&BB);
+  return Count ? *Count : 0;
+}
 
 } // namespace compat
 } // namespace mip

@@ -37,6 +37,7 @@
 
 #include "DataAccesses.h"
 
+#include "Compat.h"
 #include "Counters.h"
 #include "FunctionFilter.h"
 
@@ -73,7 +74,7 @@ bool isCountedData(const GlobalVariable &GV) {
   if (GV.hasAttribute("bss-section") || GV.hasAttribute("data-section") ||
       GV.hasAttribute("rodata-section"))
     return false;
-  return !Name.starts_with("llvm.") && !Name.starts_with("__mip");
+  return !compat::startsWith(Name, "llvm.") && !compat::startsWith(Name, "__mip");
 }
 
 namespace {
@@ -127,7 +128,7 @@ bool isCountedAccess(const User *U, const Value *V) {
 bool onlyInCompilerLists(const Constant *C) {
   for (const User *U : C->users()) {
     const auto *GV = dyn_cast<GlobalVariable>(U);
-    if (!GV || !GV->getName().starts_with("llvm."))
+    if (!GV || !compat::startsWith(GV->getName(), "llvm."))
       return false;
   }
   return true;
@@ -171,8 +172,8 @@ std::string counterName(const GlobalVariable &GV) {
 // Our own instructions, which neither mode counts and a sanitizer running
 // after us leaves alone.
 void markOwn(Instruction *I) {
-  I->setMetadata(LLVMContext::MD_nosanitize,
-                 MDNode::get(I->getContext(), std::nullopt));
+  I->setMetadata(compat::noSanitizeKind(I->getContext()),
+                 MDNode::get(I->getContext(), {}));
 }
 
 // Adds N to Counter, atomically when asked (exact counts under threads).
@@ -240,7 +241,7 @@ void incrementsOf(BasicBlock &BB, RegisterBits Bits,
   SmallDenseMap<GlobalVariable *, size_t, 8> Open; // variable -> its add
   SmallVector<Value *, 2> Addresses;
   for (Instruction &I : BB) {
-    if (I.hasMetadata(LLVMContext::MD_nosanitize))
+    if (I.hasMetadata(compat::noSanitizeKind(I.getContext())))
       continue;
     Addresses.clear();
     addressesOf(I, Addresses);

@@ -26,6 +26,7 @@
 
 #include "UseEarlyPass.h"
 
+#include "Compat.h"
 #include "FlowWeights.h"
 #include "FunctionKey.h"
 #include "Profile.h"
@@ -111,8 +112,7 @@ const Function *directCallee(const Instruction &I) {
 }
 
 uint64_t entryCountOf(const Function &F) {
-  std::optional<Function::ProfileCount> Count = F.getEntryCount();
-  return Count ? Count->getCount() : 0;
+  return compat::entryCount(F).value_or(0);
 }
 
 // The call sites of F, if they are all it has: none of its uses takes
@@ -135,7 +135,7 @@ public:
   explicit BlockCountsOf(Function &F)
       : DT(F), LI(DT), BPI(F, LI), BFI(F, BPI, LI) {}
   uint64_t of(const BasicBlock &BB) const {
-    return BFI.getBlockProfileCount(&BB).value_or(0);
+    return compat::blockProfileCount(BFI, BB);
   }
 
 private:
@@ -245,9 +245,9 @@ private:
         const auto *Call = dyn_cast<CallBase>(U);
         if (!Call || Call->getCalledFunction() != &Callee)
           continue;
-        std::optional<Function::ProfileCount> Count =
-            Call->getFunction()->getEntryCount();
-        It->second += !Count || Count->getCount() > 0;
+        std::optional<uint64_t> Count =
+            compat::entryCount(*Call->getFunction());
+        It->second += !Count || *Count > 0;
       }
     return It->second;
   }

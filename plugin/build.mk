@@ -31,7 +31,13 @@ llvm_dir = $(if $(filter $(1),$(LLVM_MAJOR)),$(LLVM_DIR),/usr/lib/llvm-$(1))
 
 # How clang hands the passes to its code generator (ClangHook.h).
 PLUGIN_HOOKS  := plugin/ClangHookCallbacks.cpp plugin/ClangHookPassPlugins.cpp
-PLUGIN_SRC    := $(filter-out plugin/ClangAction.cpp $(PLUGIN_HOOKS),$(wildcard plugin/*.cpp))
+PLUGIN_SRC    := $(filter-out plugin/ClangAction.cpp $(PLUGIN_HOOKS) plugin/Before19.cpp,$(wildcard plugin/*.cpp))
+# What rests on LLVM 19's MemProf context disambiguation and its profile
+# inference over IR functions: before 19, Before19.cpp stands in for it
+# (docs/llvm.md says what that leaves out).
+PLUGIN_19_ONLY := plugin/LtoHints.cpp plugin/ContextHints.cpp plugin/FlowWeights.cpp
+plugin_src     = $(if $(filter 1,$(shell test $(1) -ge 19 && echo 1)),$(PLUGIN_SRC),\
+  $(filter-out $(PLUGIN_19_ONLY),$(PLUGIN_SRC)) plugin/Before19.cpp)
 clang_hook     = plugin/ClangHook$(if $(filter 1,$(shell test $(1) -ge 17 && echo 1)),Callbacks,PassPlugins).cpp
 
 PLUGIN        := $(LIB)/mip/libmip.so
@@ -50,7 +56,7 @@ $(OBJ)/llvm-$(1)/plugin/%.o: plugin/%.cpp
 	@mkdir -p $$(@D)
 	$$(CXX) $$(call plugin_cxxflags,$(1)) -c $$< -o $$@
 
-$(LIB)/mip/llvm-$(1)/libmip.so: $(PLUGIN_SRC:%.cpp=$(OBJ)/llvm-$(1)/%.o) $(LIBMIPFMT)
+$(LIB)/mip/llvm-$(1)/libmip.so: $(patsubst %.cpp,$(OBJ)/llvm-$(1)/%.o,$(call plugin_src,$(1))) $(LIBMIPFMT)
 	@mkdir -p $$(@D)
 	$$(CXX) -shared -o $$@ $$^ -L$(call llvm_dir,$(1))/lib -lLLVM \
 	  -ldl -Wl,-soname,libmip.so -Wl,-z,defs
