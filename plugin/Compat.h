@@ -79,6 +79,14 @@ namespace compat {
 // The LLVM release the plugin was built against.
 constexpr unsigned LLVMMajor = LLVM_VERSION_MAJOR;
 
+// Whether -fmip-use gives its counts before inlining (UseEarlyPass.h).
+// Measured and tested on LLVM 19; on 14 and 16 the inliner's other
+// decisions with those counts cost the end of the pipeline its match for
+// hot allocation sites (test/e2e/use.sh's C++ program lost its hot
+// hint), so the releases before 19 apply the profile at the end only, as
+// docs/llvm.md says.
+constexpr bool CountsBeforeInlining = LLVM_VERSION_MAJOR >= 19;
+
 // The pointer type of address space 0: ptr, or i8* where the context has
 // typed pointers.
 inline llvm::PointerType *ptrTy(llvm::LLVMContext &Ctx) {

@@ -50,7 +50,7 @@ void registerPasses(PassBuilder &PB, const Options &Opts) {
     return;
   // Where LLVM loads its own profiles: after the early simplification,
   // before the inliner, which is what needs the counts most.
-  if (Opts.UseProfile && UseEntryCounts)
+  if (Opts.UseProfile && UseEntryCounts && compat::CountsBeforeInlining)
     PB.registerPipelineEarlySimplificationEPCallback(
         [Opts](ModulePassManager &MPM, OptimizationLevel) {
           MPM.addPass(UseEarlyPass(Opts.UseProfile));

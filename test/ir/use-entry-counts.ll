@@ -1,3 +1,4 @@
+; REQUIRES: llvm-19+
 ; -fmip-use before inlining (mip-use-early): every function the profile
 ; counted gets its calls as its entry count (in thousandths of a call), 0
 ; when it never ran, and the module the profile summary LLVM's

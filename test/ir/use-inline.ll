@@ -1,3 +1,4 @@
+; REQUIRES: llvm-19+
 ; -fmip-use before inlining: with the entry counts, the call-site counts of
 ; the sampled edges and the flow they imply, the inliner sees which call
 ; sites are hot and which functions never ran. @big is too large for the
