@@ -267,7 +267,7 @@ t_lto() {
   drive "$MIPCC" -fmip-generate -flto -c a.c -o lto.o && [ "$RC" = 0 ] &&
     ! "$LLVM_BIN/llvm-nm" "$W/lto.o" 2>/dev/null | grep -q __mip &&
     drive "$MIPCC" -fmip-generate -flto lto.o -o lto && [ "$RC" = 0 ] &&
-    grep -q -- "-Wl,--load-pass-plugin=$LIB/libmip.so" "$TMP/err" &&
+    grep -qE -- "-Wl,--load-pass-plugin=$LIB/llvm-[0-9]+/libmip.so" "$TMP/err" &&
     (cd "$W" && MIP_PROFILE_FILE=lto.mipraw ./lto) &&
     "$MIPDATA" extract "$W/lto" -o "$W/lto.mipmap" | grep -q "lto.mipmap: 2 functions" &&
     [ -s "$W/lto.mipraw" ] &&
@@ -575,7 +575,7 @@ t_use_lto() {
     args_of -fmip-use=p.mip -fno-mip-alloc-hints -flto=thin a.o -o x &&
     [ "$RC" = 0 ] &&
     grep -qx -- "-fuse-ld=lld" "$TMP/args" &&
-    grep -qx -- "-Wl,--load-pass-plugin=$LIB/libmip.so" "$TMP/args" &&
+    grep -qxE -- "-Wl,--load-pass-plugin=$LIB/llvm-[0-9]+/libmip.so" "$TMP/args" &&
     grep -qx -- "-Wl,-mllvm,-enable-memprof-context-disambiguation" \
       "$TMP/args" &&
     grep -qx -- "-Wl,-mllvm,-supports-hot-cold-new" "$TMP/args" &&
