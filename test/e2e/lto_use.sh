@@ -122,6 +122,7 @@ uint64_t cold_sum(int n) {
   return sum;
 }
 C
+cp "$HERE/progs/arenas/arenas.h" ./
 cat >main.c <<'C'
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,21 +134,7 @@ cat >main.c <<'C'
 int mallctl(const char *name, void *old, size_t *oldlen, void *new_,
             size_t newlen) __attribute__((weak));
 
-static unsigned arena_of(void *p) {
-  unsigned a = 0xffffffffu;
-  size_t n = sizeof a;
-  if (mallctl)
-    mallctl("arenas.lookup", &a, &n, &p, sizeof p);
-  return a;
-}
-
-/* 1 when every block of the list is in arena a */
-static int all_in(void **blocks, int n, unsigned a) {
-  for (int i = 0; i < n; i++)
-    if (arena_of(blocks[i]) != a)
-      return 0;
-  return 1;
-}
+#include "arenas.h"
 
 int main(void) {
   suite.alloc = suite_alloc;

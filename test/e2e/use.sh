@@ -128,6 +128,7 @@ uint64_t busy_user(void) {
   return p[0] + p[7];
 }
 C
+cp "$HERE/progs/arenas/arenas.h" c/
 cat >c/main.c <<'C'
 #include <stdio.h>
 #include <string.h>
@@ -144,20 +145,7 @@ static uint64_t thread_bytes(const char *name) {
   return mallctl(name, &v, &n, NULL, 0) == 0 ? v : 0;
 }
 
-static unsigned arena_of(void *p) {
-  unsigned a = 0xffffffffu;
-  size_t n = sizeof a;
-  mallctl("arenas.lookup", &a, &n, &p, sizeof p);
-  return a;
-}
-
-/* 1 when every block of the list is in arena a */
-static int all_in(void **blocks, int n, unsigned a) {
-  for (int i = 0; i < n; i++)
-    if (arena_of(blocks[i]) != a)
-      return 0;
-  return 1;
-}
+#include "arenas.h"
 
 static uint64_t round_of(int n, int check) {
   uint64_t a0 = 0, d0 = 0;
