@@ -29,6 +29,7 @@
 #define MIP_MAP_BLOCKS_VERSION 1
 #define MIP_MAP_HEAP_SITE_VERSION 1
 #define MIP_MAP_DATA_VERSION 1
+#define MIP_MAP_EDGE_COUNTS_VERSION 1
 
 /* The map section's name in object files and linked images. A .debug_
  * name makes linkers keep it under --gc-sections without keeping what it
@@ -137,6 +138,7 @@ enum mip_map_kind {
   MIP_MAP_BLOCKS = 3,
   MIP_MAP_HEAP_SITE = 4,
   MIP_MAP_DATA = 5,
+  MIP_MAP_EDGE_COUNTS = 6,
 };
 
 /* Global variable flags (map_data records and profile_data entries). */
@@ -197,6 +199,8 @@ enum mip_profile_kind {
   MIP_PROF_HEAP_PEAKS = 17,    /* heap_peak entries: the kept run's first */
   MIP_PROF_HEAP_TIMELINE = 18, /* heap_point entries of the kept run */
   MIP_PROF_DATA = 19,          /* profile_data entries: global variables */
+  MIP_PROF_EDGE_COUNTS = 20,   /* profile_edge_counts entries */
+  MIP_PROF_EDGE_COUNTERS = 21, /* u64 edge counts (block-counts mode) */
   MIP_PROF_KIND_COUNT
 };
 

@@ -138,6 +138,14 @@
 #define MIP_LAYOUT_FILE "mip/layout/profile_data.inc"
 #include "mip/layout.h"
 
+#define MIP_LAYOUT_NAME map_edge_counts
+#define MIP_LAYOUT_FILE "mip/layout/map_edge_counts.inc"
+#include "mip/layout.h"
+
+#define MIP_LAYOUT_NAME profile_edge_counts
+#define MIP_LAYOUT_FILE "mip/layout/profile_edge_counts.inc"
+#include "mip/layout.h"
+
 #define MIP_LAYOUT_NAME profile_heap_site
 #define MIP_LAYOUT_FILE "mip/layout/profile_heap_site.inc"
 #include "mip/layout.h"
