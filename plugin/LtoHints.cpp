@@ -169,6 +169,7 @@ std::string modesArg(const Modes &M) {
   Add(M.Order, "order");
   Add(M.Blocks && !M.AllBlocks, "blocks");
   Add(M.AllBlocks, "all-blocks");
+  Add(M.BlockCounts, "block-counts");
   Add(M.Edges, "edges");
   Add(M.Atomic, "atomic");
   Add(M.Heap, "heap");

@@ -4,6 +4,7 @@
 #include "Compat.h"
 
 #include "CfgHash.h"
+#include "EdgeCounters.h"
 #include "Target.h"
 
 #include "FunctionKey.h"
@@ -40,6 +41,9 @@
 #include "AsmLayout.h"
 #define MIP_ASM_LAYOUT_NAME MapHeapSiteFields
 #define MIP_ASM_LAYOUT_FILE "mip/layout/map_heap_site.inc"
+#include "AsmLayout.h"
+#define MIP_ASM_LAYOUT_NAME MapEdgeCountsFields
+#define MIP_ASM_LAYOUT_FILE "mip/layout/map_edge_counts.inc"
 #include "AsmLayout.h"
 #define MIP_ASM_LAYOUT_NAME MapDataFields
 #define MIP_ASM_LAYOUT_FILE "mip/layout/map_data.inc"
@@ -227,15 +231,55 @@ std::string sectionDirective(const Comdat *C) {
   return D + ".p2align 3\n";
 }
 
+// A function's edge counters (block-counts mode), as their metadata
+// describes the function they count.
+std::string edgeCountsRecord(const GlobalVariable &Counters,
+                             const EdgeCountsOwner &Owner) {
+  AsmRecord Body = recordFor(*Counters.getParent());
+  MapEdgeCountsFields R;
+  R.cfg_hash = Owner.CfgHash;
+  R.counters = AsmValue::symbol(symbolName(&Counters));
+  Type *Ty = Counters.getValueType();
+  R.count = Ty->isArrayTy() ? Ty->getArrayNumElements() : 1;
+  R.flags = Owner.Unit.empty() ? 0 : MIP_FN_LOCAL;
+  R.name_size = Owner.Name.size();
+  R.unit_size = Owner.Unit.size();
+  appendFields(Body, R);
+  Body.cString(Owner.Name);
+  if (!Owner.Unit.empty())
+    Body.cString(Owner.Unit);
+  Body.padTo8();
+  return finishRecord(MIP_MAP_EDGE_COUNTS, MIP_MAP_EDGE_COUNTS_VERSION, Body);
+}
+
+// The edge-counts records of the module, each in its counters' COMDAT
+// group when they have one.
+std::string edgeCountsRecords(const Module &M, bool &Any) {
+  std::string Asm;
+  for (const GlobalVariable &GV : M.globals()) {
+    std::optional<EdgeCountsOwner> Owner = edgeCountsOwner(GV);
+    if (!Owner)
+      continue;
+    Any = true;
+    Asm += sectionDirective(GV.getComdat());
+    Asm += edgeCountsRecord(GV, *Owner);
+    Asm += ".popsection\n";
+  }
+  return Asm;
+}
+
 } // namespace
 
 void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions,
               ArrayRef<DataInfo> Data) {
   if (Functions.empty())
     return;
+  bool EdgeCounts = false;
+  std::string EdgeCountsAsm = edgeCountsRecords(M, EdgeCounts);
   std::string Asm = sectionDirective(nullptr);
   Asm += unitRecord(M, modesOf(Functions) |
-                           (Data.empty() ? 0 : MIP_MODE_BIT(MIP_RAW_DATA)));
+                           (Data.empty() ? 0 : MIP_MODE_BIT(MIP_RAW_DATA)) |
+                           (EdgeCounts ? MIP_MODE_BIT(MIP_RAW_BCNT) : 0));
   for (const InstrumentedFunction &IF : Functions)
     if (!IF.F->hasComdat())
       Asm += functionRecords(IF);
@@ -249,7 +293,7 @@ void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions,
     Asm += functionRecords(IF);
     Asm += ".popsection\n";
   }
-  M.appendModuleInlineAsm(Asm);
+  M.appendModuleInlineAsm(Asm + EdgeCountsAsm);
 }
 
 } // namespace mip

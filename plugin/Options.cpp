@@ -19,7 +19,7 @@ Error unknownMode(StringRef Name) {
       inconvertibleErrorCode(),
       "unknown mode '" + Name +
           "' (known: coverage, counts, order, blocks, edges, all, heap, "
-          "data, atomic, all-blocks)");
+          "data, atomic, all-blocks, block-counts)");
 }
 
 } // namespace
@@ -46,6 +46,8 @@ Expected<Modes> parseModes(StringRef List) {
       M.Data = true;
     else if (Name == "atomic")
       M.Atomic = true;
+    else if (Name == "block-counts")
+      M.BlockCounts = true;
     else if (Name == "all-blocks")
       M.Blocks = M.AllBlocks = true;
     else if (Name == "all") // not heap: see Modes::Heap

@@ -36,6 +36,9 @@ struct Modes {
   // Probe every block instead of only those whose coverage cannot be
   // inferred: to check the inference, at a higher cost.
   bool AllBlocks = false;
+  // Edge counters before inlining, from which a rebuild knows how often
+  // every block and edge ran (EdgeCounters.h).
+  bool BlockCounts = false;
 };
 
 class Profile;
@@ -63,7 +66,8 @@ struct Options {
 };
 
 // Parses a comma-separated mode list: coverage, counts, order, blocks,
-// edges, all (those four), heap, data, atomic, all-blocks ("" means coverage
+// edges, all (those four), heap, data, atomic, all-blocks,
+// block-counts ("" means coverage
 // only).
 llvm::Expected<Modes> parseModes(llvm::StringRef List);
 

@@ -15,6 +15,7 @@
 
 #include "Compat.h"
 #include "DataSections.h"
+#include "EdgeCounters.h"
 #include "GeneratePass.h"
 #include "LtoHints.h"
 #include "Registration.h"
@@ -49,11 +50,19 @@ void registerPasses(PassBuilder &PB, const Options &Opts) {
   if (!Opts.Generate && !Opts.UseProfile)
     return;
   // Where LLVM loads its own profiles: after the early simplification,
-  // before the inliner, which is what needs the counts most.
-  if (Opts.UseProfile && UseEntryCounts && compat::CountsBeforeInlining)
+  // before the inliner, which is what needs the counts most; edges are
+  // counted at the same point, so that the rebuild finds the same graphs.
+  bool UseEarly =
+      Opts.UseProfile && UseEntryCounts && compat::CountsBeforeInlining;
+  bool CountEdges = Opts.Generate && Opts.Generated.BlockCounts;
+  if (UseEarly || CountEdges)
     PB.registerPipelineEarlySimplificationEPCallback(
-        [Opts](ModulePassManager &MPM, OptimizationLevel) {
-          MPM.addPass(UseEarlyPass(Opts.UseProfile));
+        [Opts, UseEarly, CountEdges](ModulePassManager &MPM,
+                                     OptimizationLevel) {
+          if (UseEarly)
+            MPM.addPass(UseEarlyPass(Opts.UseProfile));
+          if (CountEdges)
+            MPM.addPass(EdgeCountersPass(Opts.Generated));
         });
   // The profile is used before anything is instrumented, so a build that
   // does both instruments the code the profile shaped.
@@ -101,6 +110,8 @@ bool parseGeneratePipeline(StringRef Name, ModulePassManager &MPM) {
   Expected<Modes> Generated = parseModes(join(*Params, ","));
   if (!Generated)
     return report(Generated.takeError());
+  if (Generated->BlockCounts)
+    MPM.addPass(EdgeCountersPass(*Generated));
   MPM.addPass(GeneratePass(*Generated));
   return true;
 }

@@ -58,6 +58,55 @@ Expected<std::vector<uint64_t>> Profile::allCalls() const {
   return Calls;
 }
 
+bool Profile::hasEdgeCounts() const {
+  return mip_view_count(&View, MIP_PROF_EDGE_COUNTS) > 0;
+}
+
+namespace {
+
+std::vector<uint64_t> countersOf(const mip_view &V,
+                                 const mip_profile_edge_counts &E) {
+  std::vector<uint64_t> Counts(E.count);
+  for (uint32_t I = 0; I < E.count; I++)
+    Counts[I] = mip_view_edge_counter(&V, E.first + I);
+  return Counts;
+}
+
+} // namespace
+
+Expected<Profile::EdgeCounts> Profile::edgeCounts(StringRef Key,
+                                                  uint64_t CfgHash,
+                                                  uint32_t Expected) const {
+  std::string K = Key.str();
+  uint64_t First;
+  uint64_t N = mip_view_find_edge_counts(&View, K.c_str(), &First);
+  EdgeCounts Found;
+  for (uint64_t I = First; I < First + N; I++) {
+    mip_profile_edge_counts E;
+    if (mip_view_edge_counts(&View, I, &E, &Err))
+      return error();
+    if (E.cfg_hash != CfgHash || E.count != Expected) {
+      Found.Stale = true;
+      continue;
+    }
+    Found.Counts = countersOf(View, E);
+    Found.Stale = false;
+    break;
+  }
+  return Found;
+}
+
+Expected<std::vector<std::vector<uint64_t>>> Profile::allEdgeCounts() const {
+  std::vector<std::vector<uint64_t>> All;
+  for (uint64_t I = 0; I < mip_view_count(&View, MIP_PROF_EDGE_COUNTS); I++) {
+    mip_profile_edge_counts E;
+    if (mip_view_edge_counts(&View, I, &E, &Err))
+      return error();
+    All.push_back(countersOf(View, E));
+  }
+  return All;
+}
+
 bool Profile::hasEdges() const {
   uint64_t Period;
   return mip_view_stat(&View, MIP_STAT_EDGE_PERIOD, &Period) && Period;

@@ -67,6 +67,22 @@ public:
   llvm::Expected<std::optional<double>> callerShare(uint64_t Caller,
                                                     uint64_t Callee) const;
 
+  // Whether the profile counted edges (-fmip-generate=block-counts).
+  bool hasEdgeCounts() const;
+
+  // The edge counts of the function with Key, as counted before inlining:
+  // Counts holds them when the profile has Key with CfgHash and Expected
+  // counters; Stale says when it has Key only otherwise.
+  struct EdgeCounts {
+    std::vector<uint64_t> Counts;
+    bool Stale = false;
+  };
+  llvm::Expected<EdgeCounts> edgeCounts(llvm::StringRef Key, uint64_t CfgHash,
+                                        uint32_t Expected) const;
+
+  // Every function's edge counts, in the profile's order.
+  llvm::Expected<std::vector<std::vector<uint64_t>>> allEdgeCounts() const;
+
   // The fewest calls of a hot function for share (UINT64_MAX: none).
   llvm::Expected<uint64_t> hotThreshold(double Share) const;
 

@@ -27,6 +27,7 @@
 #include "UseEarlyPass.h"
 
 #include "Compat.h"
+#include "EdgeCountWeights.h"
 #include "FlowWeights.h"
 #include "FunctionKey.h"
 #include "Profile.h"
@@ -69,27 +70,34 @@ cl::opt<bool> UseFlowWeights(
     cl::desc("MIP: before inlining, weigh branches by the flow that the "
              "entry and call-site counts imply (-fmip-use)"));
 
-// The summary LLVM's instrumented PGO would write for a profile whose only
-// counters are the functions' entries, with the same cutoffs, so that a
-// hot count is one that, like a hot function's calls, is among those that
-// make 99% of all. But no count above 0 is cold: the profile counts calls,
-// not how often each block ran, and a function called a few times may
-// well loop for most of the run (compressing a file, sorting); estimated
-// from its few calls, its loop would look cold and be optimized for size.
-// So the cold cutoffs (those above the hot one) have a least count of 0:
-// only what never ran is cold. Every translation unit gets the same
-// summary (a link-time optimization refuses modules whose summaries
-// differ).
-std::unique_ptr<ProfileSummary> summarize(ArrayRef<uint64_t> Calls) {
+// The summary LLVM's instrumented PGO would write for the profile's
+// counters, with the same cutoffs, so that a hot count is one among those
+// that make 99% of all. With edge counts (block-counts mode) those are its
+// counters, as LLVM's are. With calls only, no count above 0 is cold: the
+// profile counts calls, not how often each block ran, and a function
+// called a few times may well loop for most of the run (compressing a
+// file, sorting); estimated from its few calls, its loop would look cold
+// and be optimized for size. So the cold cutoffs (those above the hot
+// one) have a least count of 0: only what never ran is cold. Every
+// translation unit gets the same summary (a link-time optimization
+// refuses modules whose summaries differ).
+std::unique_ptr<ProfileSummary>
+summarize(ArrayRef<std::vector<uint64_t>> Records, bool CallsOnly) {
   constexpr uint32_t HotCutoff = 990000; // LLVM's -profile-summary-cutoff-hot
   InstrProfSummaryBuilder Builder(ProfileSummaryBuilder::DefaultCutoffs);
-  for (uint64_t C : Calls)
-    Builder.addRecord(InstrProfRecord(std::vector<uint64_t>{C * CountScale}));
+  for (const std::vector<uint64_t> &Counts : Records) {
+    std::vector<uint64_t> Scaled;
+    for (uint64_t C : Counts)
+      Scaled.push_back(C > UINT64_MAX / CountScale ? UINT64_MAX
+                                                   : C * CountScale);
+    if (!Scaled.empty())
+      Builder.addRecord(InstrProfRecord(std::move(Scaled)));
+  }
   std::unique_ptr<ProfileSummary> S = Builder.getSummary();
   SummaryEntryVector Detailed;
   for (const ProfileSummaryEntry &E : S->getDetailedSummary())
     Detailed.emplace_back(E.Cutoff,
-                          E.Cutoff > HotCutoff ? 0 : E.MinCount,
+                          CallsOnly && E.Cutoff > HotCutoff ? 0 : E.MinCount,
                           E.NumCounts);
   return std::make_unique<ProfileSummary>(
       ProfileSummary::PSK_Instr, Detailed, S->getTotalCount(),
@@ -151,6 +159,9 @@ public:
 
   Error run() {
     for (Function &F : M)
+      if (Error E = applyExactCounts(F))
+        return E;
+    for (Function &F : M)
       if (Error E = setEntryCount(F))
         return E;
     if (!UseFlowWeights)
@@ -177,8 +188,25 @@ private:
     return Entry;
   }
 
+  // Where the profile counted F's edges: its entry count and every
+  // branch's weights, exactly.
+  Error applyExactCounts(Function &F) {
+    Expected<EdgeCountsUse> Use = applyEdgeCounts(F, P, CountScale);
+    if (!Use)
+      return Use.takeError();
+    if (*Use == EdgeCountsUse::Stale) {
+      OptimizationRemarkEmitter ORE(&F);
+      ORE.emit([&] {
+        return OptimizationRemarkMissed("mip", "StaleBlockCounts", &F)
+               << "block counts not used: the function changed since they "
+                  "were counted; estimated from its calls";
+      });
+    }
+    return Error::success();
+  }
+
   Error setEntryCount(Function &F) {
-    if (F.isDeclaration())
+    if (F.isDeclaration() || hasExactCounts(F) || !P.hasCounts())
       return Error::success();
     Expected<std::optional<Profile::Function>> Fn = entryOf(F);
     if (!Fn)
@@ -199,7 +227,8 @@ private:
       Expected<std::optional<Profile::Function>> Fn = entryOf(F);
       if (!Fn)
         return Fn.takeError();
-      if (!F.isDeclaration() && F.hasLocalLinkage() && !*Fn)
+      if (!F.isDeclaration() && F.hasLocalLinkage() && !*Fn &&
+          !hasExactCounts(F))
         Pending.push_back(&F);
     }
     for (bool Progress = true; Progress;) {
@@ -313,7 +342,8 @@ private:
   }
 
   Error weigh(Function &F) {
-    if (F.isDeclaration() || F.size() < 2 || !entryCountOf(F))
+    if (F.isDeclaration() || F.size() < 2 || !entryCountOf(F) ||
+        hasExactCounts(F))
       return Error::success();
     Expected<std::optional<Profile::Function>> Fn = entryOf(F);
     if (!Fn)
@@ -346,6 +376,20 @@ private:
   DenseMap<Function *, std::unique_ptr<BlockCountsOf>> CountsOf;
 };
 
+// The counts the summary is made of: the edge counters, where the profile
+// has them; else each function's calls.
+Expected<std::vector<std::vector<uint64_t>>> summaryRecords(const Profile &P) {
+  if (P.hasEdgeCounts())
+    return P.allEdgeCounts();
+  Expected<std::vector<uint64_t>> Calls = P.allCalls();
+  if (!Calls)
+    return Calls.takeError();
+  std::vector<std::vector<uint64_t>> Records;
+  for (uint64_t C : *Calls)
+    Records.push_back({C});
+  return Records;
+}
+
 void fail(Module &M, Error E) {
   M.getContext().diagnose(DiagnosticInfoPGOProfile(
       nullptr, "mip: " + toString(std::move(E)), DS_Error));
@@ -356,18 +400,20 @@ void fail(Module &M, Error E) {
 PreservedAnalyses UseEarlyPass::run(Module &M, ModuleAnalysisManager &) {
   // Without runs UsePass warns; without counts there is nothing to count;
   // a module that already has a profile (LLVM's own) keeps it.
-  if (!P || P->runs() == 0 || !P->hasCounts() || M.getProfileSummary(false))
+  if (!P || P->runs() == 0 || !(P->hasCounts() || P->hasEdgeCounts()) ||
+      M.getProfileSummary(false))
     return PreservedAnalyses::all();
-  Expected<std::vector<uint64_t>> Calls = P->allCalls();
-  if (!Calls) {
-    fail(M, Calls.takeError());
+  Expected<std::vector<std::vector<uint64_t>>> Records = summaryRecords(*P);
+  if (!Records) {
+    fail(M, Records.takeError());
     return PreservedAnalyses::all();
   }
   if (Error E = EarlyUse(*P, M).run()) {
     fail(M, std::move(E));
     return PreservedAnalyses::none();
   }
-  M.setProfileSummary(summarize(*Calls)->getMD(M.getContext()),
+  M.setProfileSummary(summarize(*Records, !P->hasEdgeCounts())
+                          ->getMD(M.getContext()),
                       ProfileSummary::PSK_Instr);
   M.getOrInsertNamedMetadata(CountedEarly);
   return PreservedAnalyses::none();

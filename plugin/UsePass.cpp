@@ -14,6 +14,7 @@
 #include "AllocHints.h"
 #include "BranchWeights.h"
 #include "CfgHash.h"
+#include "EdgeCountWeights.h"
 #include "FunctionFilter.h"
 #include "FunctionKey.h"
 #include "FunctionTemperature.h"
@@ -81,7 +82,9 @@ public:
     if (!Temperature)
       return Temperature.takeError();
     bool Changed = *Temperature;
-    if (S.BranchWeights && Fn.Record.block_count) {
+    // Weights from edge counts are exact; block coverage would only
+    // blur them.
+    if (S.BranchWeights && Fn.Record.block_count && !hasExactCounts(F)) {
       Expected<std::vector<bool>> Ran = P.blocksRan(Fn);
       if (!Ran)
         return Ran.takeError();

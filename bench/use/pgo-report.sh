@@ -28,8 +28,8 @@ row() { # TITLE CELL-COMMAND...: one cell per program
 vs_plain() { # KEY BUILD PROG
   ratio "$(val "$3" "$2" "$1")" "$(val "$3" plain "$1")"
 }
-ir_share() { # PGO PROG
-  share "$(val "$2" plain ir)" "$(val "$2" mip-use ir)" "$(val "$2" "$1" ir)"
+ir_share() { # USE PGO PROG
+  share "$(val "$3" plain ir)" "$(val "$3" "$1" ir)" "$(val "$3" "$2" ir)"
 }
 
 printf '|  |'
@@ -39,14 +39,16 @@ for p in $PROGRAMS; do printf ' ---: |'; done
 printf '\n'
 plain_val() { val "$2" plain "$1"; }
 row "instructions, plain" plain_val ir
-for b in mip-use mip-noflow mip-late fe-use ir-use; do row "instructions, $b / plain" vs_plain ir "$b"; done
-row "MIP's share of IR PGO's gain" ir_share ir-use
-row "MIP's share of front-end PGO's gain" ir_share fe-use
-for b in mip-use mip-noflow mip-late fe-use ir-use; do row "I1 misses, $b / plain" vs_plain i1_misses "$b"; done
-for b in mip-use mip-noflow mip-late fe-use ir-use; do row "LL instruction misses, $b / plain" vs_plain ll_imisses "$b"; done
+for b in mip-use mip-noflow mip-late bc-use fe-use ir-use; do row "instructions, $b / plain" vs_plain ir "$b"; done
+for b in mip-use bc-use; do
+  row "$b: share of IR PGO's gain" ir_share "$b" ir-use
+  row "$b: share of front-end PGO's gain" ir_share "$b" fe-use
+done
+for b in mip-use mip-noflow mip-late bc-use fe-use ir-use; do row "I1 misses, $b / plain" vs_plain i1_misses "$b"; done
+for b in mip-use mip-noflow mip-late bc-use fe-use ir-use; do row "LL instruction misses, $b / plain" vs_plain ll_imisses "$b"; done
 row ".text bytes, plain" plain_val text
-for b in mip-use mip-noflow mip-late fe-use ir-use; do row ".text, $b / plain" vs_plain text "$b"; done
-for b in mip-gen fe-gen ir-gen; do row "instrumented cost, $b / plain (instructions)" vs_plain ir "$b"; done
+for b in mip-use mip-noflow mip-late bc-use fe-use ir-use; do row ".text, $b / plain" vs_plain text "$b"; done
+for b in mip-gen bc-gen fe-gen ir-gen; do row "instrumented cost, $b / plain (instructions)" vs_plain ir "$b"; done
 if [ "${RUNS:-0}" -gt 0 ]; then
-  for b in mip-use mip-noflow mip-late fe-use ir-use; do row "CPU time, $b / plain (median of $RUNS)" vs_plain cpu "$b"; done
+  for b in mip-use mip-noflow mip-late bc-use fe-use ir-use; do row "CPU time, $b / plain (median of $RUNS)" vs_plain cpu "$b"; done
 fi

@@ -13,6 +13,10 @@
 #              only (-mllvm -mip-use-entry-counts=0: no entry counts, no
 #              profile summary), as -fmip-use was before it used the
 #              profile before inlining
+#   bc-gen     mipcc -fmip-generate=block-counts: edges counted before
+#              inlining, on those each function's spanning tree leaves out
+#   bc-use     mipcc -fmip-use with that profile: exact entry counts and
+#              branch weights
 #   fe-gen, fe-use   clang -fprofile-instr-generate, -fprofile-instr-use
 #   ir-gen, ir-use   clang -fprofile-generate, -fprofile-use
 #
@@ -35,8 +39,8 @@ PROFDATA=$LLVM_DIR/bin/llvm-profdata
 S=$B/use-pgo
 REPORT=$B/use-pgo.md
 GEN=-fmip-generate=counts,order,blocks,edges
-MEASURED="plain mip-use mip-noflow mip-late fe-use ir-use"
-INSTRUMENTED="mip-gen fe-gen ir-gen"
+MEASURED="plain mip-use mip-noflow mip-late bc-use fe-use ir-use"
+INSTRUMENTED="mip-gen bc-gen fe-gen ir-gen"
 
 for t in "$MIPCC" "$MIPDATA" "$PROFDATA"; do [ -x "$t" ] || die "$t missing"; done
 mkdir -p "$S/obj" "$S/prof" "$SRC" "$BIN" "$WORK" "$TMP"
@@ -54,6 +58,8 @@ flags() {
     mip-use) CMD=("$MIPCC" -fmip-use="$prof.mip") ;;
     mip-noflow) CMD=("$MIPCC" -fmip-use="$prof.mip" -mllvm -mip-use-flow-weights=0) ;;
     mip-late) CMD=("$MIPCC" -fmip-use="$prof.mip" -mllvm -mip-use-entry-counts=0) ;;
+    bc-gen) CMD=("$MIPCC" -fmip-generate=block-counts) ;;
+    bc-use) CMD=("$MIPCC" -fmip-use="$prof.bc.mip") ;;
     fe-gen) CMD=("$CLANG" -fprofile-instr-generate) ;;
     fe-use) CMD=("$CLANG" -fprofile-instr-use="$prof.fe.profdata") ;;
     ir-gen) CMD=("$CLANG" -fprofile-generate) ;;
@@ -74,6 +80,7 @@ compile() {
     local fresh=1 deps=("$PROG_DIR/$src")
     case $b in
       mip-*) deps+=("$PLUGIN" "$MIPCC" "$S/prof/$p.mip") ;;
+      bc-*) deps+=("$PLUGIN" "$MIPCC" "$S/prof/$p.bc.mip") ;;
       fe-use) deps+=("$S/prof/$p.fe.profdata") ;;
       ir-use) deps+=("$S/prof/$p.ir.profdata") ;;
     esac
@@ -110,16 +117,25 @@ build() { # PROG BUILD: compiles and links BIN/PROG/pgo.BUILD
   "$STRIP" --strip-debug -o "$BIN/$p/pgo.$b.nodebug" "$BIN/$p/pgo.$b"
 }
 
-train() { # PROG: the three profiles, from the full-size workload
+# train_mip PROG BUILD OUT: a MIP profile of BUILD, from the full-size
+# workload, in OUT
+train_mip() {
+  local p=$1 b=$2 out=$3 d=$TMP/pgo-train.$1.$2
+  rm -rf "$d" && mkdir -p "$d/raw"
+  MIP_PROFILE_FILE=$d/raw/%p.mipraw RUNNER='' \
+    prog_run "$BIN/$p/pgo.$b" "$WORK/$p" "$SIZE_FULL" "$d/out" "$d"
+  "$MIPDATA" extract "$BIN/$p/pgo.$b" -o "$d/map" >/dev/null
+  "$MIPDATA" create -p "$out" "$d/map"
+  "$MIPDATA" merge -p "$out" "$d"/raw/*.mipraw >/dev/null
+}
+
+train() { # PROG: the four profiles, from the full-size workload
   local p=$1 d=$TMP/pgo-train.$1
   load_program "$p"
-  rm -rf "$d" && mkdir -p "$d/mip" "$d/fe" "$d/ir"
+  rm -rf "$d" && mkdir -p "$d/fe" "$d/ir"
   "$BENCH_DIR/workload.sh" "$p" pgo.plain input
-  MIP_PROFILE_FILE=$d/mip/%p.mipraw RUNNER='' \
-    prog_run "$BIN/$p/pgo.mip-gen" "$WORK/$p" "$SIZE_FULL" "$d/out" "$d"
-  "$MIPDATA" extract "$BIN/$p/pgo.mip-gen" -o "$d/map" >/dev/null
-  "$MIPDATA" create -p "$d/new.mip" "$d/map"
-  "$MIPDATA" merge -p "$d/new.mip" "$d"/mip/*.mipraw >/dev/null
+  train_mip "$p" mip-gen "$d/new.mip"
+  train_mip "$p" bc-gen "$d/bc.mip"
   LLVM_PROFILE_FILE=$d/fe/%p.profraw RUNNER='' \
     prog_run "$BIN/$p/pgo.fe-gen" "$WORK/$p" "$SIZE_FULL" "$d/out" "$d"
   "$PROFDATA" merge -o "$d/fe.profdata" "$d"/fe/*.profraw
@@ -128,7 +144,7 @@ train() { # PROG: the three profiles, from the full-size workload
   "$PROFDATA" merge -o "$d/ir.profdata" "$d"/ir/*.profraw
   # Replaced only when changed, so that unchanged objects are kept.
   local f
-  for f in new.mip:mip fe.profdata:fe.profdata ir.profdata:ir.profdata; do
+  for f in new.mip:mip bc.mip:bc.mip fe.profdata:fe.profdata ir.profdata:ir.profdata; do
     cmp -s "$d/${f%%:*}" "$S/prof/$p.${f#*:}" || cp "$d/${f%%:*}" "$S/prof/$p.${f#*:}"
   done
 }
@@ -156,15 +172,16 @@ for p in $PROGRAMS; do
   load_program "$p"
   "$BENCH_DIR/fetch.sh" "$PKG"
   prog_prepare "$PROG_DIR"
-  for b in plain mip-gen fe-gen ir-gen; do build "$p" "$b"; done
+  for b in plain mip-gen bc-gen fe-gen ir-gen; do build "$p" "$b"; done
   # Trained again only when an instrumented build changed.
   if [ "$BIN/$p/pgo.mip-gen" -nt "$S/prof/$p.mip" ] ||
+    [ "$BIN/$p/pgo.bc-gen" -nt "$S/prof/$p.bc.mip" ] ||
     [ "$BIN/$p/pgo.fe-gen" -nt "$S/prof/$p.fe.profdata" ] ||
     [ "$BIN/$p/pgo.ir-gen" -nt "$S/prof/$p.ir.profdata" ]; then
     log "training $p"
     train "$p"
   fi
-  for b in mip-use mip-noflow mip-late fe-use ir-use; do build "$p" "$b"; done
+  for b in mip-use mip-noflow mip-late bc-use fe-use ir-use; do build "$p" "$b"; done
 done
 
 # stale PROG BUILD KIND: whether the binary is newer than its KIND result
