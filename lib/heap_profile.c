@@ -769,6 +769,11 @@ size_t mip_heap_strings_start(const struct mip_profile *p) {
                                 p->data[i].unit};
     end = strings_end(p, offsets, 3, end);
   }
+  for (size_t i = 0; i < p->edge_counts_count; i++) {
+    const uint32_t offsets[] = {p->edge_counts[i].key, p->edge_counts[i].name,
+                                p->edge_counts[i].unit};
+    end = strings_end(p, offsets, 3, end);
+  }
   return end;
 }
 

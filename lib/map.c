@@ -3,8 +3,8 @@
  * object file (mip/layout/map_*.inc), concatenated and relocated by the
  * linker. Records come in any order and may be separated by zero padding;
  * they are read in passes: units (where the counters are), then
- * functions, then the blocks of each function, the heap sites and the
- * global variables.
+ * functions, then the blocks of each function, the heap sites, the
+ * global variables and the edge counters.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -450,6 +450,119 @@ static int merge_data(struct mip_map *map, const char *path,
   return 0;
 }
 
+/* ---- edge counters (block-counts mode) -------------------------------- */
+
+/* One record per function whose edges the plugin counted, in the same
+ * section or group as its counters, so the linker keeps the record of the
+ * counters it keeps; a record whose counters it dropped resolves outside
+ * __mip_bcnt. Records of the same counters (a unit's own section naming a
+ * COMDAT function's kept counters) must describe the same function. */
+
+static int bad_edge_counts(const char *path, const struct mip_map_record *rec,
+                           const char *why, struct mip_error *err) {
+  return mip_fail(err, path, "corrupt map: edge-counts record at %zu: %s",
+                  rec->offset, why);
+}
+
+/* A profile holds a total per edge counter, whether a record names it or
+ * not (docs/formats.md): a map whose BCNT section is larger than any
+ * build's would make every profile built from it that large. */
+static int check_edge_counter_section(const struct mip_map *map,
+                                      const char *path,
+                                      struct mip_error *err) {
+  const struct mip_extent *e =
+      mip_extent_find(map->extents, map->extent_count, MIP_RAW_BCNT);
+  if (e && e->size / 8 > MIP_MAX_EDGE_COUNTERS)
+    return mip_fail(err, path,
+                    "corrupt map: %" PRIu64 " edge counters, more than MIP "
+                    "reads (%u)",
+                    e->size / 8, MIP_MAX_EDGE_COUNTERS);
+  return 0;
+}
+
+static int parse_edge_counts(struct mip_map *map,
+                             const struct mip_map_record *rec,
+                             const char *path, struct mip_error *err) {
+  if (check_version(rec, MIP_MAP_EDGE_COUNTS_VERSION, path, err))
+    return -1;
+  if (rec->body_size < mip_rec_map_edge_counts_size)
+    return bad_edge_counts(path, rec, "too short", err);
+  struct mip_rec_map_edge_counts r;
+  mip_rec_map_edge_counts_decode(&r, rec->body);
+  const uint8_t *p = rec->body + mip_rec_map_edge_counts_size;
+  const uint8_t *end = rec->body + rec->body_size;
+  struct mip_map_edge_counts e = {r.cfg_hash, r.counters, r.count,
+                                  r.flags,    NULL,       ""};
+  e.name = string_at(p, end, r.name_size);
+  if (e.name && r.unit_size)
+    e.unit = string_at(p + r.name_size + 1, end, r.unit_size);
+  if (!e.name || !e.unit || !e.name[0])
+    return bad_edge_counts(path, rec, "bad function or unit name", err);
+  if (r.count == 0)
+    return bad_edge_counts(path, rec, "no counters", err);
+  const struct mip_extent *section =
+      mip_extent_find(map->extents, map->extent_count, MIP_RAW_BCNT);
+  if (!section)
+    return bad_edge_counts(path, rec, "no unit has an edge counter section",
+                           err);
+  /* Counters the linker dropped with their function resolve outside the
+   * section (to 0): the function is not in the image. */
+  if (e.counters < section->link_addr ||
+      e.counters - section->link_addr >= section->size) {
+    map->discarded_edge_counts++;
+    return 0;
+  }
+  if ((e.counters - section->link_addr) % 8 || !inside(section, e.counters,
+                                                       e.count))
+    return bad_edge_counts(path, rec, "counters outside their section", err);
+  map->edge_counts = mip_xrealloc(map->edge_counts, map->edge_counts_count + 1,
+                                  sizeof *map->edge_counts);
+  map->edge_counts[map->edge_counts_count++] = e;
+  return 0;
+}
+
+static int by_edge_counters(const void *a, const void *b) {
+  const struct mip_map_edge_counts *x = a, *y = b;
+  return (x->counters > y->counters) - (x->counters < y->counters);
+}
+
+static int same_edge_counts(const struct mip_map_edge_counts *a,
+                            const struct mip_map_edge_counts *b) {
+  return a->cfg_hash == b->cfg_hash && a->count == b->count &&
+         a->flags == b->flags && !strcmp(a->name, b->name) &&
+         !strcmp(a->unit, b->unit);
+}
+
+/* Sorts the records by their counters, keeps one of several records of
+ * the same counters and refuses counters two functions share. */
+static int merge_edge_counts(struct mip_map *map, const char *path,
+                             struct mip_error *err) {
+  if (!map->edge_counts_count)
+    return 0;
+  qsort(map->edge_counts, map->edge_counts_count, sizeof *map->edge_counts,
+        by_edge_counters);
+  size_t out = 0;
+  for (size_t i = 0; i < map->edge_counts_count; i++) {
+    const struct mip_map_edge_counts *e = &map->edge_counts[i];
+    const struct mip_map_edge_counts *kept =
+        out ? &map->edge_counts[out - 1] : NULL;
+    if (kept && kept->counters == e->counters && same_edge_counts(kept, e))
+      continue;
+    if (kept && kept->counters == e->counters && !strcmp(kept->name, e->name))
+      return mip_fail(err, path,
+                      "corrupt map: two records of %s's edge counters "
+                      "disagree",
+                      e->name);
+    if (kept && (e->counters - kept->counters) / 8 < kept->count)
+      return mip_fail(err, path,
+                      "corrupt map: functions %s and %s share edge counters",
+                      kept->name, e->name);
+    map->edge_counts[out++] = *e;
+  }
+  map->edge_counts_count = out;
+  return 0;
+}
+
 /* ---- passes --------------------------------------------------------- */
 
 typedef int (*record_fn)(struct mip_map *map, const struct mip_map_record *rec,
@@ -497,11 +610,15 @@ int mip_map_parse(const uint8_t *data, size_t size, const char *path,
     qsort(map->functions, map->function_count, sizeof *map->functions,
           by_cov_addr);
   if (check_unique_counters(map, path, err) ||
+      check_edge_counter_section(map, path, err) ||
       each_record(data, size, MIP_MAP_BLOCKS, parse_blocks, map, path, err) ||
       each_record(data, size, MIP_MAP_HEAP_SITE, parse_heap_site, map, path,
                   err) ||
       each_record(data, size, MIP_MAP_DATA, parse_data, map, path, err) ||
-      merge_data(map, path, err))
+      merge_data(map, path, err) ||
+      each_record(data, size, MIP_MAP_EDGE_COUNTS, parse_edge_counts, map,
+                  path, err) ||
+      merge_edge_counts(map, path, err))
     return -1;
   return sort_heap_sites(map, path, err);
 }
@@ -513,6 +630,9 @@ void mip_map_free(struct mip_map *map) {
   free(map->symbols);
   free(map->heap_sites);
   free(map->data);
+  free(map->edge_counts);
+  map->edge_counts = NULL;
+  map->edge_counts_count = 0;
   map->data = NULL;
   map->data_count = 0;
   map->heap_sites = NULL;

@@ -1,9 +1,11 @@
 /* A new indexed profile, with no runs yet, from a map: its functions, their
- * blocks and symbols, and its heap sites. */
+ * blocks and symbols, its global variables, edge counters and heap
+ * sites. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "data.h"
+#include "edge_counts.h"
 #include "heap.h"
 
 static uint32_t add_string(struct mip_buf *strings, const char *a,
@@ -92,6 +94,7 @@ void mip_profile_from_map(const struct mip_map *map, struct mip_profile *p) {
   /* Before the heap sites: their strings are the last before the heap
    * frames'. */
   mip_data_from_map(map, p);
+  mip_edge_counts_from_map(map, p);
   mip_heap_sites_from_map(map, p);
 }
 
@@ -103,6 +106,7 @@ void mip_profile_free(struct mip_profile *p) {
   free(p->symbols);
   mip_heap_free(p);
   mip_data_free(p);
+  mip_edge_counts_free(p);
   mip_buf_free(&p->strings);
   memset(p, 0, sizeof *p);
 }

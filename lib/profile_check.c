@@ -13,6 +13,7 @@
 #include <inttypes.h>
 
 #include "data.h"
+#include "edge_counts.h"
 #include "heap.h"
 #include "mipfmt.h"
 
@@ -176,7 +177,8 @@ static int check_heap(const struct mip_view *v, struct mip_error *err) {
 int mip_view_check_all(const struct mip_view *v, struct mip_error *err) {
   return check_functions(v, err) || check_block_table(v, err) ||
                  check_edges(v, err) || check_heap_sites(v, err) ||
-                 check_heap(v, err) || mip_view_check_data(v, err)
+                 check_heap(v, err) || mip_view_check_data(v, err) ||
+                 mip_view_check_edge_counts(v, err)
              ? -1
              : 0;
 }

@@ -11,6 +11,7 @@
 #include "mip/layouts.h"
 #include "mip/le.h"
 #include "data.h"
+#include "edge_counts.h"
 #include "heap.h"
 
 static uint64_t add_saturating(uint64_t a, uint64_t b) {
@@ -376,6 +377,7 @@ int mip_profile_add_run(struct mip_profile *p, const char *p_path,
     }
   }
   mip_data_add_raw(p, raw);
+  mip_edge_counts_add_raw(p, raw);
   append_edges(p, edges, edge_count);
   free(edges);
   add_stats(p, mip_raw_find(raw, MIP_RAW_STATS));
@@ -431,6 +433,10 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
     return mip_fail(err, other_path,
                     "from another build: its global variables differ from %s",
                     p_path);
+  if (!mip_edge_counts_same(p, other))
+    return mip_fail(err, other_path,
+                    "from another build: its block counts differ from %s",
+                    p_path);
   if (mip_heap_sampling_check(p, other->heap_stats.sample_bytes,
                               other->has_heap, other_path, err))
     return -1;
@@ -446,6 +452,7 @@ int mip_profile_add_profile(struct mip_profile *p, const char *p_path,
       add_saturating(p->edge_samples_dropped, other->edge_samples_dropped);
   mip_heap_add_profile(p, other);
   mip_data_add_profile(p, other);
+  mip_edge_counts_add_profile(p, other);
   p->runs = add_saturating(p->runs, other->runs);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "data.h"
+#include "edge_counts.h"
 #include "heap.h"
 #include "mipfmt.h"
 
@@ -128,7 +129,8 @@ static void read_heap_timeline(struct mip_profile *p, const struct mip_view *v) 
 
 static int read_heap(struct mip_profile *p, const struct mip_view *v,
                      struct mip_error *err) {
-  if (mip_data_read(p, v, err) || read_heap_sites(p, v, err))
+  if (mip_data_read(p, v, err) || mip_edge_counts_read(p, v, err) ||
+      read_heap_sites(p, v, err))
     return -1;
   p->heap_strings_at = mip_heap_strings_start(p);
   if (!v->has_heap)

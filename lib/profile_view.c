@@ -57,6 +57,8 @@ static const uint32_t min_entry[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_PEAKS] = mip_rec_heap_peak_size,
     [MIP_PROF_HEAP_TIMELINE] = mip_rec_heap_point_size,
     [MIP_PROF_DATA] = mip_rec_profile_data_size,
+    [MIP_PROF_EDGE_COUNTS] = mip_rec_profile_edge_counts_size,
+    [MIP_PROF_EDGE_COUNTERS] = 8,
 };
 
 static int read_header(struct mip_view *v, struct mip_rec_profile_header *h,

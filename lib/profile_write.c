@@ -14,6 +14,7 @@
 
 #include "mip/layouts.h"
 #include "data.h"
+#include "edge_counts.h"
 #include "heap.h"
 
 struct section_out {
@@ -145,6 +146,7 @@ static void encode_section(const struct mip_profile *p, uint32_t kind,
   encode_timeline(p, kind, out);
   if (kind == MIP_PROF_DATA)
     mip_data_encode(p, out);
+  mip_edge_counts_encode(p, kind, out);
 }
 
 /* The sections this profile needs, in file order. */
@@ -196,6 +198,11 @@ static size_t plan_sections(const struct mip_profile *p,
   if (p->data_count)
     out[n++] = (struct section_out){MIP_PROF_DATA, mip_rec_profile_data_size,
                                     {0}};
+  if (p->edge_counter_count || p->edge_counts_count) {
+    out[n++] = (struct section_out){MIP_PROF_EDGE_COUNTS,
+                                    mip_rec_profile_edge_counts_size, {0}};
+    out[n++] = (struct section_out){MIP_PROF_EDGE_COUNTERS, 8, {0}};
+  }
   return n;
 }
 

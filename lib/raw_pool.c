@@ -65,9 +65,10 @@ static int read_totals(struct mip_raw *raw, uint32_t kind, const char *path,
     rc = check_runs(s->data, count, raw->runs, "heap site", path, err);
   } else if (kind == MIP_RAW_CNT) {
     raw->pool.cnt = s->data;
-  } else if (kind == MIP_RAW_DATA) {
-    /* Any sums of accesses are possible: nothing to check. The profile
-     * reads them from the payload (data_profile.c). */
+  } else if (kind == MIP_RAW_DATA || kind == MIP_RAW_BCNT) {
+    /* Any sums of accesses or edge counts are possible: nothing to check.
+     * The profile reads them from the payload (data_profile.c,
+     * edge_counts.c). */
   } else {
     raw->pool.ord = s->data;
     rc = check_ranks(s->data, count, raw->runs, path, err);
@@ -163,7 +164,7 @@ int mip_raw_pool_parse(struct mip_raw *raw, const char *path,
   if (!mip_raw_find(raw, MIP_RAW_POOL_COV))
     return CORRUPT(path, err, "a pooled file without coverage totals");
   static const uint32_t kinds[] = {MIP_RAW_COV, MIP_RAW_CNT, MIP_RAW_ORD,
-                                   MIP_RAW_SITE, MIP_RAW_DATA};
+                                   MIP_RAW_SITE, MIP_RAW_DATA, MIP_RAW_BCNT};
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
     if (read_totals(raw, kinds[k], path, err))
       return -1;

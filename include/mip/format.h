@@ -66,9 +66,10 @@ enum mip_raw_payload_kind {
   MIP_RAW_POOL_BLK = 44,  /* raw_pool_blocks: distinct coverage patterns */
   MIP_RAW_POOL_SITE = 45, /* u64 per SITE byte: runs that ran it */
   MIP_RAW_POOL_DATA = 46, /* u64 per DATA counter: accesses, summed */
+  MIP_RAW_POOL_BCNT = 47, /* u64 per BCNT counter: edge counts, summed */
 };
 #define MIP_RAW_POOL_BASE 40
-#define MIP_RAW_POOL_LAST MIP_RAW_POOL_DATA
+#define MIP_RAW_POOL_LAST MIP_RAW_POOL_BCNT
 
 /* Raw header flags (version 2). */
 #define MIP_RAW_POOLED 1u /* the file pools runs: MIP_RAW_POOL_* payloads */

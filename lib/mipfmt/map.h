@@ -66,6 +66,24 @@ struct mip_map_data {
   const char *unit; /* of a local variable, else "" */
 };
 
+/* A function's edge counters (block-counts mode,
+ * mip/layout/map_edge_counts.inc): count u64 counters from counters, on
+ * the edges of its control-flow graph before inlining that a spanning
+ * tree leaves out. */
+struct mip_map_edge_counts {
+  uint64_t cfg_hash; /* of the graph the counters saw */
+  uint64_t counters; /* link-time address of the first, in __mip_bcnt */
+  uint32_t count;
+  uint32_t flags;   /* MIP_FN_LOCAL */
+  const char *name; /* linkage name */
+  const char *unit; /* of a local function, else "" */
+};
+
+/* The most edge counters (the BCNT section's u64 elements) a map may
+ * have: a profile holds one total per counter, so a corrupt map that
+ * claimed more would make every profile built from it that large. */
+#define MIP_MAX_EDGE_COUNTERS (1u << 24)
+
 struct mip_map {
   struct mip_build_id build_id;
   struct mip_extent extents[MIP_MAX_EXTENTS];
@@ -84,6 +102,12 @@ struct mip_map {
   size_t discarded_heap_sites; /* in functions the linker dropped */
   struct mip_map_data *data; /* sorted by counter, one per counter */
   size_t data_count;
+  /* Edge counters (block-counts mode), sorted by counters, one record
+   * per function; discarded_edge_counts: records whose counters the
+   * linker dropped. */
+  struct mip_map_edge_counts *edge_counts;
+  size_t edge_counts_count;
+  size_t discarded_edge_counts;
   struct mip_file file; /* backing store of the strings */
 };
 

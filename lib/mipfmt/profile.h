@@ -83,6 +83,16 @@ struct mip_data_object {
   uint64_t accesses;       /* summed over the runs */
 };
 
+/* A function's edge counts (block-counts mode,
+ * mip/layout/profile_edge_counts.inc): its count counters are the
+ * profile's edge_counters[first .. first + count), summed over the runs. */
+struct mip_profile_edge_counts {
+  uint32_t key, name, unit; /* string offsets, as a function's */
+  uint32_t count;
+  uint64_t cfg_hash; /* of its control-flow graph before inlining */
+  uint64_t first;    /* its first counter's index in the BCNT section */
+};
+
 struct mip_profile {
   struct mip_build_id build_id;
   uint64_t modes;
@@ -129,6 +139,13 @@ struct mip_profile {
   /* Global variables (data mode), sorted by counter_offset. */
   struct mip_data_object *data;
   size_t data_count;
+  /* Block counts: one entry per function, sorted by key, then cfg_hash;
+   * and a total per counter of the image's BCNT section, in its order
+   * (edge_counter_count: its u64 elements). */
+  struct mip_profile_edge_counts *edge_counts;
+  size_t edge_counts_count;
+  uint64_t *edge_counters;
+  size_t edge_counter_count;
   struct mip_buf strings; /* NUL-terminated; offset 0 is "" */
 };
 

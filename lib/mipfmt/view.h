@@ -92,6 +92,21 @@ void mip_view_heap_point(const struct mip_view *v, uint64_t i,
 int mip_view_data(const struct mip_view *v, uint64_t i,
                   struct mip_data_object *d, struct mip_error *err);
 
+/* Block counts (edge_counts.c). The EDGE_COUNTS entries whose key is key
+ * (a function's, as mip_view_find takes it): returns how many (entries
+ * are sorted by key, then cfg_hash, so they follow each other from
+ * *first). */
+uint64_t mip_view_find_edge_counts(const struct mip_view *v, const char *key,
+                                   uint64_t *first);
+/* Entry i (i < mip_view_count(v, MIP_PROF_EDGE_COUNTS)); its counters are
+ * mip_view_edge_counter(v, e->first + j) for j < e->count. */
+int mip_view_edge_counts(const struct mip_view *v, uint64_t i,
+                         struct mip_profile_edge_counts *e,
+                         struct mip_error *err);
+/* Total i of EDGE_COUNTERS (i < mip_view_count(v,
+ * MIP_PROF_EDGE_COUNTERS)), summed over the runs. */
+uint64_t mip_view_edge_counter(const struct mip_view *v, uint64_t i);
+
 /* The contexts of heap site site: returns how many (contexts are sorted by
  * site, so they follow each other from *first). */
 uint64_t mip_view_site_contexts(const struct mip_view *v, uint32_t site,

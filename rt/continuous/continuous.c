@@ -56,6 +56,7 @@
 #define PAD_TYPE_BLK "%nobits"
 #define PAD_TYPE_SITE "%nobits"
 #define PAD_TYPE_DATA "%nobits"
+#define PAD_TYPE_BCNT "%nobits"
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
   ".section " #section ",\"awoR\"," PAD_TYPE_##NAME                            \
   ",__mip_rt_page_anchor\n"                                                   \

@@ -6,6 +6,7 @@
  *   COV, SITE  the runs that set the byte
  *   CNT        the calls, summed (saturating)
  *   DATA       the accesses, summed (saturating)
+ *   BCNT       the edge counts, summed (saturating)
  *   ORD        the sum of the ranks and the runs that ranked the function
  *   BLK        the distinct coverage patterns (which functions were
  *              entered, which probes set) with the runs that had each:
@@ -84,8 +85,9 @@ static uint64_t calls_of(const struct counters *c, uint64_t i) {
   return c->pooled ? v : 0 - v;
 }
 
-/* Accesses of counter i: a run's counter counts up, as totals do. */
-static uint64_t accesses_of(const struct counters *c, uint64_t i) {
+/* Counter i of a kind that counts up (DATA's accesses, BCNT's edge
+ * counts): a run's counter holds what its total does. */
+static uint64_t sum_of(const struct counters *c, uint64_t i) {
   return c->s ? mip_get_le64(c->s->data + 8 * i) : 0;
 }
 
@@ -114,8 +116,8 @@ static int merge_totals(struct mip_rt_merge *m, uint32_t kind,
     uint8_t *at = out + i * elem;
     if (kind == MIP_RAW_CNT) {
       mip_put_le64(at, add_saturating(calls_of(old, i), calls_of(run, i)));
-    } else if (kind == MIP_RAW_DATA) {
-      mip_put_le64(at, add_saturating(accesses_of(old, i), accesses_of(run, i)));
+    } else if (kind == MIP_RAW_DATA || kind == MIP_RAW_BCNT) {
+      mip_put_le64(at, add_saturating(sum_of(old, i), sum_of(run, i)));
     } else if (kind == MIP_RAW_ORD) {
       struct mip_rec_raw_pool_rank a = rank_of(old, i), b = rank_of(run, i);
       if (a.ranked_runs > runs || a.rank_sum < a.ranked_runs)
@@ -239,7 +241,8 @@ static int merge_patterns(struct mip_rt_merge *m, const struct counters *cov,
 
 int mip_rt_merge_counters(struct mip_rt_merge *m) {
   static const uint32_t kinds[] = {MIP_RAW_COV, MIP_RAW_CNT, MIP_RAW_ORD,
-                                   MIP_RAW_BLK, MIP_RAW_SITE, MIP_RAW_DATA};
+                                   MIP_RAW_BLK, MIP_RAW_SITE, MIP_RAW_DATA,
+                                   MIP_RAW_BCNT};
   enum { KINDS = sizeof kinds / sizeof kinds[0] };
   struct counters old[KINDS], run[KINDS];
   for (size_t k = 0; k < KINDS; k++) {

@@ -12,7 +12,8 @@
 
 #include <stdint.h>
 
-#define MIP_RT_REGISTRATION_VERSION 1u
+/* 2: the BCNT kind (block counts) added a section */
+#define MIP_RT_REGISTRATION_VERSION 2u
 /* The kinds of raw_kinds.inc, counted. */
 #define MIP_RAW_KIND(id, NAME, section, elem_size) +1
 enum { MIP_RT_KIND_COUNT = 0

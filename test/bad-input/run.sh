@@ -64,6 +64,18 @@ with_byte prog 1 130 magic-elf
 cp prog newer-map-elf
 "$LLVM_BIN/llvm-objcopy" --update-section=.debug_mip=newer.section newer-map-elf
 cp prog.c not-a-binary.c
+# An edge-counts record (map_edge_counts.inc, 48 bytes: count 1, name "f")
+# after the records of a program built without block counts, whose units
+# name no BCNT section to hold its counters; and that record in a version
+# this MIP does not know.
+edge_counts_record() { # VERSION (an octal escape)
+  printf '\006\000%b\000\060\000\000\000' "$1"
+  printf '\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000'
+  printf '\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000'
+  printf 'f\000\000\000\000\000\000\000'
+}
+{ cat good.section; edge_counts_record '\001'; } >bcnt-nosection.section
+{ cat good.section; edge_counts_record '\002'; } >bcnt-newer.section
 
 # expect_failure NAME NEEDLE FILE_NAMED -- mipdata ARGS...
 # The command must fail with one stderr line containing NEEDLE and
@@ -112,7 +124,9 @@ done
 for case in "absent:cannot open" "empty:empty file" "text:not a MIP map" \
   "trunc.mipmap:truncated" "trunc-section.mipmap:truncated" \
   "newer.mipmap:newer" "newer.section:newer" "trunc.section:not a MIP map" \
-  "good.mipraw:raw profile" "good.mip:indexed profile"; do
+  "good.mipraw:raw profile" "good.mip:indexed profile" \
+  "bcnt-nosection.section:no unit has an edge counter section" \
+  "bcnt-newer.section:map record version 2 is newer"; do
   file=${case%%:*} needle=${case#*:}
   expect_failure "create $file" "$needle" "$file" -- create -p out.mip "$file"
   no_output out.mip

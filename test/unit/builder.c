@@ -23,9 +23,9 @@ void build_unit_sections(struct mip_buf *map, const char *name,
   struct mip_rec_map_unit u = {0, (uint32_t)count, (uint32_t)strlen(name), 0};
   mip_rec_map_unit_encode(&u, mip_buf_extend(map, mip_rec_map_unit_size));
   for (size_t i = 0; i < count; i++) {
-    uint32_t elem = sections[i].kind == MIP_RAW_CNT   ? 8
-                    : sections[i].kind == MIP_RAW_ORD ? 4
-                                                      : 1;
+    uint32_t elem = mip_raw_counter_size(sections[i].kind);
+    if (!elem)
+      elem = 1;
     struct mip_rec_map_unit_section s = {sections[i].kind, elem,
                                          sections[i].addr, sections[i].stop};
     mip_rec_map_unit_section_encode(
@@ -74,6 +74,32 @@ void build_blocks(struct mip_buf *map, uint64_t cov_addr,
   for (uint32_t i = 0; i < dep_count; i++)
     mip_put_le32(mip_buf_extend(map, 4), deps[i]);
   record_header(map, MIP_MAP_BLOCKS, start);
+}
+
+void build_edge_counts_version(struct mip_buf *map, uint16_t version,
+                               const char *name, const char *unit,
+                               uint32_t flags, uint64_t cfg_hash,
+                               uint64_t counters, uint32_t count) {
+  size_t start = map->size;
+  mip_buf_extend(map, mip_rec_map_record_size);
+  struct mip_rec_map_edge_counts r = {cfg_hash, counters,
+                                      count,    flags,
+                                      (uint32_t)strlen(name),
+                                      (uint32_t)strlen(unit)};
+  mip_rec_map_edge_counts_encode(
+      &r, mip_buf_extend(map, mip_rec_map_edge_counts_size));
+  add_string(map, name);
+  if (*unit)
+    add_string(map, unit);
+  record_header(map, MIP_MAP_EDGE_COUNTS, start);
+  mip_put_le16(map->data + start + 2, version);
+}
+
+void build_edge_counts(struct mip_buf *map, const char *name,
+                       const char *unit, uint32_t flags, uint64_t cfg_hash,
+                       uint64_t counters, uint32_t count) {
+  build_edge_counts_version(map, MIP_MAP_EDGE_COUNTS_VERSION, name, unit,
+                            flags, cfg_hash, counters, count);
 }
 
 void build_raw_payloads(struct mip_buf *raw, const struct mip_build_id *id,

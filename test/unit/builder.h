@@ -31,6 +31,15 @@ void build_function_slots(struct mip_buf *map, const char *name,
 void build_blocks(struct mip_buf *map, uint64_t cov_addr,
                   const struct mip_block *blocks, uint32_t block_count,
                   const uint32_t *deps, uint32_t dep_count);
+/* An edge-counts record (map_edge_counts.inc): count counters of a
+ * function from counters, in __mip_bcnt; and one of another version. */
+void build_edge_counts(struct mip_buf *map, const char *name,
+                       const char *unit, uint32_t flags, uint64_t cfg_hash,
+                       uint64_t counters, uint32_t count);
+void build_edge_counts_version(struct mip_buf *map, uint16_t version,
+                               const char *name, const char *unit,
+                               uint32_t flags, uint64_t cfg_hash,
+                               uint64_t counters, uint32_t count);
 void build_raw_payloads(struct mip_buf *raw, const struct mip_build_id *id,
                         const struct payload_spec *payloads, size_t count);
 

@@ -33,6 +33,7 @@ int main(void) {
   srunner_add_suite(runner, flame_suite());
   srunner_add_suite(runner, export_suite());
   srunner_add_suite(runner, diff_suite());
+  srunner_add_suite(runner, edge_counts_suite());
   srunner_add_suite(runner, path_suite());
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);

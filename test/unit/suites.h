@@ -21,5 +21,6 @@ Suite *flame_suite(void);
 Suite *export_suite(void);
 Suite *diff_suite(void);
 Suite *path_suite(void);
+Suite *edge_counts_suite(void);
 
 #endif

@@ -68,6 +68,8 @@ START_TEST(sizes_are_documented_ones) {
   ck_assert_int_eq(mip_rec_profile_header_size, 104);
   ck_assert_int_eq(mip_rec_profile_section_size, 24);
   ck_assert_int_eq(mip_rec_profile_function_size, 48);
+  ck_assert_int_eq(mip_rec_map_edge_counts_size, 32);
+  ck_assert_int_eq(mip_rec_profile_edge_counts_size, 32);
 }
 END_TEST
 

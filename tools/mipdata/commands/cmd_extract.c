@@ -35,6 +35,16 @@ static int check_extents(struct elf_image *img, const struct mip_map *map,
   return 0;
 }
 
+/* "OUT: N functions[, M heap sites][, K with block counts]". */
+static void say_what(const char *out, const struct mip_map *map) {
+  printf("%s: %zu functions", text_safe(out), map->function_count);
+  if (map->heap_site_count)
+    printf(", %zu heap sites", map->heap_site_count);
+  if (map->edge_counts_count)
+    printf(", %zu with block counts", map->edge_counts_count);
+  printf("%s\n", map->discarded ? " (and some the linker discarded)" : "");
+}
+
 static int extract(const char *binary, const char *out,
                    struct mip_error *err) {
   struct elf_image img;
@@ -55,13 +65,7 @@ static int extract(const char *binary, const char *out,
     output_file(out, &bytes);
     free(symbols);
     rc = 0;
-    if (map.heap_site_count)
-      printf("%s: %zu functions, %zu heap sites%s\n", text_safe(out),
-             map.function_count, map.heap_site_count,
-             map.discarded ? " (and some the linker discarded)" : "");
-    else
-      printf("%s: %zu functions%s\n", text_safe(out), map.function_count,
-             map.discarded ? " (and some the linker discarded)" : "");
+    say_what(out, &map);
   }
   mip_map_free(&map);
   elf_image_close(&img);

@@ -75,6 +75,10 @@ static void show_structured(const struct show_options *o,
   emit_object_begin(&e, "summary");
   emit_u64(&e, "functions", r->function_count);
   emit_u64(&e, "covered", count_covered(r));
+  if (r->has_block_counts)
+    emit_u64(&e, "block_counts", r->block_counted);
+  else
+    emit_null(&e, "block_counts");
   emit_object_end(&e);
   emit_array_begin(&e, "functions");
   for (size_t i = 0; i < r->function_count; i++)
@@ -186,11 +190,15 @@ static void text_edges(const struct report *r) {
 static void show_text(const struct show_options *o, const struct report *r) {
   size_t covered = count_covered(r);
   report_text_header(stdout, r);
-  printf("Functions: %zu, covered %zu (%.1f%%)\n\n", r->function_count,
+  printf("Functions: %zu, covered %zu (%.1f%%)\n", r->function_count,
          covered,
          r->function_count
              ? 100.0 * (double)covered / (double)r->function_count
              : 0.0);
+  if (r->has_block_counts)
+    printf("Block counts: %zu function%s\n", r->block_counted,
+           r->block_counted == 1 ? "" : "s");
+  putchar('\n');
   text_table(o, r);
   text_blocks(o, r);
   text_edges(r);

@@ -23,6 +23,8 @@ static const char *record_name(uint16_t kind) {
     return "heap site";
   case MIP_MAP_DATA:
     return "data";
+  case MIP_MAP_EDGE_COUNTS:
+    return "edge counts";
   }
   return "unknown";
 }
@@ -92,6 +94,17 @@ static void data_body(struct dump_out *d, const uint8_t *b, uint64_t off) {
     dump_string(d, "unit", (const char *)b + at, off + at);
 }
 
+static void edge_counts_body(struct dump_out *d, const uint8_t *b,
+                             uint64_t off) {
+  struct mip_rec_map_edge_counts r;
+  mip_rec_map_edge_counts_decode(&r, b);
+  uint64_t at = mip_rec_map_edge_counts_size;
+  dump_string(d, "name", (const char *)b + at, off + at);
+  at += r.name_size + 1;
+  if (r.unit_size)
+    dump_string(d, "unit", (const char *)b + at, off + at);
+}
+
 static void record(struct dump_out *d, const struct mip_map_record *r,
                    const uint8_t *section, uint64_t base) {
   uint64_t off = base + r->offset;
@@ -104,6 +117,7 @@ static void record(struct dump_out *d, const struct mip_map_record *r,
       [MIP_MAP_BLOCKS] = DUMP_map_blocks + 1,
       [MIP_MAP_HEAP_SITE] = DUMP_map_heap_site + 1,
       [MIP_MAP_DATA] = DUMP_map_data + 1,
+      [MIP_MAP_EDGE_COUNTS] = DUMP_map_edge_counts + 1,
   };
   if (r->hdr.kind < sizeof layouts / sizeof layouts[0] && layouts[r->hdr.kind]) {
     dump_record_begin(d, "body", (enum dump_layout_id)(layouts[r->hdr.kind] - 1),
@@ -116,6 +130,8 @@ static void record(struct dump_out *d, const struct mip_map_record *r,
       blocks_body(d, r->body, body);
     else if (r->hdr.kind == MIP_MAP_DATA)
       data_body(d, r->body, body);
+    else if (r->hdr.kind == MIP_MAP_EDGE_COUNTS)
+      edge_counts_body(d, r->body, body);
     else
       heap_site_body(d, r->body, body);
     dump_object_end(d);

@@ -90,6 +90,9 @@ static const struct dump_field map_heap_site_fields[] = {
 static const struct dump_field map_data_fields[] = {
 #include "mip/layout/map_data.inc"
 };
+static const struct dump_field map_edge_counts_fields[] = {
+#include "mip/layout/map_edge_counts.inc"
+};
 static const struct dump_field profile_header_fields[] = {
 #include "mip/layout/profile_header.inc"
 };
@@ -128,6 +131,9 @@ static const struct dump_field profile_heap_context_fields[] = {
 };
 static const struct dump_field profile_data_fields[] = {
 #include "mip/layout/profile_data.inc"
+};
+static const struct dump_field profile_edge_counts_fields[] = {
+#include "mip/layout/profile_edge_counts.inc"
 };
 #undef MIP_U16
 #undef MIP_U32

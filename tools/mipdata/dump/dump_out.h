@@ -56,6 +56,7 @@ struct dump_layout {
   X(map_block)                                                                 \
   X(map_heap_site)                                                             \
   X(map_data)                                                                  \
+  X(map_edge_counts)                                                           \
   X(profile_header)                                                            \
   X(profile_section)                                                           \
   X(profile_function)                                                          \
@@ -68,7 +69,8 @@ struct dump_layout {
   X(profile_heap_site)                                                         \
   X(profile_heap_frame)                                                        \
   X(profile_heap_context)                                                      \
-  X(profile_data)
+  X(profile_data)                                                              \
+  X(profile_edge_counts)
 
 enum dump_layout_id {
 #define DUMP_LAYOUT_ID(name) DUMP_##name,

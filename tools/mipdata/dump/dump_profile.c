@@ -32,6 +32,8 @@ static const char *const kind_names[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_PEAKS] = "HEAP_PEAKS",
     [MIP_PROF_HEAP_TIMELINE] = "HEAP_TIMELINE",
     [MIP_PROF_DATA] = "DATA",
+    [MIP_PROF_EDGE_COUNTS] = "EDGE_COUNTS",
+    [MIP_PROF_EDGE_COUNTERS] = "EDGE_COUNTERS",
 };
 
 /* The layout of each kind whose entries are records. */
@@ -51,6 +53,7 @@ static const int kind_layout[MIP_PROF_KIND_COUNT] = {
     [MIP_PROF_HEAP_PEAKS] = DUMP_heap_peak + 1,
     [MIP_PROF_HEAP_TIMELINE] = DUMP_heap_point + 1,
     [MIP_PROF_DATA] = DUMP_profile_data + 1,
+    [MIP_PROF_EDGE_COUNTS] = DUMP_profile_edge_counts + 1,
 }; /* (+ 1: 0 is none) */
 
 /* Each string with its offset in the table (string_offset: what string
@@ -93,6 +96,8 @@ static void section_entries(struct dump_out *d, const struct mip_view *v,
     dump_mib_schema(d, "entries", t->data, t->count, offset);
   else if (kind == MIP_PROF_DEPS || kind == MIP_PROF_HEAP_STACKS)
     dump_elements(d, "entries", t->data, t->count, 4, offset); /* u32 */
+  else if (kind == MIP_PROF_EDGE_COUNTERS)
+    dump_elements(d, "entries", t->data, t->count, 8, offset); /* u64 */
   else if (kind == MIP_PROF_HEAP_CONTEXTS)
     contexts(d, v, t, offset);
   else {

@@ -39,6 +39,8 @@ static const char *kind_name(uint32_t kind) {
     return "POOL_SITE";
   case MIP_RAW_POOL_DATA:
     return "POOL_DATA";
+  case MIP_RAW_POOL_BCNT:
+    return "POOL_BCNT";
   }
   const char *name = mip_raw_kind_name(kind);
   return name ? name : "unknown";

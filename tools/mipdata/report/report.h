@@ -110,6 +110,8 @@ struct report {
   int counted;  /* the profile has call counts */
   int ordered;  /* the profile has first-call order */
   size_t block_count; /* blocks of all functions (built with blocks) */
+  int has_block_counts; /* the profile has block counts (edge counters) */
+  size_t block_counted; /* functions with block counts */
   int has_heap; /* heap data: contexts, frames, statistics */
   struct report_function *functions;
   size_t function_count;

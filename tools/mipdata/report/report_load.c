@@ -174,6 +174,8 @@ static void load(struct report *r) {
   r->counted = mip_profile_has(p, MIP_RAW_CNT);
   r->ordered = mip_profile_has(p, MIP_RAW_ORD);
   r->block_count = p->block_count;
+  r->has_block_counts = mip_profile_has(p, MIP_RAW_BCNT);
+  r->block_counted = p->edge_counts_count;
   r->has_heap = p->has_heap;
   r->function_count = p->function_count;
   r->functions = mip_xcalloc(r->function_count + 1, sizeof *r->functions);
