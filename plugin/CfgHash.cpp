@@ -9,6 +9,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
@@ -69,17 +70,46 @@ void appendCondition(SmallVectorImpl<uint8_t> &Bytes, const Instruction &Term) {
   appendWord(Bytes, constantWord(Cmp->getOperand(1)));
 }
 
+constexpr const char *EdgeCounterKind = "mip.edge_counter";
+
+// A block made to count an edge: counter code, then a branch on, marked
+// as the counter's (an original block that holds only a counter is not
+// one).
+bool isEdgeCounterBlock(const BasicBlock &BB) {
+  const auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+  if (!Br || Br->isConditional() || !Br->getMetadata(EdgeCounterKind))
+    return false;
+  for (const Instruction &I : BB)
+    if (&I != Br && !I.getMetadata(EdgeCounterKind) && !I.isDebugOrPseudoInst())
+      return false;
+  return true;
+}
+
+// Where control goes from BB, past any edge-counter blocks.
+const BasicBlock *pastEdgeCounters(const BasicBlock *BB) {
+  for (unsigned Steps = 0; Steps < 8 && isEdgeCounterBlock(*BB); ++Steps)
+    BB = BB->getSingleSuccessor();
+  return BB;
+}
+
 } // namespace
+
+void markEdgeCounter(Instruction &I) {
+  I.setMetadata(EdgeCounterKind, MDNode::get(I.getContext(), {}));
+}
 
 uint64_t computeCfgHash(const Function &F, CfgHashRecipe Recipe) {
   bool Targets = Recipe == CfgHashRecipe::ShapeAndTargets;
   DenseMap<const BasicBlock *, uint64_t> Index;
   for (const BasicBlock &BB : F)
-    Index[&BB] = Index.size();
+    if (!isEdgeCounterBlock(BB))
+      Index[&BB] = Index.size();
 
   SmallVector<uint8_t, 256> Bytes;
   appendWord(Bytes, Index.size());
   for (const BasicBlock &BB : F) {
+    if (!Index.count(&BB))
+      continue;
     uint64_t Calls = 0;
     for (const Instruction &I : BB)
       if (const auto *Call = dyn_cast<CallBase>(&I)) {
@@ -93,7 +123,7 @@ uint64_t computeCfgHash(const Function &F, CfgHashRecipe Recipe) {
     appendWord(Bytes, Term ? Term->getNumSuccessors() : 0);
     if (Term)
       for (const BasicBlock *Succ : successors(Term))
-        appendWord(Bytes, Index.lookup(Succ));
+        appendWord(Bytes, Index.lookup(pastEdgeCounters(Succ)));
     if (Term && Targets)
       appendCondition(Bytes, *Term);
   }

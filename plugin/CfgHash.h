@@ -6,7 +6,8 @@
 
 namespace llvm {
 class Function;
-}
+class Instruction;
+} // namespace llvm
 
 namespace mip {
 
@@ -24,6 +25,12 @@ enum class CfgHashRecipe { Shape = 1, ShapeAndTargets = 2 };
 // instruments. A profile entry whose hash differs from the function being
 // rebuilt is stale. docs/formats.md gives the exact recipes.
 uint64_t computeCfgHash(const llvm::Function &F, CfgHashRecipe Recipe);
+
+// Marks I as part of an edge counter (EdgeCounters.h), and the branch of
+// a block made to count a critical edge: such a block is not part of the
+// hash, which must describe the function as a build without the counters
+// sees it.
+void markEdgeCounter(llvm::Instruction &I);
 
 // The recipe maps are written with: ShapeAndTargets, unless the hidden
 // option -mip-cfg-hash-recipe=1 asks for an older MIP's (a test of

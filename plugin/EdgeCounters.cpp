@@ -36,7 +36,10 @@ Instruction *counterPoint(const CfgEdge &E) {
   if (E.Dst->getSinglePredecessor() == E.Src)
     return &*E.Dst->getFirstInsertionPt();
   BasicBlock *Split = SplitCriticalEdge(E.Src->getTerminator(), E.SuccIndex);
-  return Split ? Split->getTerminator() : nullptr;
+  if (!Split)
+    return nullptr;
+  markEdgeCounter(*Split->getTerminator());
+  return Split->getTerminator();
 }
 
 void increment(Instruction *At, GlobalVariable *Counters, unsigned Index,
@@ -47,13 +50,21 @@ void increment(Instruction *At, GlobalVariable *Counters, unsigned Index,
                        ? B.CreateConstInBoundsGEP2_32(Counters->getValueType(),
                                                       Counters, 0, Index)
                        : static_cast<Value *>(Counters);
+  SmallVector<Value *, 4> Made;
   if (Atomic) {
-    B.CreateAtomicRMW(AtomicRMWInst::Add, Counter, B.getInt64(1),
-                      MaybeAlign(8), AtomicOrdering::Monotonic);
-    return;
+    Made.push_back(B.CreateAtomicRMW(AtomicRMWInst::Add, Counter,
+                                     B.getInt64(1), MaybeAlign(8),
+                                     AtomicOrdering::Monotonic));
+  } else {
+    LoadInst *Old = B.CreateAlignedLoad(Int64, Counter, Align(8), "mip.edge");
+    Value *New = B.CreateAdd(Old, B.getInt64(1));
+    Made = {Old, New, B.CreateAlignedStore(New, Counter, Align(8))};
   }
-  LoadInst *Old = B.CreateLoad(Int64, Counter, "mip.edge");
-  B.CreateStore(B.CreateAdd(Old, B.getInt64(1)), Counter);
+  if (Counter != Counters)
+    Made.push_back(Counter);
+  for (Value *V : Made)
+    if (auto *I = dyn_cast<Instruction>(V))
+      markEdgeCounter(*I);
 }
 
 void recordOwner(GlobalVariable &GV, const Function &F, uint64_t Hash) {

@@ -19,6 +19,9 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <optional>
+#include <string>
+
 namespace llvm {
 class GlobalVariable;
 }

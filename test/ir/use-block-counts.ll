@@ -18,16 +18,16 @@
 ; RUN: %opt -passes='mip-use-early<profile=%t.calls.mip>' -S %s | %FileCheck %s --check-prefix=CALLS
 ; @pick changed (one more block): its counts are stale, not used, and a
 ; missed remark says so; the others keep theirs.
-; RUN: sed 's/^  br i1 %small, label %a, label %b ; pick$/  br i1 %small, label %a, label %c\nc:\n  br label %b/' %s >%t.changed.ll
+; RUN: sed 's/^  br i1 %low, label %a, label %b ; pick$/  br i1 %low, label %a, label %c\nc:\n  br label %b/' %s >%t.changed.ll
 ; RUN: %opt -passes='mip-use-early<profile=%t.mip>' -pass-remarks-missed=mip -S %t.changed.ll -o %t.changed.out.ll 2>%t.err
 ; RUN: %FileCheck %s --check-prefix=STALE --input-file=%t.changed.out.ll
 ; RUN: %FileCheck %s --check-prefix=REMARK --input-file=%t.err
 ; The instrumented module: u64 counters in __mip_bcnt, one record each.
 ; RUN: %opt -passes='mip-generate<block-counts>' -S %s | %FileCheck %s --check-prefix=GEN
 
-; CHECK: define i32 @never(i32 %x) #[[EXACT:[0-9]+]] !prof ![[ZERO:[0-9]+]] {
-; CHECK: define i32 @pick(i32 %x) #[[EXACT]] !prof ![[THOUSAND:[0-9]+]] {
-; CHECK: br i1 %small, label %a, label %b, !prof ![[PICK:[0-9]+]]
+; CHECK: define i32 @never(i32 %x) #{{[0-9]+}} !prof ![[ZERO:[0-9]+]]
+; CHECK: define i32 @pick(i32 %x) #[[EXACT:[0-9]+]] !prof ![[THOUSAND:[0-9]+]] {
+; CHECK: br i1 %low, label %a, label %b, !prof ![[PICK:[0-9]+]]
 ; CHECK: switch i32 %r, label %d0 [
 ; CHECK-NEXT: i32 1, label %d1
 ; CHECK-NEXT: i32 2, label %d2
@@ -43,10 +43,10 @@
 ; CHECK-DAG: ![[SWITCH]] = !{!"branch_weights", i32 334, i32 333, i32 333}
 ; CHECK-DAG: ![[LOOP]] = !{!"branch_weights", i32 1, i32 999}
 
-; CALLS: br i1 %small, label %a, label %b{{$}}
+; CALLS: br i1 %low, label %a, label %b{{$}}
 
-; STALE: define i32 @pick(i32 %x) #0 {
-; STALE: br i1 %small, label %a, label %c{{$}}
+; STALE: define i32 @pick(i32 %x) #{{[0-9]+}} {
+; STALE: br i1 %low, label %a, label %c{{$}}
 ; STALE: define i32 @main() #[[EXACT:[0-9]+]] !prof
 ; STALE: br i1 %done, label %exit, label %loop, !prof
 ; REMARK: remark: {{.*}}block counts not used: the function changed since they were counted
@@ -62,8 +62,8 @@ define i32 @never(i32 %x) noinline {
 
 define i32 @pick(i32 %x) noinline {
 entry:
-  %small = icmp ult i32 %x, 100
-  br i1 %small, label %a, label %b ; pick
+  %low = icmp ult i32 %x, 100
+  br i1 %low, label %a, label %b ; pick
 a:
   br label %b
 b:
