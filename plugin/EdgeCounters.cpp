@@ -27,14 +27,23 @@ constexpr const char *OwnerKind = "mip.edge_counts";
 // again does not count them twice.
 constexpr const char *CountedFlag = "mip.edges_counted";
 
+// The start of BB, where its counter counts it even when BB ends in a
+// call that does not return (a throw, exit()): in the entry block, after
+// the static allocas.
+Instruction *startOf(BasicBlock &BB) {
+  if (&BB == &BB.getParent()->getEntryBlock())
+    return entryProbePoint(*BB.getParent());
+  return &*BB.getFirstInsertionPt();
+}
+
 // Where the counter of edge E goes; splits E when it is critical.
 Instruction *counterPoint(const CfgEdge &E) {
   if (!E.Src)
     return entryProbePoint(*E.Dst->getParent());
   if (!E.Dst || E.Src->getTerminator()->getNumSuccessors() == 1)
-    return E.Src->getTerminator();
+    return startOf(*E.Src);
   if (E.Dst->getSinglePredecessor() == E.Src)
-    return &*E.Dst->getFirstInsertionPt();
+    return startOf(*E.Dst);
   BasicBlock *Split = SplitCriticalEdge(E.Src->getTerminator(), E.SuccIndex);
   if (!Split)
     return nullptr;
@@ -67,6 +76,22 @@ void increment(Instruction *At, GlobalVariable *Counters, unsigned Index,
       markEdgeCounter(*I);
 }
 
+// Unlike other counters, these are used by every function F is inlined
+// into, so they live on without F: not tied to it (an association with a
+// function that inlining deleted is no section to link to), and for a
+// function of a COMDAT group, in a group of their own, which the linker
+// keeps once, as it keeps the function, so that code inlined from any
+// copy counts into the one that is kept.
+void detachFromFunction(GlobalVariable &Counters, const Function &F) {
+  Counters.setMetadata(LLVMContext::MD_associated, nullptr);
+  if (!F.hasComdat())
+    return;
+  Counters.setLinkage(GlobalValue::LinkOnceODRLinkage);
+  Counters.setVisibility(GlobalValue::HiddenVisibility);
+  Counters.setComdat(
+      Counters.getParent()->getOrInsertComdat(Counters.getName()));
+}
+
 void recordOwner(GlobalVariable &GV, const Function &F, uint64_t Hash) {
   LLVMContext &Ctx = F.getContext();
   Metadata *Fields[] = {
@@ -84,6 +109,7 @@ bool countEdges(Function &F, bool Atomic) {
     return false;
   GlobalVariable *Counters = createCounterArray(
       F, MIP_RAW_BCNT, Type::getInt64Ty(F.getContext()), Tree->counters());
+  detachFromFunction(*Counters, F);
   recordOwner(*Counters, F, Hash);
   // Every point first: splitting an edge changes no other edge's point.
   SmallVector<std::pair<Instruction *, unsigned>, 16> Points;

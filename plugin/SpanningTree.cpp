@@ -22,11 +22,6 @@ bool canInsertInto(const BasicBlock &BB) {
   return BB.getFirstInsertionPt() != BB.end();
 }
 
-// Whether a counter can go just before Src's terminator.
-bool canInsertBeforeTerminator(const BasicBlock &Src) {
-  const Instruction *Term = Src.getTerminator();
-  return canInsertInto(Src) && !isa<CatchSwitchInst>(Term);
-}
 
 bool isCritical(const CfgEdge &E) {
   return E.Src && E.Dst && E.Src->getTerminator()->getNumSuccessors() > 1 &&
@@ -63,7 +58,7 @@ bool canCountOn(const CfgEdge &E) {
   if (!E.Src)
     return canInsertInto(*E.Dst);
   if (!E.Dst || E.Src->getTerminator()->getNumSuccessors() == 1)
-    return canInsertBeforeTerminator(*E.Src);
+    return canInsertInto(*E.Src);
   if (E.Dst->getSinglePredecessor() == E.Src)
     return canInsertInto(*E.Dst);
   const Instruction *Term = E.Src->getTerminator();

@@ -67,9 +67,9 @@ private:
   std::vector<unsigned> NodeOfSrc, NodeOfDst; // per edge
 };
 
-// Whether Edge can carry a counter: in its source block (the source's only
-// edge), in its destination (the destination's only edge), or in a new
-// block on it (a critical edge that can be split).
+// Whether Edge can carry a counter: at the start of its source block (the
+// source's only edge), of its destination (the destination's only edge),
+// or of a new block on it (a critical edge that can be split).
 bool canCountOn(const CfgEdge &Edge);
 
 } // namespace mip

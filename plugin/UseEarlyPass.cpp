@@ -194,14 +194,20 @@ private:
     Expected<EdgeCountsUse> Use = applyEdgeCounts(F, P, CountScale);
     if (!Use)
       return Use.takeError();
-    if (*Use == EdgeCountsUse::Stale) {
-      OptimizationRemarkEmitter ORE(&F);
+    OptimizationRemarkEmitter ORE(&F);
+    if (*Use == EdgeCountsUse::Stale)
       ORE.emit([&] {
         return OptimizationRemarkMissed("mip", "StaleBlockCounts", &F)
                << "block counts not used: the function changed since they "
                   "were counted; estimated from its calls";
       });
-    }
+    if (*Use == EdgeCountsUse::Applied)
+      ORE.emit([&] {
+        return OptimizationRemark("mip", "BlockCounts", &F)
+               << ore::NV("Function", F.getName()) << ": "
+               << ore::NV("Calls", entryCountOf(F) / CountScale)
+               << " calls and its branches from its block counts";
+      });
     return Error::success();
   }
 

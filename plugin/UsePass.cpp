@@ -164,7 +164,9 @@ bool useFunction(Module &M, const Profile &P, const UseSettings &S,
   if (!Fn)
     return fail(M, Fn.takeError());
   if (!*Fn) {
-    if (IsStale) {
+    // A function given exact counts before inlining is the profiled one:
+    // its end differs only by what the counters and the counts changed.
+    if (IsStale && !hasExactCounts(F)) {
       T.Stale.push_back(profileKey(F));
       remarkStale(F);
     }

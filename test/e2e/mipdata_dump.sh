@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   return argc > 5 ? never(argc) : 0;
 }
 C
-MODES=counts,order,blocks,edges,heap,data
+MODES=counts,order,blocks,edges,heap,data,block-counts
 mip_build $MODES prog -fmip-pool -O1 -g prog.c
 mip_runs run ./prog "" "a b"
 "$MIPDATA" extract prog -o prog.mipmap >extract.txt
@@ -97,7 +97,7 @@ got=$(jq '[.sections[] | .offset + ((.size + 7) / 8 | floor) * 8] | max' $raw)
 expect_eq "raw payloads: the last one, padded, ends the file" "$got" "$(wc -c <run.1.mipraw)"
 got=$(jq -r '[.sections[].name] | join(" ")' $raw)
 expect_eq "raw sections: the counters and payloads of $MODES" "$got" \
-  "COV CNT ORD BLK SITE DATA EDGES STATS HEAP_MIBS HEAP_STACKS HEAP_SEGMENTS HEAP_TIMELINE"
+  "COV CNT ORD BLK SITE DATA BCNT EDGES STATS HEAP_MIBS HEAP_STACKS HEAP_SEGMENTS HEAP_TIMELINE"
 got=$(jq '.header.modes as $m | [.sections[] | pow(2; .kind)] | add == $m' $raw)
 expect_eq "raw header: modes has the bit of each section" "$got" true
 
