@@ -14,6 +14,7 @@
 #include "AllocHints.h"
 #include "BranchWeights.h"
 #include "CfgHash.h"
+#include "Compat.h"
 #include "EdgeCountWeights.h"
 #include "FunctionFilter.h"
 #include "FunctionKey.h"
@@ -189,6 +190,11 @@ PreservedAnalyses UsePass::run(Module &M, ModuleAnalysisManager &) {
              P->path() + ": no runs merged into this profile; not used");
     return PreservedAnalyses::all();
   }
+  // Edge counts are applied before inlining, which only LLVM 19 does.
+  if (!compat::CountsBeforeInlining && P->hasEdgeCounts())
+    diagnose(M, DS_Warning,
+             P->path() + ": its block counts are used by LLVM 19 and later "
+                         "only; this rebuild uses the rest of the profile");
   Tally T;
   for (Function &F : M) {
     if (!shouldInstrument(F))

@@ -17,7 +17,9 @@
 #   5. a profile without block counts gives no such counts;
 #   6. the counters of a function in a COMDAT group (an inline C++
 #      function used by two units) are kept once, and count the calls of
-#      both units.
+#      both units;
+#   7. with LLVM 14 (when its plugin is built), block counts are counted
+#      and the rebuild says, once, that it uses them only from LLVM 19.
 #   test/e2e/use_block_counts.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -174,4 +176,20 @@ mip_profile comdat comdat.mip comdat.mipraw >/dev/null
 "$MIPCXX" -O2 -fmip-use=comdat.mip -Rpass=mip -c a.cpp -o a.o 2>comdat.remarks
 expect_eq "COMDAT: step counted once for both units" \
   "$(sed -n 's/.*remark: _Z4stepi: \([0-9]*\) calls.*/\1/p' comdat.remarks | sort -u)" 500
+
+# ---- 7. LLVM 14 ---------------------------------------------------------------------------
+if [ -f "$BUILD/lib/mip/llvm-14/libmip.so" ]; then
+  "$MIPCC" --mip-llvm=14 -O2 -fmip-generate=block-counts work.c main.c -c 2>old.err &&
+    "$MIPCXX" --mip-llvm=14 -O2 -fmip-generate=block-counts parse.cpp -c 2>>old.err &&
+    "$MIPCXX" --mip-llvm=14 main.o work.o parse.o -o old 2>>old.err
+  check "LLVM 14: builds" test -x old
+  MIP_PROFILE_FILE=old.mipraw ./old 1000 >old.out
+  check "LLVM 14: prints what plain prints" cmp -s old.out plain.out
+  mip_profile old old.mip old.mipraw >/dev/null
+  expect_eq "LLVM 14: block counts of every function" \
+    "$(mip_show old.mip | jq -r .summary.block_counts)" 7
+  "$MIPCC" --mip-llvm=14 -O2 -fmip-use=old.mip -c work.c -o old-use.o 2>old-use.err
+  expect_eq "LLVM 14: the rebuild says it once" \
+    "$(grep -c 'block counts are used by LLVM 19 and later only' old-use.err)" 1
+fi
 finish
