@@ -18,7 +18,8 @@
 #   6. the counters of a function in a COMDAT group (an inline C++
 #      function used by two units) are kept once, and count the calls of
 #      both units;
-#   7. with LLVM 14 (when its plugin is built), block counts are counted
+#   7. under ThinLTO, the same counts, and the rebuild uses them;
+#   8. with LLVM 14 (when its plugin is built), block counts are counted
 #      and the rebuild says, once, that it uses them only from LLVM 19.
 #   test/e2e/use_block_counts.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
@@ -177,7 +178,18 @@ mip_profile comdat comdat.mip comdat.mipraw >/dev/null
 expect_eq "COMDAT: step counted once for both units" \
   "$(sed -n 's/.*remark: _Z4stepi: \([0-9]*\) calls.*/\1/p' comdat.remarks | sort -u)" 500
 
-# ---- 7. LLVM 14 ---------------------------------------------------------------------------
+# ---- 7. ThinLTO ----------------------------------------------------------------------------
+rm -f lto.remarks
+build lto -flto=thin -fmip-generate=block-counts
+MIP_PROFILE_FILE=lto.mipraw ./lto 1000 >lto.out
+check "ThinLTO: prints what plain prints" cmp -s lto.out plain.out
+mip_profile lto lto.mip lto.mipraw >/dev/null
+expect_eq "ThinLTO: block counts of every function" "$(mip_show lto.mip | jq -r .summary.block_counts)" 7
+rm -f lto-use.remarks
+build lto-use -flto=thin -fmip-use=lto.mip -Rpass=mip
+check "ThinLTO: the rebuild's counts are those without LTO" diff mip.one.remarked "$(mip_counts lto-use.remarks >lto.remarked && echo lto.remarked)"
+
+# ---- 8. LLVM 14 ---------------------------------------------------------------------------
 if [ -f "$BUILD/lib/mip/llvm-14/libmip.so" ]; then
   "$MIPCC" --mip-llvm=14 -O2 -fmip-generate=block-counts work.c main.c -c 2>old.err &&
     "$MIPCXX" --mip-llvm=14 -O2 -fmip-generate=block-counts parse.cpp -c 2>>old.err &&
