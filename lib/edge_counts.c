@@ -152,17 +152,11 @@ void mip_edge_counts_encode(const struct mip_profile *p, uint32_t kind,
 
 /* ---- view ----------------------------------------------------------- */
 
-static const uint8_t *entry_at(const struct mip_view *v, uint32_t kind,
-                               uint64_t i) {
-  const struct mip_view_table *t = &v->tables[kind];
-  return t->data + i * t->entry_size;
-}
-
 int mip_view_edge_counts(const struct mip_view *v, uint64_t i,
                          struct mip_profile_edge_counts *e,
                          struct mip_error *err) {
   struct mip_rec_profile_edge_counts r;
-  mip_rec_profile_edge_counts_decode(&r, entry_at(v, MIP_PROF_EDGE_COUNTS, i));
+  mip_rec_profile_edge_counts_decode(&r, mip_view_entry(v, MIP_PROF_EDGE_COUNTS, i));
   if (!mip_view_string(v, r.key) || !mip_view_string(v, r.name) ||
       !mip_view_string(v, r.unit))
     return CORRUPT(v, err, "edge counts %" PRIu64 " name a string out of range",
@@ -178,32 +172,12 @@ int mip_view_edge_counts(const struct mip_view *v, uint64_t i,
 }
 
 uint64_t mip_view_edge_counter(const struct mip_view *v, uint64_t i) {
-  return mip_get_le64(entry_at(v, MIP_PROF_EDGE_COUNTERS, i));
-}
-
-static const char *key_at(const struct mip_view *v, uint64_t i) {
-  /* key: the entry's first field */
-  const char *key =
-      mip_view_string(v, mip_get_le32(entry_at(v, MIP_PROF_EDGE_COUNTS, i)));
-  return key ? key : "";
+  return mip_get_le64(mip_view_entry(v, MIP_PROF_EDGE_COUNTERS, i));
 }
 
 uint64_t mip_view_find_edge_counts(const struct mip_view *v, const char *key,
                                    uint64_t *first) {
-  uint64_t count = mip_view_count(v, MIP_PROF_EDGE_COUNTS);
-  uint64_t lo = 0, hi = count;
-  while (lo < hi) {
-    uint64_t mid = lo + (hi - lo) / 2;
-    if (strcmp(key_at(v, mid), key) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  *first = lo;
-  uint64_t end = lo;
-  while (end < count && strcmp(key_at(v, end), key) == 0)
-    end++;
-  return end - lo;
+  return mip_view_find_key(v, MIP_PROF_EDGE_COUNTS, key, first);
 }
 
 /* EDGE_COUNTERS holds one total per counter of the BCNT section, which a

@@ -119,11 +119,12 @@ static int read_table(struct mip_view *v,
   return 0;
 }
 
-static const uint8_t *entry(const struct mip_view *v, uint32_t kind,
-                            uint64_t i) {
+const uint8_t *mip_view_entry(const struct mip_view *v, uint32_t kind,
+                              uint64_t i) {
   const struct mip_view_table *t = &v->tables[kind];
   return t->data + i * t->entry_size;
 }
+
 
 /* Strings end with a NUL, so any offset inside is a C string. */
 static int check_strings(const struct mip_view *v, struct mip_error *err) {
@@ -140,7 +141,7 @@ static int read_extents(struct mip_view *v, struct mip_error *err) {
     return corrupt(v, "bad counter extents", err);
   for (uint64_t i = 0; i < t->count; i++) {
     struct mip_rec_raw_extent r;
-    mip_rec_raw_extent_decode(&r, entry(v, MIP_PROF_EXTENTS, i));
+    mip_rec_raw_extent_decode(&r, mip_view_entry(v, MIP_PROF_EXTENTS, i));
     uint32_t known = mip_raw_kind_elem_size(r.kind);
     if (known && r.elem_size != known)
       return mip_fail(err, v->path,
@@ -182,11 +183,11 @@ static int read_schema(struct mip_view *v, struct mip_error *err) {
   const struct mip_view_table *s = &v->tables[MIP_PROF_HEAP_SCHEMA];
   uint64_t at = mip_rec_profile_heap_context_size;
   for (uint64_t i = 0; i < s->count; i++) {
-    uint32_t id = mip_get_le32(entry(v, MIP_PROF_HEAP_SCHEMA, i));
+    uint32_t id = mip_get_le32(mip_view_entry(v, MIP_PROF_HEAP_SCHEMA, i));
     if (id == 0)
       return corrupt(v, "heap schema has field id 0", err);
     for (uint64_t j = 0; j < i; j++)
-      if (mip_get_le32(entry(v, MIP_PROF_HEAP_SCHEMA, j)) == id)
+      if (mip_get_le32(mip_view_entry(v, MIP_PROF_HEAP_SCHEMA, j)) == id)
         return mip_fail(err, v->path,
                         "corrupt profile: heap schema names field %" PRIu32
                         " twice",
@@ -232,7 +233,7 @@ static int check_context_stacks(const struct mip_view *v,
   uint64_t stack = v->tables[MIP_PROF_HEAP_STACKS].count;
   for (uint64_t i = 0; i < n; i++) {
     struct mip_rec_profile_heap_context r;
-    mip_rec_profile_heap_context_decode(&r, entry(v, MIP_PROF_HEAP_CONTEXTS, i));
+    mip_rec_profile_heap_context_decode(&r, mip_view_entry(v, MIP_PROF_HEAP_CONTEXTS, i));
     if (r.first_frame != next)
       return mip_fail(err, v->path,
                       "corrupt profile: heap context %" PRIu64
@@ -293,7 +294,7 @@ static int check_timeline(const struct mip_view *v, struct mip_error *err) {
 void mip_view_heap_peak(const struct mip_view *v, uint64_t i,
                         struct mip_heap_peak *k) {
   struct mip_rec_heap_peak r;
-  mip_rec_heap_peak_decode(&r, entry(v, MIP_PROF_HEAP_PEAKS, i));
+  mip_rec_heap_peak_decode(&r, mip_view_entry(v, MIP_PROF_HEAP_PEAKS, i));
   *k = (struct mip_heap_peak){r.bytes,    r.blocks, r.event,
                               r.events,   r.interval, r.ms};
 }
@@ -301,7 +302,7 @@ void mip_view_heap_peak(const struct mip_view *v, uint64_t i,
 void mip_view_heap_point(const struct mip_view *v, uint64_t i,
                          struct mip_heap_point *pt) {
   struct mip_rec_heap_point r;
-  mip_rec_heap_point_decode(&r, entry(v, MIP_PROF_HEAP_TIMELINE, i));
+  mip_rec_heap_point_decode(&r, mip_view_entry(v, MIP_PROF_HEAP_TIMELINE, i));
   *pt = (struct mip_heap_point){r.event, r.ms, r.bytes, r.blocks};
 }
 
@@ -374,20 +375,20 @@ static void read_per_function(const struct mip_view *v, uint64_t i,
                               struct mip_profile_function *f) {
   if (v->tables[MIP_PROF_CALLS].present) {
     struct mip_rec_profile_calls r;
-    mip_rec_profile_calls_decode(&r, entry(v, MIP_PROF_CALLS, i));
+    mip_rec_profile_calls_decode(&r, mip_view_entry(v, MIP_PROF_CALLS, i));
     f->cnt_offset = r.raw_offset;
     f->calls = r.calls;
   }
   if (v->tables[MIP_PROF_ORDER].present) {
     struct mip_rec_profile_order r;
-    mip_rec_profile_order_decode(&r, entry(v, MIP_PROF_ORDER, i));
+    mip_rec_profile_order_decode(&r, mip_view_entry(v, MIP_PROF_ORDER, i));
     f->ord_offset = r.raw_offset;
     f->rank_sum = r.rank_sum;
     f->ranked_runs = r.ranked_runs;
   }
   if (v->tables[MIP_PROF_BLOCKS].present) {
     struct mip_rec_profile_blocks r;
-    mip_rec_profile_blocks_decode(&r, entry(v, MIP_PROF_BLOCKS, i));
+    mip_rec_profile_blocks_decode(&r, mip_view_entry(v, MIP_PROF_BLOCKS, i));
     f->first_block = r.first_block;
     f->block_count = r.block_count;
     f->probe_offset = r.probe_offset;
@@ -397,7 +398,7 @@ static void read_per_function(const struct mip_view *v, uint64_t i,
 int mip_view_function(const struct mip_view *v, uint64_t i,
                       struct mip_profile_function *f, struct mip_error *err) {
   struct mip_rec_profile_function r;
-  mip_rec_profile_function_decode(&r, entry(v, MIP_PROF_FUNCTIONS, i));
+  mip_rec_profile_function_decode(&r, mip_view_entry(v, MIP_PROF_FUNCTIONS, i));
   const uint32_t strings[] = {r.key, r.name, r.unit};
   if (!strings_ok(v, strings, 3))
     return mip_fail(err, v->path,
@@ -424,27 +425,34 @@ int mip_view_function(const struct mip_view *v, uint64_t i,
   return 0;
 }
 
-static const char *key_at(const struct mip_view *v, uint64_t i) {
-  const uint8_t *e = entry(v, MIP_PROF_FUNCTIONS, i);
+static const char *key_at(const struct mip_view *v, uint32_t kind,
+                           uint64_t i) {
+  const uint8_t *e = mip_view_entry(v, kind, i);
   const char *key = mip_view_string(v, mip_get_le32(e)); /* key: first */
   return key ? key : "";
 }
 
-uint64_t mip_view_find(const struct mip_view *v, const char *key,
-                       uint64_t *first) {
-  uint64_t lo = 0, hi = v->tables[MIP_PROF_FUNCTIONS].count;
+uint64_t mip_view_find_key(const struct mip_view *v, uint32_t kind,
+                           const char *key, uint64_t *first) {
+  uint64_t count = v->tables[kind].count;
+  uint64_t lo = 0, hi = count;
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
-    if (strcmp(key_at(v, mid), key) < 0)
+    if (strcmp(key_at(v, kind, mid), key) < 0)
       lo = mid + 1;
     else
       hi = mid;
   }
   *first = lo;
-  uint64_t end = lo, count = v->tables[MIP_PROF_FUNCTIONS].count;
-  while (end < count && strcmp(key_at(v, end), key) == 0)
+  uint64_t end = lo;
+  while (end < count && strcmp(key_at(v, kind, end), key) == 0)
     end++;
   return end - lo;
+}
+
+uint64_t mip_view_find(const struct mip_view *v, const char *key,
+                       uint64_t *first) {
+  return mip_view_find_key(v, MIP_PROF_FUNCTIONS, key, first);
 }
 
 /* ---- blocks ------------------------------------------------------------ */
@@ -454,7 +462,7 @@ int mip_view_block(const struct mip_view *v, uint64_t i, struct mip_block *b,
   if (i >= v->tables[MIP_PROF_BLOCK_TABLE].count)
     return corrupt(v, "a block out of range", err);
   struct mip_rec_profile_block r;
-  mip_rec_profile_block_decode(&r, entry(v, MIP_PROF_BLOCK_TABLE, i));
+  mip_rec_profile_block_decode(&r, mip_view_entry(v, MIP_PROF_BLOCK_TABLE, i));
   uint64_t deps = v->tables[MIP_PROF_DEPS].count;
   if (r.dep_first > deps || r.dep_count > deps - r.dep_first)
     return corrupt(v, "a block's dependencies are out of range", err);
@@ -464,7 +472,7 @@ int mip_view_block(const struct mip_view *v, uint64_t i, struct mip_block *b,
 }
 
 uint32_t mip_view_dep(const struct mip_view *v, uint64_t i) {
-  return mip_get_le32(entry(v, MIP_PROF_DEPS, i));
+  return mip_get_le32(mip_view_entry(v, MIP_PROF_DEPS, i));
 }
 
 /* ---- edges, symbols, statistics --------------------------------------- */
@@ -472,7 +480,7 @@ uint32_t mip_view_dep(const struct mip_view *v, uint64_t i) {
 int mip_view_edge(const struct mip_view *v, uint64_t i, struct mip_edge *e,
                   struct mip_error *err) {
   struct mip_rec_profile_edge r;
-  mip_rec_profile_edge_decode(&r, entry(v, MIP_PROF_EDGES, i));
+  mip_rec_profile_edge_decode(&r, mip_view_entry(v, MIP_PROF_EDGES, i));
   uint64_t functions = v->tables[MIP_PROF_FUNCTIONS].count;
   if (r.callee >= functions ||
       (r.caller >= functions && r.caller != MIP_NO_FUNCTION))
@@ -483,14 +491,14 @@ int mip_view_edge(const struct mip_view *v, uint64_t i, struct mip_edge *e,
 
 struct mip_symbol mip_view_symbol(const struct mip_view *v, uint64_t i) {
   struct mip_rec_symbol r;
-  mip_rec_symbol_decode(&r, entry(v, MIP_PROF_SYMBOLS, i));
+  mip_rec_symbol_decode(&r, mip_view_entry(v, MIP_PROF_SYMBOLS, i));
   return (struct mip_symbol){r.addr, r.size};
 }
 
 int mip_view_stat(const struct mip_view *v, uint32_t key, uint64_t *value) {
   for (uint64_t i = 0; i < v->tables[MIP_PROF_STATS].count; i++) {
     struct mip_rec_profile_stat r;
-    mip_rec_profile_stat_decode(&r, entry(v, MIP_PROF_STATS, i));
+    mip_rec_profile_stat_decode(&r, mip_view_entry(v, MIP_PROF_STATS, i));
     if (r.key == key) {
       *value = r.value;
       return 1;
@@ -504,7 +512,7 @@ int mip_view_stat(const struct mip_view *v, uint32_t key, uint64_t *value) {
 int mip_view_heap_site(const struct mip_view *v, uint64_t i,
                        struct mip_heap_site *s, struct mip_error *err) {
   struct mip_rec_profile_heap_site r;
-  mip_rec_profile_heap_site_decode(&r, entry(v, MIP_PROF_HEAP_SITES, i));
+  mip_rec_profile_heap_site_decode(&r, mip_view_entry(v, MIP_PROF_HEAP_SITES, i));
   uint64_t functions = v->tables[MIP_PROF_FUNCTIONS].count;
   if (r.function >= functions)
     return mip_fail(err, v->path,
@@ -533,7 +541,7 @@ int mip_view_heap_site(const struct mip_view *v, uint64_t i,
 int mip_view_heap_frame(const struct mip_view *v, uint64_t i,
                         struct mip_heap_frame *f, struct mip_error *err) {
   struct mip_rec_profile_heap_frame r;
-  mip_rec_profile_heap_frame_decode(&r, entry(v, MIP_PROF_HEAP_FRAMES, i));
+  mip_rec_profile_heap_frame_decode(&r, mip_view_entry(v, MIP_PROF_HEAP_FRAMES, i));
   if (v->version < 2)
     r.object = 0; /* reserved: every frame was the image's or outside */
   const uint32_t strings[] = {r.function, r.file, r.object};
@@ -554,7 +562,7 @@ int mip_view_heap_frame(const struct mip_view *v, uint64_t i,
 
 int mip_view_heap_stack(const struct mip_view *v, uint64_t i,
                         uint32_t *frame, struct mip_error *err) {
-  *frame = mip_get_le32(entry(v, MIP_PROF_HEAP_STACKS, i));
+  *frame = mip_get_le32(mip_view_entry(v, MIP_PROF_HEAP_STACKS, i));
   uint64_t frames = v->tables[MIP_PROF_HEAP_FRAMES].count;
   if (*frame >= frames)
     return mip_fail(err, v->path,
@@ -578,7 +586,7 @@ static void read_mib(const struct mip_view *v, const uint8_t *at,
 
 int mip_view_heap_context(const struct mip_view *v, uint64_t i,
                           struct mip_heap_context *c, struct mip_error *err) {
-  const uint8_t *at = entry(v, MIP_PROF_HEAP_CONTEXTS, i);
+  const uint8_t *at = mip_view_entry(v, MIP_PROF_HEAP_CONTEXTS, i);
   struct mip_rec_profile_heap_context r;
   mip_rec_profile_heap_context_decode(&r, at);
   uint64_t stack = v->tables[MIP_PROF_HEAP_STACKS].count;
@@ -601,7 +609,7 @@ int mip_view_heap_context(const struct mip_view *v, uint64_t i,
 
 static uint32_t context_site(const struct mip_view *v, uint64_t i) {
   struct mip_rec_profile_heap_context r;
-  mip_rec_profile_heap_context_decode(&r, entry(v, MIP_PROF_HEAP_CONTEXTS, i));
+  mip_rec_profile_heap_context_decode(&r, mip_view_entry(v, MIP_PROF_HEAP_CONTEXTS, i));
   return r.site;
 }
 

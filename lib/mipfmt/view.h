@@ -58,6 +58,14 @@ static inline uint64_t mip_view_count(const struct mip_view *v,
 /* The string at offset, or NULL when the offset is out of range. */
 const char *mip_view_string(const struct mip_view *v, uint32_t offset);
 
+/* Entry i of table kind, as the file holds it (i < its count). */
+const uint8_t *mip_view_entry(const struct mip_view *v, uint32_t kind,
+                              uint64_t i);
+/* The entries of table kind, sorted by key (a string offset, each entry's
+ * first field), whose key is key: returns how many, from *first. */
+uint64_t mip_view_find_key(const struct mip_view *v, uint32_t kind,
+                           const char *key, uint64_t *first);
+
 /* Function i (i < its count), with its calls, order and blocks entries. */
 int mip_view_function(const struct mip_view *v, uint64_t i,
                       struct mip_profile_function *f, struct mip_error *err);
