@@ -134,6 +134,7 @@ seed cov "$MIPCC" coverage prog.c
 seed all "$MIPCC" all prog.c x
 seed heap "$MIPCC" counts,blocks,heap prog.c x
 seed cxx "$MIPCXX" counts,heap prog.cpp
+seed edges "$MIPCC" counts,block-counts prog.c x
 # A pooled raw profile (pool mode, %1m) of two runs of the heap build:
 # an input of mipdata merge, and a file the runtime merges into
 mkdir -p seeds/pool
