@@ -17,7 +17,7 @@
 //                      for each; no zero register: the byte starts at 0)
 //            counts    ldr; add pc; ldrd; subs; sbc; strd    22 bytes
 //                      (Thumb-2, with its literal; Arm 32)
-//            heap      lsrs; ands; ldr.w; qadd; str.w of a u32 counter
+//            heap      and.w (lsr #6); ldr.w; qadd; str.w of a u32
 //                      ({base, mask} loaded at the function's entry)
 //
 // (docs/instrumentation.md, "Architectures", has every mode's.)

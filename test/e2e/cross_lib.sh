@@ -328,8 +328,24 @@ heap_profile() {
     mip_show "$hp.mip" --heap >"$hp.json"
 }
 
+# HEAP_ILP32: on a 32-bit target, "FILE:LINE BYTES" for each site whose
+# blocks hold longs or pointers (4 bytes there, 8 on x86-64): their bytes
+# are those, every other site's and every count as on x86-64.
+HEAP_ILP32=
+
+# heap_expected NAME: NAME.x86.sites with HEAP_ILP32's bytes.
+heap_expected() {
+  printf '%s\n' "$HEAP_ILP32" | tr '|' '\n' |
+    awk 'NR == FNR { if (NF == 2) ilp32[$1] = $2; next }
+         $1 in ilp32 { $3 = ilp32[$1] } { print }' - "$1.x86.sites"
+}
+
 # heap_both NAME DRIVER ARGS -- SOURCES...: built for both (x86-64 once),
-# run, per-site blocks and bytes compared, and every context's accesses.
+# run, per-site blocks and bytes compared. (Not their accesses: each
+# target's code generator leaves other loads and stores to count, and
+# blocks share their end granules with other neighbours; access.c and
+# copies.c, whose accesses are fixed and whose blocks share no granule,
+# have their exact counts below.)
 heap_both() {
   name=$1 driver=$2 args=$3
   shift 4
@@ -345,21 +361,15 @@ heap_both() {
   }
   mip_sites "$name.x86.json" >"$name.x86.sites"
   mip_sites "$name.$TAG.json" >"$name.$TAG.sites"
+  heap_expected "$name" >"$name.$TAG.expected"
   n=$(wc -l <"$name.$TAG.sites")
-  if [ "$n" -ge 3 ] && cmp -s "$name.$TAG.sites" "$name.x86.sites" &&
-    cmp -s "$name.$TAG.out" "$name.x86.out"; then
-    pass "$ARCH heap $name: AllocCount and TotalSize as on x86-64 at all $n sites"
+  # (the output too, but where it sums longs: truth's does)
+  if [ "$n" -ge 3 ] && cmp -s "$name.$TAG.sites" "$name.$TAG.expected" &&
+    { [ -n "$HEAP_ILP32" ] || cmp -s "$name.$TAG.out" "$name.x86.out"; }; then
+    pass "$ARCH heap $name: AllocCount and TotalSize as on x86-64 at all $n sites${HEAP_ILP32:+ (ILP32 sizes where longs or pointers)}"
   else
     fail "$ARCH heap $name: sites differ from x86-64 (< x86-64, > $ARCH):"
-    diff "$name.x86.sites" "$name.$TAG.sites" | sed 's/^/     /'
-  fi
-  mip_sites_by TotalAccessCount AllocCount "$name.x86.json" >"$name.x86.access"
-  mip_sites_by TotalAccessCount AllocCount "$name.$TAG.json" >"$name.$TAG.access"
-  if [ -s "$name.$TAG.access" ] && cmp -s "$name.$TAG.access" "$name.x86.access"; then
-    pass "$ARCH heap $name: TotalAccessCount as on x86-64 at every site"
-  else
-    fail "$ARCH heap $name: accesses differ from x86-64 (< x86-64, > $ARCH):"
-    diff "$name.x86.access" "$name.$TAG.access" | sed 's/^/     /'
+    diff "$name.$TAG.expected" "$name.$TAG.sites" | sed 's/^/     /'
   fi
 }
 
@@ -384,7 +394,7 @@ cross_heap() {
   heap_both truth "$MIPCC" 6 -- "$HEAP/main.c" "$HEAP/store.c" "$HEAP/suite.c"
   heap_both objects "$MIPCXX" "" -- "$HEAP/objects.cpp"
   awk 'NR == 1 { $2++ } { print }' "truth.$TAG.sites" >broken.sites
-  cmp -s broken.sites truth.x86.sites &&
+  cmp -s broken.sites "truth.$TAG.expected" &&
     fail "$ARCH heap: a changed count still matched" ||
     pass "$ARCH heap: a changed count is caught by the comparison"
   expect_eq "$ARCH heap: the innermost frames as on x86-64" \
