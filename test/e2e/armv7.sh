@@ -105,6 +105,7 @@ heap_refused() {
 # stores' arrays of longs (their reallocations born in their context);
 # 31 nodes {int, pointer}; an array of 7 of them and new[]'s 8-byte
 # cookie.
+# shellcheck disable=SC2034
 HEAP_ILP32="store.c:10 4000|objects.cpp:19 248|objects.cpp:22 64"
 for state in t32 a32; do
   if [ $state = t32 ]; then

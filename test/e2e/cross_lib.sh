@@ -350,6 +350,7 @@ heap_both() {
   name=$1 driver=$2 args=$3
   shift 4
   if [ ! -e "$name.x86.json" ]; then
+    # shellcheck disable=SC2086
     "$driver" -fmip-generate=heap $HEAP_FLAGS "$@" -o "$name.x86" &&
       heap_profile "$name.x86" "" $args || fail "heap $name: x86-64 build or run failed"
   fi
