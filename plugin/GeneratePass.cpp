@@ -44,12 +44,6 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &MAM) {
     M.getContext().emitError("mip: " + toString(T.takeError()));
     return PreservedAnalyses::all();
   }
-  if (Generated.Heap && !T->heap()) {
-    M.getContext().emitError("mip: heap mode is not supported on " +
-                             T->Name + " (no room for its shadow in a "
-                                       "32-bit address space)");
-    return PreservedAnalyses::all();
-  }
 
   SmallVector<InstrumentedFunction, 64> Done;
   DataAccesses Data(

@@ -12,6 +12,12 @@
 //   shr  $6, %r
 //   incq 0x7fff8000(,%r,8)
 //
+// On Armv7 (CounterShift 2) the counter is a u32 that saturates
+// (llvm.sadd.sat: qadd), at base + (((addr >> 6) & mask) << 2), where
+// {base, mask} is the image's __mip_heap_shadow, loaded at the function's
+// entry: the runtime points it at the shadow once it has one, and a
+// process without one runs on, counting into a word of the runtime's.
+//
 // The increment is plain: threads hitting one granule at once can lose
 // counts, never invent them. One access counts one, whatever its size; a
 // load and a store to the same place are two. A basic block's accesses
@@ -61,9 +67,10 @@ namespace mip {
 namespace {
 
 constexpr unsigned GranuleShift = 6; // 64 bytes per counter
-constexpr unsigned CounterShift = 3; // of 8 bytes
 // void __mip_heap_access_range(const void *p, uint64_t size)
 constexpr const char *AccessRange = "__mip_heap_access_range";
+// The image's {base, mask} of the shadow, where the target reaches it so
+constexpr const char *ShadowBase = "__mip_heap_shadow";
 // How many GEPs and casts to look through for an address's object.
 constexpr unsigned MaxLookup = 16;
 
@@ -171,46 +178,94 @@ void markOwn(Instruction *I) {
                  MDNode::get(I->getContext(), {}));
 }
 
-// The shadow counter of the granule holding byte Addr (an i64).
-Value *counterOf(IRBuilder<> &B, Value *Addr) {
-  Value *Granule = B.CreateLShr(Addr, GranuleShift, "mip.granule");
-  Value *Offset = B.CreateShl(Granule, CounterShift);
-  uint64_t ShadowOffset =
-      checkedTargetOf(*B.GetInsertBlock()->getModule()).ShadowOffset;
-  return B.CreateIntToPtr(B.CreateAdd(Offset, B.getInt64(ShadowOffset)),
-                          compat::ptrTo(B.getInt64Ty()), "mip.shadow");
-}
+// Where a function's counters are: the shadow's layout for its target,
+// and on a 32-bit target the image's {base, mask}, loaded once at its
+// entry (shadowThroughBase, Target.h).
+struct Shadow {
+  const Target &T;
+  IntegerType *Addr;    // an address as an integer (i64, or i32)
+  IntegerType *Counter; // i64, or i32 that saturates
+  Value *Base = nullptr, *Mask = nullptr;
 
-// Adds N (an i64) to a counter.
-void addTo(IRBuilder<> &B, Value *Counter, Value *N) {
-  Type *I64 = B.getInt64Ty();
-  LoadInst *Old = B.CreateAlignedLoad(I64, Counter, Align(8), "mip.accesses");
-  StoreInst *New = B.CreateAlignedStore(B.CreateAdd(Old, N), Counter, Align(8));
-  markOwn(Old);
-  markOwn(New);
-}
+  Shadow(const Target &T, const DataLayout &DL, LLVMContext &Ctx)
+      : T(T), Addr(DL.getIntPtrType(Ctx)),
+        Counter(IntegerType::get(Ctx, 8u << T.CounterShift)) {}
 
-// Adds N to Ptr's granule counter.
-void countAt(IRBuilder<> &B, Value *Ptr, unsigned N) {
-  Value *Addr = B.CreatePtrToInt(Ptr, B.getInt64Ty());
-  addTo(B, counterOf(B, Addr), B.getInt64(N));
-}
+  // The loads of __mip_heap_shadow at F's entry: {base, mask}, words of
+  // the image's runtime that start as {a word of its own, 0}, so that
+  // every counter is that word until the shadow is in place, and become
+  // {ShadowOffset, all ones} once it is (rt/heap/heap_shadow.c).
+  void loadBase(Function &F) {
+    if (!T.shadowThroughBase())
+      return;
+    Module &M = *F.getParent();
+    Type *Words = ArrayType::get(Addr, 2);
+    auto *G = cast<GlobalVariable>(
+        M.getOrInsertGlobal(ShadowBase, Words)->stripPointerCasts());
+    G->setVisibility(GlobalValue::HiddenVisibility);
+    G->setDSOLocal(true);
+    IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+    LoadInst *L = B.CreateLoad(
+        Addr, B.CreateConstInBoundsGEP2_32(Words, G, 0, 0), "mip.shadow.base");
+    LoadInst *K = B.CreateLoad(
+        Addr, B.CreateConstInBoundsGEP2_32(Words, G, 0, 1), "mip.shadow.mask");
+    markOwn(L);
+    markOwn(K);
+    Base = L;
+    Mask = K;
+  }
 
-// A range of at most one granule's size touches one granule or two: one
-// access in the first, and one in the last unless it is the first. Inline,
-// no call: most are struct copies.
+  // The counter of the granule holding byte A (an Addr integer).
+  Value *counterOf(IRBuilder<> &B, Value *A) const {
+    Value *Granule = B.CreateLShr(A, GranuleShift, "mip.granule");
+    Value *At;
+    if (Base)
+      At = B.CreateAdd(Base, B.CreateShl(B.CreateAnd(Granule, Mask),
+                                         T.CounterShift));
+    else
+      At = B.CreateAdd(B.CreateShl(Granule, T.CounterShift),
+                       ConstantInt::get(Addr, T.ShadowOffset));
+    return B.CreateIntToPtr(At, compat::ptrTo(Counter), "mip.shadow");
+  }
+
+  // Adds N (a Counter integer) to a counter: wrapping is out of reach
+  // for a u64; a u32 saturates (Arm's qadd: signed, at 2^31 - 1).
+  void addTo(IRBuilder<> &B, Value *C, Value *N) const {
+    LoadInst *Old = B.CreateAlignedLoad(Counter, C,
+                                        Align(1u << T.CounterShift),
+                                        "mip.accesses");
+    Value *Sum = Counter->getBitWidth() == 64
+                     ? B.CreateAdd(Old, N)
+                     : B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, Old, N);
+    StoreInst *New = B.CreateAlignedStore(Sum, C, Align(1u << T.CounterShift));
+    markOwn(Old);
+    markOwn(New);
+  }
+
+  // Adds N to Ptr's granule counter.
+  void countAt(IRBuilder<> &B, Value *Ptr, unsigned N) const {
+    Value *A = B.CreatePtrToInt(Ptr, Addr);
+    addTo(B, counterOf(B, A), ConstantInt::get(Counter, N));
+  }
+
+  // A range of at most one granule's size touches one granule or two:
+  // one access in the first, and one in the last unless it is the first.
+  // Inline, no call: most are struct copies.
+  void countSmallRange(IRBuilder<> &B, Value *Ptr, uint64_t Len) const {
+    Value *First = B.CreatePtrToInt(Ptr, Addr);
+    Value *Last = B.CreateAdd(First, ConstantInt::get(Addr, Len - 1));
+    Value *Two = B.CreateICmpNE(B.CreateLShr(First, GranuleShift),
+                                B.CreateLShr(Last, GranuleShift));
+    addTo(B, counterOf(B, First), ConstantInt::get(Counter, 1));
+    addTo(B, counterOf(B, Last), B.CreateZExt(Two, Counter));
+  }
+
+  void countRange(IRBuilder<> &B, Value *Ptr, Value *Len) const;
+};
+
 constexpr uint64_t InlineRange = uint64_t(1) << GranuleShift;
 
-void countSmallRange(IRBuilder<> &B, Value *Ptr, uint64_t Len) {
-  Value *First = B.CreatePtrToInt(Ptr, B.getInt64Ty());
-  Value *Last = B.CreateAdd(First, B.getInt64(Len - 1));
-  Value *Two = B.CreateICmpNE(B.CreateLShr(First, GranuleShift),
-                              B.CreateLShr(Last, GranuleShift));
-  addTo(B, counterOf(B, First), B.getInt64(1));
-  addTo(B, counterOf(B, Last), B.CreateZExt(Two, B.getInt64Ty()));
-}
-
-void countRange(IRBuilder<> &B, Value *Ptr, Value *Len) {
+void Shadow::countRange(IRBuilder<> &B, Value *Ptr, Value *Len) const {
   if (auto *C = dyn_cast<ConstantInt>(Len); C && C->getValue().ule(InlineRange))
     return countSmallRange(B, Ptr, C->getZExtValue());
   Module &M = *B.GetInsertBlock()->getModule();
@@ -291,12 +346,16 @@ void countHeapAccesses(Function &F) {
   SmallVector<Count, 32> Counts;
   for (BasicBlock &BB : F)
     countsOf(BB, DL, Counts);
+  if (Counts.empty())
+    return;
+  Shadow S(checkedTargetOf(*F.getParent()), DL, F.getContext());
+  S.loadBase(F);
   for (const Count &C : Counts) {
     IRBuilder<> B(C.Before);
     if (C.Len)
-      countRange(B, C.Ptr, C.Len);
+      S.countRange(B, C.Ptr, C.Len);
     else
-      countAt(B, C.Ptr, C.N);
+      S.countAt(B, C.Ptr, C.N);
   }
 }
 

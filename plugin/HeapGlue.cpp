@@ -13,17 +13,23 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 
+#include <string>
+
 using namespace llvm;
 
 namespace mip {
 
 namespace {
 
-const char *PreinitEntry = ".pushsection .preinit_array,\"aw\",@preinit_array\n"
-                           ".p2align 3\n"
-                           ".quad __mip_heap_preinit\n"
-                           ".hidden __mip_heap_preinit\n"
-                           ".popsection\n";
+// A pointer-wide entry (%preinit_array: on Arm, @ starts a comment).
+std::string preinitEntry(const Module &M) {
+  bool Wide = M.getDataLayout().getPointerSize() == 8;
+  return std::string(".pushsection .preinit_array,\"aw\",%preinit_array\n") +
+         (Wide ? ".p2align 3\n.quad" : ".p2align 2\n.long") +
+         " __mip_heap_preinit\n"
+         ".hidden __mip_heap_preinit\n"
+         ".popsection\n";
+}
 
 bool definesMain(const Module &M) {
   const Function *Main = M.getFunction("main");
@@ -34,7 +40,7 @@ bool definesMain(const Module &M) {
 
 void addHeapGlue(Module &M) {
   if (definesMain(M))
-    M.appendModuleInlineAsm(PreinitEntry);
+    M.appendModuleInlineAsm(preinitEntry(M));
 }
 
 } // namespace mip

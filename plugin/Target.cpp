@@ -17,6 +17,8 @@
 //                      for each; no zero register: the byte starts at 0)
 //            counts    ldr; add pc; ldrd; subs; sbc; strd    22 bytes
 //                      (Thumb-2, with its literal; Arm 32)
+//            heap      and.w (lsr #6); ldr.w; qadd; str.w of a u32
+//                      ({base, mask} loaded at the function's entry)
 //
 // (docs/instrumentation.md, "Architectures", has every mode's.)
 //
@@ -36,7 +38,8 @@ namespace mip {
 namespace {
 
 #define MIP_TARGET(ARCH)                                                       \
-  ARCH(MIP_ARCH_NAME), ARCH(MIP_ARCH_SHADOW_OFFSET), ARCH(MIP_ARCH_COV_ENTERED)
+  ARCH(MIP_ARCH_NAME), ARCH(MIP_ARCH_SHADOW_OFFSET),                          \
+      ARCH(MIP_ARCH_COV_ENTERED), ARCH(MIP_ARCH_COUNTER_SHIFT)
 const Target Targets[] = {
     // R_X86_64_PLT32 (gold takes it in a shared library, LinkRefs.cpp)
     {MIP_TARGET(MIP_ARCH_X86_64), ".long ", "@PLT", true, false},

@@ -17,16 +17,21 @@ namespace mip {
 // the runtime and mipdata share; the rest is in Target.cpp).
 struct Target {
   llvm::StringRef Name;  // as in the triple: "x86_64", "aarch64", "arm"
-  uint64_t ShadowOffset; // heap mode's shadow: ((a >> 6) << 3) + this
+  uint64_t ShadowOffset; // heap mode's shadow: ((a >> 6) << CounterShift)
+                         // + this
   uint8_t CovEntered;    // a coverage byte once its function ran
+  uint8_t CounterShift;  // log2 of a shadow counter's bytes
   // A 4-byte reference to a symbol the image must define, resolved
   // within it (LinkRefs.cpp): Before SYMBOL After.
   llvm::StringRef RefBefore, RefAfter;
   // __mip_first_call keeps the caller's registers (preserve_most), where
   // the back end has that convention (not Arm's).
   bool PreserveMost;
-  // Heap mode's shadow fits the address space (ShadowOffset is not 0).
-  bool heap() const { return ShadowOffset != 0; }
+  // Instrumented code finds the shadow through the image's
+  // __mip_heap_shadow, {base, mask}, rather than at ShadowOffset itself:
+  // 32-bit targets, where the runtime may have to do without one
+  // (rt/heap/heap_shadow.c).
+  bool shadowThroughBase() const { return CounterShift < 3; }
   // Its entries' addresses in the map carry the Thumb bit (bit 0).
   bool ThumbBit;
 };

@@ -44,7 +44,9 @@ RT_CFLAGS := $(RT_CODEGEN_FLAGS) -fvisibility=hidden $(RT_INCLUDES)
 # And no frame pointers, which AArch64 keeps by default (x86-64 does not
 # at -Oz): 432 bytes of the core's code. Nothing walks the runtime's own
 # frames; the heap runtime, whose hooks start the walks of the program's
-# frame records (heap_unwind.c), keeps them.
+# frame records (heap_unwind.c), keeps them: on Armv7 AAPCS frame records
+# in r11, as mipcc has heap code keep them (Thumb code would keep r7's,
+# which Arm state code does not follow).
 # On Armv7, Thumb-2 (30% less code than Arm state: rt/profile is 9,995
 # bytes of text against 14,355; programs in
 # either state call it alike) without frame pointers, which it keeps by
@@ -53,7 +55,7 @@ RT_CFLAGS := $(RT_CODEGEN_FLAGS) -fvisibility=hidden $(RT_INCLUDES)
 rt_arch_cflags = $(if $(filter aarch64%,$(1)),-mno-outline-atomics -fomit-frame-pointer)$(if \
   $(filter armv7%,$(1)),-mthumb -fomit-frame-pointer -D_FILE_OFFSET_BITS=64)
 rt_heap_arch_cflags = $(if $(filter aarch64%,$(1)),-moutline-atomics -fno-omit-frame-pointer)$(if \
-  $(filter armv7%,$(1)),-fno-omit-frame-pointer)
+  $(filter armv7%,$(1)),-fno-omit-frame-pointer -mframe-chain=aapcs)
 RT_HOST := $(shell $(CC) -dumpmachine)
 $(RT_OBJ): ALL_CFLAGS += $(RT_CFLAGS) $(call rt_arch_cflags,$(RT_HOST))
 # Except the heap runtime, which runs at every allocation and free:
@@ -202,10 +204,8 @@ CROSS_TARGETS ?= aarch64-linux-gnu armv7a-linux-gnueabihf
 cross_sysroot = /usr/$(patsubst armv7a-%,arm-%,$(1))
 CROSS_BUILT := $(foreach t,$(CROSS_TARGETS),$(if $(wildcard $(call cross_sysroot,$(t))/include/stdio.h),$(t)))
 
-# $(call cross_sources,TRIPLE): the runtime's sources for TRIPLE. Armv7
-# has no heap mode (include/mip/arch.h: no room for its shadow), so no
-# heap runtime; mipcc refuses -fmip-generate=heap there.
-cross_sources = $(if $(filter armv7%,$(1)),$(filter-out rt/heap/%,$(RT_SRC)),$(RT_SRC))
+# $(call cross_sources,TRIPLE): the runtime's sources for TRIPLE.
+cross_sources = $(RT_SRC)
 
 # $(call cross_runtime,TRIPLE)
 define cross_runtime

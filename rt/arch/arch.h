@@ -22,6 +22,8 @@
  *   MIP_RT_R_JUMP_SLOT, MIP_RT_R_GLOB_DAT, MIP_RT_R_ABS64
  *                              the dynamic relocations of GOT slots
  *                              (ABS64: the pointer-wide absolute one)
+ *   MIP_RT_ELF_REL             1 where dynamic relocations have no
+ *                              addend (DT_REL: Armv7); 0 by default (RELA)
  *   MIP_RT_ASM_COV_SECTION_TYPE
  *                              assembler text: the type of the coverage
  *                              bytes' section (%nobits where they start
@@ -30,6 +32,10 @@
  *   mip_rt_trampoline_put(code, word)
  *                              writes at code (16 bytes at most) a jump
  *                              through the u64 at word
+ *   MIP_RT_THUMB_BIT           the bit a pointer to Thumb code carries
+ *                              (Armv7: 1; the runtime's trampolines are
+ *                              Thumb, return addresses into Thumb code
+ *                              have it); 0 by default
  *   mip_rt_direct_jump(code)   where the code at code jumps directly, if
  *                              it is a tail jump (after a landing pad
  *                              perhaps); 0 if not
@@ -56,12 +62,19 @@
 #ifndef MIP_RT_PRESERVE_MOST
 #define MIP_RT_PRESERVE_MOST __attribute__((preserve_most))
 #endif
+#ifndef MIP_RT_ELF_REL
+#define MIP_RT_ELF_REL 0
+#endif
+#ifndef MIP_RT_THUMB_BIT
+#define MIP_RT_THUMB_BIT 0u
+#endif
 #ifndef MIP_RT_ASM_FUNCTION_STATE
 #define MIP_RT_ASM_FUNCTION_STATE ""
 #endif
 
 #define MIP_RT_SHADOW_OFFSET MIP_RT_ARCH(MIP_ARCH_SHADOW_OFFSET)
 #define MIP_RT_ADDR_BITS MIP_RT_ARCH(MIP_ARCH_ADDR_BITS)
+#define MIP_RT_COUNTER_SHIFT MIP_RT_ARCH(MIP_ARCH_COUNTER_SHIFT)
 /* A coverage byte once its function ran, and before. */
 #define MIP_RT_COV_ENTERED MIP_RT_ARCH(MIP_ARCH_COV_ENTERED)
 #define MIP_RT_COV_NOT_YET (!MIP_RT_COV_ENTERED)

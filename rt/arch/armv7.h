@@ -56,6 +56,8 @@ static inline void mip_rt_cpu_relax(void) { __asm__ volatile("yield"); }
 #define MIP_RT_R_JUMP_SLOT R_ARM_JUMP_SLOT
 #define MIP_RT_R_GLOB_DAT R_ARM_GLOB_DAT
 #define MIP_RT_R_ABS64 R_ARM_ABS32 /* the pointer-wide absolute one */
+/* Dynamic relocations without addends (DT_REL), as Arm's ABI has them. */
+#define MIP_RT_ELF_REL 1
 
 /* 0xdede is Thumb's udf #0xde. */
 #define MIP_RT_TRAP_BYTE 0xde
@@ -92,6 +94,10 @@ static inline void mip_rt_trampoline_put(uint8_t *code, const uint64_t *word) {
   mip_rt_t32_put(code + 8, 0xf8dcu, 0xf000u);
   __builtin___clear_cache((char *)code, (char *)code + 12);
 }
+
+/* The bit a pointer to Thumb code (a trampoline, a return address into
+ * Thumb code) carries. */
+#define MIP_RT_THUMB_BIT 1u
 
 /* Thumb (c's bit 0 set): b.w; Arm: b (always). */
 static inline uintptr_t mip_rt_direct_jump(const uint8_t *c) {

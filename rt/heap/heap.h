@@ -37,18 +37,39 @@
 
 /* ---- Shadow (heap_shadow.c) ----------------------------------------- */
 
-/* The counter of address a is the u64 at ((a >> 6) << 3) + offset, for
- * every user-space address: AddressSanitizer's layout, offset and extent
- * per architecture (mip/arch.h). */
+/* The counter of address a is at ((a >> 6) << MIP_RT_HEAP_COUNTER_SHIFT)
+ * + offset, for every user-space address: AddressSanitizer's layout,
+ * offset and extent per architecture (mip/arch.h), with a u64 counter on
+ * 64-bit targets and a u32 that saturates at 2^31 - 1 on Armv7. */
 #define MIP_RT_HEAP_SHADOW_OFFSET MIP_RT_SHADOW_OFFSET
 #define MIP_RT_HEAP_ADDR_LIMIT (1ULL << MIP_RT_ADDR_BITS)
-#define MIP_RT_HEAP_SHADOW_SIZE (MIP_RT_HEAP_ADDR_LIMIT >> 3)
 #define MIP_RT_HEAP_GRANULE_SHIFT 6
+#define MIP_RT_HEAP_COUNTER_SHIFT MIP_RT_COUNTER_SHIFT
+#define MIP_RT_HEAP_SHADOW_SIZE                                                \
+  ((MIP_RT_HEAP_ADDR_LIMIT >> MIP_RT_HEAP_GRANULE_SHIFT)                       \
+   << MIP_RT_HEAP_COUNTER_SHIFT)
+#if MIP_RT_HEAP_COUNTER_SHIFT == 3
+typedef uint64_t mip_rt_heap_counter;
+#define MIP_RT_HEAP_COUNTER_MAX UINT64_MAX
+/* Instrumented code adds to the counters at their fixed place, which the
+ * runtime must then have: it stops the process when it cannot. */
+#define MIP_RT_HEAP_SHADOW_BASE 0
+#else
+typedef uint32_t mip_rt_heap_counter;
+#define MIP_RT_HEAP_COUNTER_MAX 0x7fffffffu /* qadd's saturation */
+/* Instrumented code finds the counters through the image's
+ * __mip_heap_shadow (heap_shadow.c), which lets the runtime do without
+ * them: the process runs on, unprofiled, when they cannot be mapped. */
+#define MIP_RT_HEAP_SHADOW_BASE 1
+#endif
 
 /* Maps the process's shadow if no image has yet, and checks that a
- * mapping already there is MIP's. Prints one line and aborts when the
- * range is taken by something else or cannot be reserved. */
-MIP_RT_HIDDEN void mip_rt_heap_shadow_map(void);
+ * mapping already there is MIP's; 1 when the shadow is in place. When
+ * the range is taken by something else or cannot be reserved it prints
+ * one line and aborts, or, where instrumented code reaches the shadow
+ * through a base (MIP_RT_HEAP_SHADOW_BASE), returns 0: heap profiling is
+ * then off in the process. */
+MIP_RT_HIDDEN int mip_rt_heap_shadow_map(void);
 /* Whether the process's shadow is in place, without mapping it. */
 MIP_RT_HIDDEN int mip_rt_heap_shadow_present(void);
 /* On the shadow at base (0: none, nothing is counted): clears the
@@ -74,7 +95,8 @@ MIP_RT_HIDDEN void mip_rt_heap_shadow_restore(uintptr_t base, uintptr_t p,
 struct mip_rt_heap_ops;
 
 /* The rendezvous of the heap runtimes of one process: in the shadow of
- * addresses no program can map (48 KiB, below mmap_min_addr), so it
+ * addresses no program can map (48 KiB, below mmap_min_addr; 2 KiB on
+ * Armv7, whose executables may start at 64 KiB), so it
  * exists exactly when the shadow does, at the same place for every
  * image. Fields are only ever appended (the shadow reads as zeros where
  * an older runtime wrote none); the ops it points to are versioned. */
@@ -100,9 +122,12 @@ struct mip_rt_heap_header {
  * to MIP_RT_HEAP_PROBED. */
 #define MIP_RT_HEAP_PROBE 0x4d495001
 #define MIP_RT_HEAP_PROBED 0x4d495002
+#define MIP_RT_HEAP_HEADER_AT                                                  \
+  (((uintptr_t)(MIP_RT_HEAP_SHADOW_BASE ? 0x800 : 0xc000) >>                   \
+    MIP_RT_HEAP_GRANULE_SHIFT) << MIP_RT_HEAP_COUNTER_SHIFT)
 #define MIP_RT_HEAP_HEADER                                                     \
   ((struct mip_rt_heap_header *)(uintptr_t)(MIP_RT_HEAP_SHADOW_OFFSET +        \
-                                            0x1800))
+                                            MIP_RT_HEAP_HEADER_AT))
 
 /* ---- MemInfoBlock (heap_context.c) ------------------------------------ */
 
@@ -693,14 +718,20 @@ MIP_RT_HIDDEN const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void);
 /* Whether a walk may start at frame f: not when the bounds are unknown,
  * or when f is on another stack (a signal stack, a coroutine's); then the
  * stack is frame 0 alone. */
+/* A frame record: two words, the caller's record and the return
+ * address (on Armv7 as AAPCS has them, which mipcc's -mframe-chain=aapcs
+ * makes Thumb code keep in r11 as Arm code does; docs/heap.md). */
+#define MIP_RT_HEAP_FRAME_BYTES (2 * sizeof(uintptr_t))
 static inline int mip_rt_heap_start_ok(const struct mip_rt_heap_bounds *b,
                                        uintptr_t f) {
-  return b->hi - b->lo >= 16 && f >= b->lo && f <= b->hi - 16;
+  return b->hi - b->lo >= MIP_RT_HEAP_FRAME_BYTES && f >= b->lo &&
+         f <= b->hi - MIP_RT_HEAP_FRAME_BYTES;
 }
 /* Whether a walk may go on from frame f to next. */
 static inline int mip_rt_heap_next_ok(const struct mip_rt_heap_bounds *b,
                                       uintptr_t f, uintptr_t next) {
-  return next > f && !(next & 7) && next <= b->hi - 16;
+  return next > f && !(next & (sizeof(uintptr_t) - 1)) &&
+         next <= b->hi - MIP_RT_HEAP_FRAME_BYTES;
 }
 
 /* Walks the frame-pointer chain from fp, the frame of a runtime entry

@@ -133,15 +133,38 @@ static struct lists *lists;
 
 /* ---- ELF ---------------------------------------------------------------- */
 
+/* The dynamic relocations: with addends (Rela) on x86-64 and AArch64,
+ * without (Rel, the addend in the slot) on Armv7. */
+#if UINTPTR_MAX == UINT32_MAX
+#define R_TYPE ELF32_R_TYPE
+#define R_SYM ELF32_R_SYM
+#else
+#define R_TYPE ELF64_R_TYPE
+#define R_SYM ELF64_R_SYM
+#endif
+#if MIP_RT_ELF_REL
+typedef ElfW(Rel) reloc;
+#define RELOC_ADDEND(e) 0
+#define DT_RELOC DT_REL
+#define DT_RELOCSZ DT_RELSZ
+#define DT_RELOCENT DT_RELENT
+#else
+typedef ElfW(Rela) reloc;
+#define RELOC_ADDEND(e) ((e)->r_addend)
+#define DT_RELOC DT_RELA
+#define DT_RELOCSZ DT_RELASZ
+#define DT_RELOCENT DT_RELAENT
+#endif
+
 /* What an object's PT_DYNAMIC says, addresses made absolute (glibc has
  * relocated them in place, but not those of the vDSO). */
 struct dynamic {
   const ElfW(Sym) *symtab;
   const char *strtab;
   size_t strsz;
-  const ElfW(Rela) *jmprel, *rela;
+  const reloc *jmprel, *rela;
   size_t pltrelsz, relasz, relaent;
-  int plt_rela;
+  int plt_rela; /* the PLT's relocations are of the same kind */
   const uint32_t *gnu_hash, *hash;
   const ElfW(Half) *versym;
   const char *soname;
@@ -176,26 +199,26 @@ static int view_of(const struct dl_phdr_info *info, struct view *v) {
   struct dynamic *d = &v->d;
   size_t soname = 0;
   int has_soname = 0;
-  d->relaent = sizeof(ElfW(Rela));
+  d->relaent = sizeof(reloc);
   for (const ElfW(Dyn) *e = v->dyn; e->d_tag != DT_NULL; e++) {
     uintptr_t p = absolute(base, e->d_un.d_ptr);
     switch (e->d_tag) {
     case DT_SYMTAB: d->symtab = (const ElfW(Sym) *)p; break;
     case DT_STRTAB: d->strtab = (const char *)p; break;
     case DT_STRSZ: d->strsz = e->d_un.d_val; break;
-    case DT_JMPREL: d->jmprel = (const ElfW(Rela) *)p; break;
+    case DT_JMPREL: d->jmprel = (const reloc *)p; break;
     case DT_PLTRELSZ: d->pltrelsz = e->d_un.d_val; break;
-    case DT_PLTREL: d->plt_rela = e->d_un.d_val == DT_RELA; break;
-    case DT_RELA: d->rela = (const ElfW(Rela) *)p; break;
-    case DT_RELASZ: d->relasz = e->d_un.d_val; break;
-    case DT_RELAENT: d->relaent = e->d_un.d_val; break;
+    case DT_PLTREL: d->plt_rela = e->d_un.d_val == DT_RELOC; break;
+    case DT_RELOC: d->rela = (const reloc *)p; break;
+    case DT_RELOCSZ: d->relasz = e->d_un.d_val; break;
+    case DT_RELOCENT: d->relaent = e->d_un.d_val; break;
     case DT_GNU_HASH: d->gnu_hash = (const uint32_t *)p; break;
     case DT_HASH: d->hash = (const uint32_t *)p; break;
     case DT_VERSYM: d->versym = (const ElfW(Half) *)p; break;
     case DT_SONAME: soname = e->d_un.d_val, has_soname = 1; break;
     }
   }
-  if (!d->symtab || !d->strtab || d->relaent < sizeof(ElfW(Rela)))
+  if (!d->symtab || !d->strtab || d->relaent < sizeof(reloc))
     return 0;
   if (has_soname && soname < d->strsz)
     d->soname = d->strtab + soname;
@@ -505,7 +528,7 @@ struct scan {
 static void redirect(struct scan *sc, const struct view *v, uint32_t object,
                      int fn, uint32_t type, uintptr_t *at) {
   uintptr_t now = __atomic_load_n(at, __ATOMIC_RELAXED);
-  uintptr_t to = trampoline + ENTRY * fn;
+  uintptr_t to = trampoline + ENTRY * fn + MIP_RT_THUMB_BIT;
   if (now == to)
     return;
   if (now != target[fn] &&
@@ -524,13 +547,15 @@ static void redirect(struct scan *sc, const struct view *v, uint32_t object,
 }
 
 static void redirect_all(struct scan *sc, const struct view *v,
-                         uint32_t object, const ElfW(Rela) *r, size_t bytes) {
+                         uint32_t object, const reloc *r, size_t bytes) {
   const struct dynamic *d = &v->d;
   for (size_t k = 0; r && k + d->relaent <= bytes; k += d->relaent) {
-    const ElfW(Rela) *e = (const ElfW(Rela) *)((const char *)r + k);
-    uint32_t type = ELF64_R_TYPE(e->r_info), sym = ELF64_R_SYM(e->r_info);
+    const reloc *e = (const reloc *)((const char *)r + k);
+    uint32_t type = R_TYPE(e->r_info), sym = R_SYM(e->r_info);
+    /* (Rel: an absolute slot's addend is in it, and the slot is taken
+     * only if it holds the function's address: redirect.) */
     if (!sym || (type != MIP_RT_R_JUMP_SLOT && type != MIP_RT_R_GLOB_DAT &&
-                 (type != MIP_RT_R_ABS64 || e->r_addend)))
+                 (type != MIP_RT_R_ABS64 || RELOC_ADDEND(e))))
       continue;
     /* This image's too: its own code may call dlopen and dlsym (an
      * executable's), and the runtime's lookups (RTLD_DEFAULT, RTLD_NEXT)
@@ -539,7 +564,8 @@ static void redirect_all(struct scan *sc, const struct view *v,
     if (fn < 0 || !target[fn])
       continue;
     uintptr_t a = v->info->dlpi_addr + e->r_offset;
-    if (!(a & 7) && mip_rt_object_has(v->info, a, 8))
+    if (!(a & (sizeof(uintptr_t) - 1)) &&
+        mip_rt_object_has(v->info, a, sizeof(uintptr_t)))
       redirect(sc, v, object, fn, type, (uintptr_t *)a);
   }
 }
@@ -691,7 +717,7 @@ static void *got_dlsym(void *handle, const char *name) {
   void *r = ((dlsym_fn)target[DLSYM])(handle, name);
   if (r && (uintptr_t)r == target[fn] &&
       __atomic_load_n(&active, __ATOMIC_ACQUIRE))
-    r = (void *)(trampoline + ENTRY * fn);
+    r = (void *)(trampoline + ENTRY * fn + MIP_RT_THUMB_BIT);
   return r;
 }
 
@@ -774,7 +800,7 @@ static int restore_object(struct dl_phdr_info *info, size_t size, void *arg) {
     return 0;
   for (uint32_t s = 0; s < lists->slots; s++) {
     const struct slot *sl = &lists->slot[s];
-    uintptr_t ours = trampoline + ENTRY * sl->fn;
+    uintptr_t ours = trampoline + ENTRY * sl->fn + MIP_RT_THUMB_BIT;
     if (sl->object == i && __atomic_load_n(sl->at, __ATOMIC_RELAXED) == ours)
       store(&v, sl->at, sl->old);
   }

@@ -50,6 +50,9 @@ extern const char __mip_heap_interpose[] __attribute__((weak)) MIP_RT_HIDDEN;
 static struct mip_rt_heap state;
 static uint32_t phase; /* 0: not started, 1: starting, 2: started */
 static pthread_t starter;
+/* Started without a shadow (heap_shadow.c said why): no header either,
+ * so no owner, and nothing is profiled. */
+static uint32_t shadowless;
 
 /* ---- The owner's side ------------------------------------------------- */
 
@@ -58,8 +61,11 @@ static pthread_t starter;
  * clock and the CPU run meanwhile. */
 static void fetch(struct mip_rt_heap *h, uintptr_t p) {
   mip_rt_heap_table_prefetch(h, p);
-  if (h->shadow && p < MIP_RT_HEAP_ADDR_LIMIT)
-    __builtin_prefetch((const void *)(h->shadow + ((p >> 6) << 3)), 1);
+  if (h->shadow && (uint64_t)p < MIP_RT_HEAP_ADDR_LIMIT)
+    __builtin_prefetch((const void *)(h->shadow +
+                                      ((p >> MIP_RT_HEAP_GRANULE_SHIFT)
+                                       << MIP_RT_HEAP_COUNTER_SHIFT)),
+                       1);
 }
 
 /* The context of the allocation whose hook's frame is fp. */
@@ -225,7 +231,7 @@ static const struct mip_rt_heap_ops ops = {
 };
 
 static int owner_here(void) {
-  return __atomic_load_n(&phase, __ATOMIC_ACQUIRE) == 2 &&
+  return __atomic_load_n(&phase, __ATOMIC_ACQUIRE) == 2 && !shadowless &&
          __atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE) ==
              &ops;
 }
@@ -438,7 +444,12 @@ void mip_rt_heap_start(char **envp) {
   }
   __atomic_store_n(&starter, pthread_self(), __ATOMIC_RELAXED);
   int saved = errno;
-  mip_rt_heap_shadow_map();
+  if (!mip_rt_heap_shadow_map()) {
+    shadowless = 1;
+    errno = saved;
+    __atomic_store_n(&phase, 2, __ATOMIC_RELEASE);
+    return;
+  }
   mip_rt_heap_payloads = &payloads;
   /* Every image reads the same MIP_OPTIONS: only the first to start
    * reports what is wrong with the heap settings. */
@@ -486,6 +497,8 @@ const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
     if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)
       return NULL;
   }
+  if (shadowless)
+    return NULL;
   struct mip_rt_heap_header *hd = MIP_RT_HEAP_HEADER;
   const struct mip_rt_heap_ops *o = __atomic_load_n(&hd->owner,
                                                     __ATOMIC_ACQUIRE);
@@ -498,7 +511,7 @@ const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
 }
 
 const struct mip_rt_heap_ops *mip_rt_heap_owner_if_any(void) {
-  if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2 &&
+  if ((__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2 || shadowless) &&
       !mip_rt_heap_shadow_present())
     return NULL;
   return usable(__atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE));

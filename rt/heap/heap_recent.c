@@ -35,10 +35,14 @@
 #define WAYS 4
 #define NOWHERE UINT32_MAX /* a walk not recorded */
 
-/* A frame's 16 bytes: in the stack, 8-byte aligned; in a record, 16
- * (so that the comparison takes them straight from memory). */
-typedef uintptr_t frame_bytes __attribute__((vector_size(16), aligned(8)));
-typedef uintptr_t kept_bytes __attribute__((vector_size(16), aligned(16)));
+/* A frame's two words (16 bytes; 8 on Armv7): in the stack, word
+ * aligned; in a record, aligned to their size (so that the comparison
+ * takes them straight from memory). */
+#define FRAME_BYTES (2 * sizeof(uintptr_t))
+typedef uintptr_t frame_bytes
+    __attribute__((vector_size(FRAME_BYTES), aligned(sizeof(uintptr_t))));
+typedef uintptr_t kept_bytes
+    __attribute__((vector_size(FRAME_BYTES), aligned(FRAME_BYTES)));
 
 struct recent {
   const void *fp;  /* its first frame */

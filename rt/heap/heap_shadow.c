@@ -10,6 +10,21 @@
  * AddressSanitizer or MemProf shadow at the same place) would corrupt it
  * silently: then the process stops with one line saying why.
  *
+ * Armv7 (MIP_RT_HEAP_SHADOW_BASE): a u32 counter per granule at
+ * ((a >> 6) << 2) + 512 MiB, 256 MiB for the whole 32-bit address space,
+ * which a program's own mappings (or a small ulimit -v) are far likelier
+ * to stand in the way of. So instrumented code does not add to the
+ * counters at their fixed place but at __mip_heap_shadow's base +
+ * (((a >> 6) & mask) << 2), {base, mask} loaded once at each function's
+ * entry, and this image's runtime sets them when it finds the shadow in
+ * place: until then, and for good when it cannot be had, every counter is
+ * one word of the image's own (mask 0), and the program runs on, its
+ * heap unprofiled, after one line saying why. The base is set before the
+ * mask: a function that loaded the pair across the change counts into
+ * the word or into the shadow's first counter, never elsewhere (and the
+ * change happens once, when the image starts: at the preinit entry or
+ * its first constructor, before its code runs).
+ *
  * Valgrind cannot reserve 16 TiB, and gives the program it runs addresses
  * below 128 GiB only: under valgrind (when its header was there to build
  * with) the shadow is the largest reservation it grants that covers the
@@ -42,6 +57,22 @@
 #endif
 
 static uint32_t mapped; /* this image has seen the shadow in place */
+
+#if MIP_RT_HEAP_SHADOW_BASE
+/* The counters instrumented code adds to (plugin/HeapAccesses.cpp):
+ * {base, mask}, every one of them the sink until the shadow is in
+ * place. */
+static uint32_t sink;
+MIP_RT_HIDDEN uintptr_t __mip_heap_shadow[2] = {(uintptr_t)&sink, 0};
+
+static void use_shadow(void) {
+  __atomic_store_n(&__mip_heap_shadow[0], (uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET,
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&__mip_heap_shadow[1], ~(uintptr_t)0, __ATOMIC_RELEASE);
+}
+#else
+static void use_shadow(void) {}
+#endif
 /* The addresses the shadow covers, as its header says. */
 static uint64_t covered = MIP_RT_HEAP_ADDR_LIMIT;
 
@@ -60,13 +91,19 @@ static void hex(char *out, size_t size, uint64_t v) {
   mip_rt_append(out, mip_rt_append(out, 0, size, "0x"), size, d);
 }
 
-static _Noreturn void give_up(const char *why) {
+/* One line, then the process stops; or, where instrumented code can do
+ * without the shadow, heap profiling is off: 0. */
+static int give_up(const char *why) {
   char from[24], to[24];
   hex(from, sizeof from, MIP_RT_HEAP_SHADOW_OFFSET);
   hex(to, sizeof to, MIP_RT_HEAP_SHADOW_OFFSET + MIP_RT_HEAP_SHADOW_SIZE);
-  mip_rt_report("heap profiling needs the address range ", from, "-", to,
+  mip_rt_report(MIP_RT_HEAP_SHADOW_BASE ? "heap profiling off: it needs "
+                                        : "heap profiling needs ",
+                "the address range ", from, "-", to,
                 " for its shadow memory, ", why, NULL);
-  abort();
+  if (!MIP_RT_HEAP_SHADOW_BASE)
+    abort();
+  return 0;
 }
 
 /* Whether the header page is mapped (mincore fails on unmapped pages). */
@@ -107,6 +144,7 @@ int mip_rt_heap_shadow_present(void) {
                               MIP_RT_HEAP_MAGIC)
     return 0;
   cover(MIP_RT_HEAP_HEADER->addr_bits);
+  use_shadow();
   __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
   return 1;
 }
@@ -121,7 +159,9 @@ static void *reserve(uint64_t bytes) {
 /* Under valgrind: the largest shadow it grants that covers this stack
  * (addresses below 2^bits); 0 when none does. */
 static uint32_t reserve_under_valgrind(void) {
-  uintptr_t stack = (uintptr_t)__builtin_frame_address(0);
+  if (MIP_RT_ADDR_BITS <= 32) /* a 32-bit shadow is small enough */
+    return 0;
+  uint64_t stack = (uintptr_t)__builtin_frame_address(0);
   for (uint32_t bits = 46; bits >= 36 && !(stack >> bits); bits--) {
     void *got = reserve((uint64_t)1 << (bits - 3));
     if (got == (void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET)
@@ -139,25 +179,32 @@ static uint32_t reserve_under_valgrind(void) {
  * even track. The shadow then covers what the stack's bits do, and the
  * header says so. */
 static uint32_t stack_bits(void) {
-  uintptr_t stack = (uintptr_t)__builtin_frame_address(0);
+  uint64_t stack = (uintptr_t)__builtin_frame_address(0);
   uint32_t bits = 36;
   while (bits < MIP_RT_ADDR_BITS && stack >> bits)
     bits++;
   return bits < MIP_RT_ADDR_BITS ? bits : 0;
 }
 
-void mip_rt_heap_shadow_map(void) {
+#define HELD                                                                   \
+  (MIP_RT_HEAP_SHADOW_BASE ? "which something else holds"                     \
+                           : "which something else holds (AddressSanitizer "  \
+                             "or MemProf?)")
+
+int mip_rt_heap_shadow_map(void) {
   if (__atomic_load_n(&mapped, __ATOMIC_ACQUIRE))
-    return;
+    return 1;
   /* Another image mapped it already: the answer to reserving it again
    * would say so natively (EEXIST), but valgrind takes
    * MAP_FIXED_NOREPLACE for a hint and maps the range elsewhere, or
    * fails for want of room, so the header is looked at first. */
   if (mip_rt_heap_shadow_present())
-    return;
+    return 1;
   void *want = (void *)(uintptr_t)MIP_RT_HEAP_SHADOW_OFFSET;
   uint32_t bits = UNDER_VALGRIND() ? 0 : stack_bits();
-  uint64_t size = bits ? (uint64_t)1 << (bits - 3) : MIP_RT_HEAP_SHADOW_SIZE;
+  uint64_t size = bits ? ((uint64_t)1 << (bits - MIP_RT_HEAP_GRANULE_SHIFT))
+                                << MIP_RT_HEAP_COUNTER_SHIFT
+                       : MIP_RT_HEAP_SHADOW_SIZE;
   void *got = reserve(size);
   if (got == MAP_FAILED && errno != EEXIST && UNDER_VALGRIND() &&
       (bits = reserve_under_valgrind()) != 0)
@@ -173,31 +220,34 @@ void mip_rt_heap_shadow_map(void) {
      * hint: the range was taken. */
     munmap(got, size);
     if (!ours())
-      give_up("which something else holds (AddressSanitizer or MemProf?)");
+      return give_up(HELD);
   } else if (errno == EEXIST) {
     if (!ours())
-      give_up("which something else holds (AddressSanitizer or MemProf?)");
+      return give_up(HELD);
   } else {
-    give_up(errno == ENOMEM ? "which cannot be reserved (overcommit or "
-                              "ulimit -v?)"
-                            : "which cannot be reserved");
+    return give_up(errno == ENOMEM ? "which cannot be reserved (overcommit "
+                                     "or ulimit -v?)"
+                                   : "which cannot be reserved");
   }
+  use_shadow();
   __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
+  return 1;
 }
 
 /* The counters of the granules [p, p + size) overlaps, as [*first,
  * *last]; 0 when the range lies outside user space. */
 static int granules(uintptr_t base, uintptr_t p, uint64_t size,
-                    uint64_t **first, uint64_t **last) {
+                    mip_rt_heap_counter **first, mip_rt_heap_counter **last) {
   uint64_t limit = base == MIP_RT_HEAP_SHADOW_OFFSET ? covered
                                                      : MIP_RT_HEAP_ADDR_LIMIT;
   if (!base || p >= limit)
     return 0;
   uint64_t end = size ? size : 1;
   end = end > limit - p ? limit : p + end;
-  *first = (uint64_t *)(base + ((p >> MIP_RT_HEAP_GRANULE_SHIFT) << 3));
-  *last =
-      (uint64_t *)(base + (((end - 1) >> MIP_RT_HEAP_GRANULE_SHIFT) << 3));
+  *first = (mip_rt_heap_counter *)(base + ((p >> MIP_RT_HEAP_GRANULE_SHIFT)
+                                            << MIP_RT_HEAP_COUNTER_SHIFT));
+  *last = (mip_rt_heap_counter *)(base + (((end - 1) >> MIP_RT_HEAP_GRANULE_SHIFT)
+                                          << MIP_RT_HEAP_COUNTER_SHIFT));
   return 1;
 }
 
@@ -208,14 +258,14 @@ static int granules(uintptr_t base, uintptr_t p, uint64_t size,
 /* Clears the counters [from, to), writing only those that are not 0: a
  * page of counters nothing has touched stays the zero page, without
  * memory (the counters of blocks only uninstrumented code uses). */
-static void clear(uint64_t *from, uint64_t *to) {
-  for (uint64_t *c = from; c < to; c++)
+static void clear(mip_rt_heap_counter *from, mip_rt_heap_counter *to) {
+  for (mip_rt_heap_counter *c = from; c < to; c++)
     if (*c)
       *c = 0;
 }
 
 void mip_rt_heap_shadow_zero(uintptr_t base, uintptr_t p, uint64_t size) {
-  uint64_t *c, *last;
+  mip_rt_heap_counter *c, *last;
   if (!granules(base, p, size, &c, &last))
     return;
   uintptr_t from = (uintptr_t)c, to = (uintptr_t)(last + 1);
@@ -226,16 +276,17 @@ void mip_rt_heap_shadow_zero(uintptr_t base, uintptr_t p, uint64_t size) {
     int rc = madvise((void *)in, out - in, MADV_DONTNEED);
     errno = saved;
     if (rc == 0) {
-      clear((uint64_t *)from, (uint64_t *)in);
-      clear((uint64_t *)out, (uint64_t *)to);
+      clear((mip_rt_heap_counter *)from, (mip_rt_heap_counter *)in);
+      clear((mip_rt_heap_counter *)out, (mip_rt_heap_counter *)to);
       return;
     }
   }
-  clear((uint64_t *)from, (uint64_t *)to);
+  clear((mip_rt_heap_counter *)from, (mip_rt_heap_counter *)to);
 }
 
 uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p, uint64_t size) {
-  uint64_t *c, *last, sum = 0;
+  mip_rt_heap_counter *c, *last;
+  uint64_t sum = 0;
   if (!granules(base, p, size, &c, &last))
     return 0;
   for (; c <= last; c++)
@@ -248,9 +299,10 @@ uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p, uint64_t size) {
 #define RELEASE_PAGES 2
 
 int mip_rt_heap_shadow_release(uintptr_t base, uintptr_t p, uint64_t size) {
-  uint64_t *c, *last;
+  mip_rt_heap_counter *c, *last;
   /* Every death asks: most blocks are far too small. */
-  if (size >> MIP_RT_HEAP_GRANULE_SHIFT < RELEASE_PAGES * 4096 / 8 ||
+  if (size >> MIP_RT_HEAP_GRANULE_SHIFT <
+          RELEASE_PAGES * 4096 / sizeof(mip_rt_heap_counter) ||
       !granules(base, p, size, &c, &last))
     return 0;
   /* Not the counters of the end granules, which a neighbour may share. */
@@ -266,18 +318,21 @@ int mip_rt_heap_shadow_release(uintptr_t base, uintptr_t p, uint64_t size) {
 
 void mip_rt_heap_shadow_restore(uintptr_t base, uintptr_t p, uint64_t size,
                                 uint64_t sum) {
-  uint64_t *c, *last;
+  mip_rt_heap_counter *c, *last;
   if (!granules(base, p, size, &c, &last) || last == c)
     return;
   uint64_t now = mip_rt_heap_shadow_sum(base, p, size);
-  if (sum > now)
-    c[1] += sum - now;
+  if (sum > now) {
+    uint64_t room = MIP_RT_HEAP_COUNTER_MAX - c[1];
+    c[1] += (mip_rt_heap_counter)(sum - now < room ? sum - now : room);
+  }
 }
 
 void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p, uint64_t size) {
-  uint64_t *c, *last;
+  mip_rt_heap_counter *c, *last;
   if (!size || !granules(base, p, size, &c, &last))
     return;
   for (; c <= last; c++)
-    ++*c;
+    if (*c != MIP_RT_HEAP_COUNTER_MAX) /* saturates, as instrumented code */
+      ++*c;
 }

@@ -4,7 +4,7 @@
  * Code built in heap mode keeps its frame pointers (mipcc adds
  * -fno-omit-frame-pointer); code that does not (a library built without
  * them) leaves anything in rbp, so every step is checked before it is
- * followed: the next frame must be 8-byte aligned, above the current one,
+ * followed: the next frame must be word-aligned, above the current one,
  * and inside the current thread's stack, whose bounds each thread looks
  * up once (pthread_getattr_np) and keeps in a TLS slot. A bad link ends
  * the stack there; it cannot make the walk read outside the stack.
@@ -61,7 +61,7 @@ uint32_t mip_rt_heap_unwind(const void *fp, struct mip_rt_heap_stack *s,
   uintptr_t(*visited)[2] = mip_rt_heap_recent_record(fp, limit, s);
   uint64_t lane[2] = MIP_RT_HEAP_HASH_START;
   uint32_t n = 0, seen = 0, flags = 0;
-  uintptr_t ret = f[1];
+  uintptr_t ret = f[1] & ~(uintptr_t)MIP_RT_THUMB_BIT;
   keep(visited, seen++, f);
   s->frames[n++] = ret;
   mip_rt_heap_hash_step(lane, ret);
@@ -71,7 +71,9 @@ uint32_t mip_rt_heap_unwind(const void *fp, struct mip_rt_heap_stack *s,
       if (!mip_rt_heap_next_ok(b, (uintptr_t)f, next))
         break;
       f = (const uintptr_t *)next;
-      ret = f[1];
+      /* (without Thumb's bit 0: the address after the call, whose
+       * symbolizer looks one byte before) */
+      ret = f[1] & ~(uintptr_t)MIP_RT_THUMB_BIT;
       keep(visited, seen++, f);
       if (!ret)
         break;

@@ -308,3 +308,173 @@ cross_order() {
     pass "$ARCH -fmip-use -fmip-order: $(wc -l <"order.$TAG.txt") functions in mipdata order's order, same output" ||
     fail "$ARCH -fmip-order: the binary's order differs from the order: $(diff "order.$TAG.txt" "reordered.$TAG.order" | head -5 | tr '\n' ' ')"
 }
+
+# cross_heap: heap mode against x86-64: per-site AllocCount and TotalSize
+# as on x86-64 (whose heap.sh holds them against DHAT), the same innermost
+# frames from the target's frame records, the known access patterns'
+# exact counts, 8 threads, a block a library MIP did not instrument frees
+# (interposition), and a heap library a plain program dlopens (its GOT
+# slots redirected to the runtime's trampolines, JUMP_SLOT and GLOB_DAT).
+HEAP=$HERE/progs/heap_truth
+HEAP_FLAGS="-O2 -gdwarf-4 -fno-optimize-sibling-calls"
+
+# heap_profile BINARY RUNNER ARGS...: BINARY.json (show --heap)
+heap_profile() {
+  hp=$1 runner=$2
+  shift 2
+  # shellcheck disable=SC2086
+  MIP_PROFILE_FILE=$hp.mipraw $runner "./$hp" "$@" >"$hp.out" 2>"$hp.err" &&
+    mip_profile --debug "$hp" "$hp.mip" "$hp.mipraw" >/dev/null &&
+    mip_show "$hp.mip" --heap >"$hp.json"
+}
+
+# HEAP_ILP32: on a 32-bit target, "FILE:LINE BYTES" for each site whose
+# blocks hold longs or pointers (4 bytes there, 8 on x86-64): their bytes
+# are those, every other site's and every count as on x86-64.
+HEAP_ILP32=
+
+# heap_expected NAME: NAME.x86.sites with HEAP_ILP32's bytes.
+heap_expected() {
+  printf '%s\n' "$HEAP_ILP32" | tr '|' '\n' |
+    awk 'NR == FNR { if (NF == 2) ilp32[$1] = $2; next }
+         $1 in ilp32 { $3 = ilp32[$1] } { print }' - "$1.x86.sites"
+}
+
+# heap_both NAME DRIVER ARGS -- SOURCES...: built for both (x86-64 once),
+# run, per-site blocks and bytes compared. (Not their accesses: each
+# target's code generator leaves other loads and stores to count, and
+# blocks share their end granules with other neighbours; access.c and
+# copies.c, whose accesses are fixed and whose blocks share no granule,
+# have their exact counts below.)
+heap_both() {
+  name=$1 driver=$2 args=$3
+  shift 4
+  if [ ! -e "$name.x86.json" ]; then
+    # shellcheck disable=SC2086
+    "$driver" -fmip-generate=heap $HEAP_FLAGS "$@" -o "$name.x86" &&
+      heap_profile "$name.x86" "" $args || fail "heap $name: x86-64 build or run failed"
+  fi
+  # shellcheck disable=SC2086
+  "$driver" $TARGET_FLAGS $LINK -fmip-generate=heap $HEAP_FLAGS "$@" -o "$name.$TAG" &&
+    heap_profile "$name.$TAG" "$TARGET_RUN" $args || {
+    fail "$ARCH heap $name: build or run failed"
+    return
+  }
+  mip_sites "$name.x86.json" >"$name.x86.sites"
+  mip_sites "$name.$TAG.json" >"$name.$TAG.sites"
+  heap_expected "$name" >"$name.$TAG.expected"
+  n=$(wc -l <"$name.$TAG.sites")
+  # (the output too, but where it sums longs: truth's does)
+  if [ "$n" -ge 3 ] && cmp -s "$name.$TAG.sites" "$name.$TAG.expected" &&
+    { [ -n "$HEAP_ILP32" ] || cmp -s "$name.$TAG.out" "$name.x86.out"; }; then
+    pass "$ARCH heap $name: AllocCount and TotalSize as on x86-64 at all $n sites${HEAP_ILP32:+ (ILP32 sizes where longs or pointers)}"
+  else
+    fail "$ARCH heap $name: sites differ from x86-64 (< x86-64, > $ARCH):"
+    diff "$name.$TAG.expected" "$name.$TAG.sites" | sed 's/^/     /'
+  fi
+}
+
+# Call stacks from the frame records: the same frames as on x86-64, up
+# to the first in libc (whose own callers differ).
+heap_frames() {
+  jq -r '.heap[] | select(.site != null)
+         | [foreach .frames[].function as $f (false; . or ($f | startswith("/"));
+            if . then empty else $f end)] | join(" ")' "$1" | sort
+}
+
+# heap_one NAME SOURCE FLAGS...: built for the target and profiled
+heap_one() {
+  name=$1 src=$2
+  shift 2
+  # shellcheck disable=SC2086
+  "$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=heap -O2 -g "$@" "$src" -o "$name.$TAG" &&
+    heap_profile "$name.$TAG" "$TARGET_RUN"
+}
+
+cross_heap() {
+  heap_both truth "$MIPCC" 6 -- "$HEAP/main.c" "$HEAP/store.c" "$HEAP/suite.c"
+  heap_both objects "$MIPCXX" "" -- "$HEAP/objects.cpp"
+  awk 'NR == 1 { $2++ } { print }' "truth.$TAG.sites" >broken.sites
+  cmp -s broken.sites "truth.$TAG.expected" &&
+    fail "$ARCH heap: a changed count still matched" ||
+    pass "$ARCH heap: a changed count is caught by the comparison"
+  expect_eq "$ARCH heap: the innermost frames as on x86-64" \
+    "$(heap_frames "truth.$TAG.json" | tr '\n' ';')" "$(heap_frames truth.x86.json | tr '\n' ';')"
+
+  heap_one access "$HEAP/access.c"
+  expect_eq "$ARCH heap: the access pattern's exact count (5120 stores, 1536 loads)" \
+    "$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' "access.$TAG.json")" 6656
+  heap_one copies "$HEAP/copies.c"
+  expect_eq "$ARCH heap: copies and fills, one access per granule touched" \
+    "$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' "copies.$TAG.json")" 2200
+  heap_one heap_threads "$HEAP/threads.c" -pthread
+  expect_eq "$ARCH heap: 8 threads, blocks and bytes" \
+    "$(jq -c '[([.heap[] | select(.site != null) | .AllocCount] | add), ([.heap[] | select(.site != null) | .TotalSize] | add)]' "heap_threads.$TAG.json")" \
+    "[8000,156000]"
+
+  # A block freed by a library MIP did not instrument dies there: the
+  # process's free is the program's interposed one.
+  # shellcheck disable=SC2086
+  "$CLANG" $TARGET_FLAGS $LINK -O2 -fPIC -shared "$HEAP/release.c" -o "librelease.$TAG.so"
+  # shellcheck disable=SC2086
+  "$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=heap -O2 -g "$HEAP/lifetime.c" \
+    "librelease.$TAG.so" -Wl,-rpath,"$TMP" -o "lifetime.$TAG"
+  heap_profile "lifetime.$TAG" "$TARGET_RUN"
+  expect_eq "$ARCH heap: a block a library frees is not live at exit" \
+    "$(jq -c '[.heap[] | select(.TotalSize == 1000) | .LiveAtExitCount]' "lifetime.$TAG.json")" "[0]"
+
+  cross_heap_dlopen
+}
+
+# A heap library loaded with dlopen by a program built without MIP: the
+# process's free is libc's, so the runtime redirects the GOT slots of
+# free, realloc and reallocarray (JUMP_SLOT; GLOB_DAT with -fno-plt) to
+# its trampolines. Each site's blocks, bytes and blocks live at exit as
+# the host program says (progs/heap_dlopen), none freed unseen.
+cross_heap_dlopen() {
+  DL=$HERE/progs/heap_dlopen
+  mkdir -p "sub.$TAG"
+  # shellcheck disable=SC2086
+  "$MIPCC" $TARGET_FLAGS $LINK -fmip-generate=heap $HEAP_FLAGS -fPIC -shared \
+    "$DL/lib.c" -o "libheapdl.$TAG.so"
+  # shellcheck disable=SC2086
+  "$CLANG" $TARGET_FLAGS $LINK -O2 -fPIC -shared "$DL/plain.c" -o "sub.$TAG/libplaindl.so"
+  "$MIPDATA" extract "libheapdl.$TAG.so" -o "libheapdl.$TAG.mipmap" >/dev/null
+  dl_id=$("$LLVM_BIN/llvm-readelf" -n "libheapdl.$TAG.so" | awk '/Build ID/ { print substr($3, 1, 16) }')
+  for plt in plt no-plt; do
+    dl=dl.$TAG.$plt
+    # shellcheck disable=SC2046,SC2086
+    "$CLANG" $TARGET_FLAGS $LINK $HEAP_FLAGS $([ $plt = no-plt ] && echo -fno-plt) \
+      "$DL/host.c" -Wl,-rpath,"$TMP/sub.$TAG" -o "host.$TAG.$plt"
+    rm -f "$dl".*.mipraw
+    rc=0
+    MIP_PROFILE_FILE="$TMP/$dl.%m.mipraw" $TARGET_RUN "./host.$TAG.$plt" dlopen \
+      "$TMP/libheapdl.$TAG.so" >"$dl.out" 2>"$dl.err" || rc=$?
+    "$MIPDATA" create -p "$dl.mip" "libheapdl.$TAG.mipmap" &&
+      "$MIPDATA" merge -p "$dl.mip" --debug "libheapdl.$TAG.so" "$dl.$dl_id.mipraw" &&
+      mip_show "$dl.mip" --heap >"$dl.json"
+    jq -r '.heap[] | select(.site != null)
+           | "\(.site.function) \(.AllocCount) \(.TotalSize) \(.LiveAtExitCount)"' "$dl.json" |
+      awk '{ n[$1] += $2; b[$1] += $3; l[$1] += $4 } END { for (f in n) print f, n[f], b[f], l[f] }' |
+      sort >"$dl.sites"
+    awk '$1 == "site" && $3 > 0 { print $2, $3, $4, $5 }' "$dl.out" | sort >"$dl.truth"
+    if [ "$rc" = 3 ] && [ -s "$dl.truth" ] && cmp -s "$dl.sites" "$dl.truth" &&
+      [ "$(jq .heap_stats.freed_unseen "$dl.json")" = 0 ]; then
+      pass "$ARCH heap library dlopened by a plain program ($plt): $(wc -l <"$dl.truth") sites as the program says, none freed unseen"
+    else
+      fail "$ARCH heap library dlopened ($plt): status $rc, stderr '$(head -c 200 "$dl.err")' (< program, > MIP):"
+      diff "$dl.truth" "$dl.sites" | sed 's/^/     /' || true
+    fi
+  done
+  # Without the redirection (MIP_OPTIONS=heap_patch=0) the host's frees go
+  # unseen: the check above can fail.
+  MIP_OPTIONS=heap_patch=0 MIP_PROFILE_FILE="$TMP/nopatch.$TAG.%m.mipraw" $TARGET_RUN \
+    "./host.$TAG.plt" dlopen "$TMP/libheapdl.$TAG.so" >/dev/null 2>&1 || true
+  "$MIPDATA" create -p "nopatch.$TAG.mip" "libheapdl.$TAG.mipmap" &&
+    "$MIPDATA" merge -p "nopatch.$TAG.mip" --debug "libheapdl.$TAG.so" "nopatch.$TAG.$dl_id.mipraw" 2>/dev/null &&
+    mip_show "nopatch.$TAG.mip" --heap >"nopatch.$TAG.json"
+  lost=$(jq '.heap_stats.freed_unseen + .heap_stats.live_uninterposed' "nopatch.$TAG.json")
+  [ "$lost" -gt 0 ] &&
+    pass "$ARCH: without the GOT redirection, $lost blocks are freed unseen or live for all MIP knows" ||
+    fail "$ARCH: heap_patch=0 changed nothing: the dlopen check proves nothing"
+}

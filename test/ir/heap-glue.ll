@@ -8,7 +8,7 @@
 ; RUN: %FileCheck %s --check-prefix=PLAIN --input-file=%t.plain.ll
 
 ; CHECK-COUNT-1: module asm ".long __mip_heap_link_with_mipcc_or_mip_interpose@PLT"
-; CHECK: module asm ".pushsection .preinit_array,\22aw\22,@preinit_array"
+; CHECK: module asm ".pushsection .preinit_array,\22aw\22,%preinit_array"
 ; CHECK-NEXT: module asm ".p2align 3"
 ; CHECK-NEXT: module asm ".quad __mip_heap_preinit"
 ; CHECK-NOT: free:

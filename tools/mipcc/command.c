@@ -159,6 +159,8 @@ const char **build_command(const char *compiler, int argc, char **argv,
     strvec_push(&cmd, "-fno-omit-frame-pointer");
     strvec_push(&cmd, "-mno-omit-leaf-frame-pointer");
   }
+  if (add->frame_chain)
+    strvec_push(&cmd, "-mframe-chain=aapcs");
   if (add->function_sections) {
     strvec_push(&cmd, "-ffunction-sections");
     strvec_push(&cmd, "-fdata-sections");

@@ -237,12 +237,6 @@ static struct additions decide(const struct request *rq) {
   /* No inputs: --version, -dumpmachine, -print-*...; nothing to add. */
   if (!rq->inputs)
     return add;
-  /* Heap mode's shadow (an eighth of the address space) has no room in a
-   * 32-bit process beside the program (include/mip/arch.h). */
-  if (rq->generate && rq->heap && mip_target_is_arm32(rq->target))
-    die("-fmip-generate=heap is not supported for %s (MIP's heap mode needs "
-        "a 64-bit target)",
-        rq->target);
   /* Only a command that generates code from a C-family source has use for
    * the plugin; elsewhere clang could call its flags unused, which breaks
    * -Werror builds. */
@@ -251,6 +245,10 @@ static struct additions decide(const struct request *rq) {
   /* The heap runtime takes its call stacks by walking frame pointers, so
    * the code it walks through must keep them. */
   add.frame_pointers = add.plugin && rq->generate && rq->heap;
+  /* On Armv7 one chain of frame records for Thumb and Arm code alike, as
+   * the runtime follows it: Thumb code would keep its own in r7, which
+   * Arm code, and its records, leave alone. */
+  add.frame_chain = add.frame_pointers && mip_target_is_arm32(rq->target);
   /* The linker orders sections: each function and each variable needs
    * its own. */
   add.function_sections = add.plugin && rq->use && rq->order;

@@ -293,6 +293,8 @@ struct additions {
                             -fmip-use; NULL elsewhere */
   bool frame_pointers; /* -fno-omit-frame-pointer
                           -mno-omit-leaf-frame-pointer (heap mode) */
+  bool frame_chain; /* -mframe-chain=aapcs with them (Armv7: Thumb and Arm
+                       code alike keep AAPCS frame records in r11) */
   bool function_sections; /* -ffunction-sections -fdata-sections
                              (-fmip-order compiles) */
   bool thumb; /* -mthumb before the command's own flags (Armv7: Thumb-2
