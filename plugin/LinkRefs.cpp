@@ -6,7 +6,8 @@
 // without -fmip-generate), such a program would run and silently write no
 // profile. So every instrumented object refers to a symbol libmip_rt.a
 // defines, named for what to do when it is missing, and heap objects to
-// one the heap interposer object defines:
+// one the heap interposer object defines; an object that calls mip_dump()
+// also to the symbol of the runtime's member that defines it:
 //
 //   .pushsection .rodata.mip.link,"aR",%progbits
 //   .p2align 2
@@ -58,6 +59,11 @@ void addLinkRefs(Module &M, bool Heap) {
   Asm += reference(T, MIP_RT_LINK_SYMBOL);
   if (Heap)
     Asm += reference(T, MIP_HEAP_LINK_SYMBOL);
+  // mip_dump() is linked only into images whose objects call it (a weak
+  // reference, as <mip/mip.h> declares it, pulls nothing out of an
+  // archive).
+  if (M.getFunction("mip_dump"))
+    Asm += reference(T, MIP_RT_DUMP_SYMBOL);
   Asm += ".popsection\n";
   M.appendModuleInlineAsm(Asm);
 }

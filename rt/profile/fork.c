@@ -60,8 +60,10 @@ static void counters_reset(void) {
 }
 #endif
 
-/* Stand-ins for order.c, edges.c and merge.c (pool mode), which replace
- * them when linked. */
+/* Stand-ins for order.c, edges.c, merge.c (pool mode) and dump_all.c
+ * (mip_dump), which replace them when linked. Without dump_all.c nothing
+ * in the child walks the loaded objects: no copy of them to make. */
+__attribute__((weak)) void mip_rt_objects_before_fork(void) {}
 __attribute__((weak)) void mip_rt_order_reset(void) {}
 __attribute__((weak)) void mip_rt_edges_reset(void) {}
 __attribute__((weak)) void mip_rt_pool_after_fork(void) {}
@@ -82,7 +84,7 @@ static void in_child(void) {
 }
 
 /* One registration for both handlers: the list of objects copied before
- * a fork (objects.c), the child's counters reset after it. */
+ * a fork (dump_all.c), the child's counters reset after it. */
 void mip_rt_fork_init(void) {
   if (pthread_atfork(mip_rt_objects_before_fork, NULL, in_child) != 0)
     mip_rt_report("cannot register a fork handler: a forked child may "

@@ -153,14 +153,16 @@ mip_rt_find_descriptor(const struct dl_phdr_info *info);
 /* Whether the runtime of another image in the process is ready. */
 MIP_RT_HIDDEN int mip_rt_other_ready(void);
 
-/* objects.c: the loaded objects as dl_iterate_phdr reports them, or, in
- * a forked child (whose loader lock may be held forever by a thread it
- * does not have), as they were right before the fork. */
+/* dump_all.c (linked with mip_dump or the heap runtime only): the loaded
+ * objects as dl_iterate_phdr reports them, or, in a forked child (whose
+ * loader lock may be held forever by a thread it does not have), as they
+ * were right before the fork. */
 typedef int (*mip_rt_object_fn)(struct dl_phdr_info *info, size_t size,
                                 void *arg);
 MIP_RT_HIDDEN int mip_rt_each_object(mip_rt_object_fn fn, void *arg);
 /* The pthread_atfork prepare handler (fork.c registers it): copies the
- * list of objects for the child. */
+ * list of objects for the child (a weak no-op in fork.c without
+ * dump_all.c). */
 MIP_RT_HIDDEN void mip_rt_objects_before_fork(void);
 
 /* exit.c: what the runtime reads of the process at start-up (stderr,
