@@ -28,6 +28,12 @@
  * defines. An image whose objects do not call it does without. */
 #define MIP_RT_DUMP_SYMBOL "__mip_link_dump"
 
+/* The counters of every kind but coverage bytes (their payloads, their
+ * reset in a forked child) are in a member of their own: an instrumented
+ * object with such counters refers to MIP_RT_KINDS_SYMBOL, which that
+ * member defines. */
+#define MIP_RT_KINDS_SYMBOL "__mip_link_counter_kinds"
+
 /* The retained section of each instrumented object that holds the
  * references: 4 bytes each, in the image's .rodata. */
 #define MIP_LINK_SECTION ".rodata.mip.link"

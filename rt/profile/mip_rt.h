@@ -74,6 +74,23 @@ MIP_RT_HIDDEN void mip_rt_self_init(void);
 MIP_RT_HIDDEN size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
                                              struct mip_rt_payload *out,
                                              size_t max);
+/* Appends to list->out[n] the payload of a counter section [start,
+ * stop) of kind (kind_size & 0xffff) and element size (kind_size >> 16),
+ * when it is there and there is room: the new count. */
+struct mip_rt_counter_list {
+  struct mip_rt_payload *out;
+  size_t max;
+  const struct mip_rt_image *image;
+};
+MIP_RT_HIDDEN size_t mip_rt_add_counters(const struct mip_rt_counter_list *list,
+                                         size_t n, uint32_t kind_size,
+                                         const uint8_t *start,
+                                         const uint8_t *stop);
+/* Every counter of the image as before the first call (fork.c; all the
+ * kinds with kinds.c, the coverage bytes without). */
+MIP_RT_HIDDEN void mip_rt_counters_reset(void);
+/* [start, stop) set to value; nothing when start is NULL. */
+MIP_RT_HIDDEN void mip_rt_fill(uint8_t *start, uint8_t *stop, uint8_t value);
 /* Whether [addr, addr + size) lies in one of the object's PT_LOAD
  * segments, i.e. is mapped and may be read. */
 MIP_RT_HIDDEN int mip_rt_object_has(const struct dl_phdr_info *info,
