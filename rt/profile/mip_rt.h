@@ -25,6 +25,12 @@
 
 #define MIP_RT_HIDDEN __attribute__((visibility("hidden")))
 
+/* Whether the target divides and shifts 64-bit numbers by a variable
+ * itself. A 32-bit one calls its compiler's library for that, which every
+ * image would then carry (Armv7: 420 bytes, and an import of raise for a
+ * division by zero): the runtime does without there (util.c, write.c). */
+#define MIP_RT_WORD64 (UINTPTR_MAX > 0xffffffffu)
+
 /* One payload of the raw profile: a counter section of this image as it
  * is in memory now, or something the runtime gathered (call edges). */
 struct mip_rt_payload {
@@ -382,6 +388,8 @@ MIP_RT_HIDDEN size_t mip_rt_append(char *out, size_t at, size_t size,
                                    const char *s);
 MIP_RT_HIDDEN size_t mip_rt_append_u64(char *out, size_t at, size_t size,
                                        uint64_t v);
+/* v % n, for n of 1..9 (a pool's slot), without a division. */
+MIP_RT_HIDDEN unsigned mip_rt_mod_small(uint32_t v, unsigned n);
 /* Appends v as 2 * bytes lower-case hex digits, most significant first. */
 MIP_RT_HIDDEN size_t mip_rt_append_hex(char *out, size_t at, size_t size,
                                        uint64_t v, unsigned bytes);
