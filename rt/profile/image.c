@@ -33,7 +33,7 @@ static int build_id_note(const struct dl_phdr_info *info, uint32_t type,
       desc_size > MIP_BUILD_ID_MAX)
     return 0;
   image->build_id_size = desc_size;
-  mip_copy_bytes(image->build_id, desc, desc_size);
+  image->build_id = desc;
   return 1;
 }
 

@@ -49,7 +49,9 @@ struct mip_rt_image {
   uintptr_t load_bias;
   uintptr_t code_start, code_end; /* its executable segments */
   uint32_t build_id_size;
-  uint8_t build_id[MIP_BUILD_ID_MAX];
+  /* In the image's own note, mapped as long as the image is: no copy
+   * (MIP_BUILD_ID_MAX bytes of every image's .bss). */
+  const uint8_t *build_id;
   int is_main; /* the first object dl_iterate_phdr reports */
   /* What %m becomes: the first 8 bytes of the build-id in hex or, without
    * one, a hash of the image's path. "" until mip_rt_image_init. */
