@@ -6,7 +6,10 @@
 // without -fmip-generate), such a program would run and silently write no
 // profile. So every instrumented object refers to a symbol libmip_rt.a
 // defines, named for what to do when it is missing, and heap objects to
-// one the heap interposer object defines:
+// one the heap interposer object defines; an object that calls mip_dump()
+// also to the symbol of the runtime's member that defines it, and one
+// with counters of another kind than coverage bytes to the member that
+// knows every kind:
 //
 //   .pushsection .rodata.mip.link,"aR",%progbits
 //   .p2align 2
@@ -36,6 +39,7 @@
 #include "mip/link.h"
 
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -43,6 +47,21 @@ using namespace llvm;
 namespace mip {
 
 namespace {
+
+// Whether M has counters in another section than the coverage bytes'
+// (the plugin names counter sections with these attributes: Counters.cpp).
+bool hasOtherCounters(const Module &M) {
+  for (const GlobalVariable &GV : M.globals()) {
+    for (const char *Attr : {"bss-section", "data-section"}) {
+      if (!GV.hasAttribute(Attr))
+        continue;
+      StringRef Section = GV.getAttribute(Attr).getValueAsString();
+      if (Section.take_front(6) == "__mip_" && Section != "__mip_cov")
+        return true;
+    }
+  }
+  return false;
+}
 
 std::string reference(const Target &T, const char *Symbol) {
   return (T.RefBefore + Symbol + T.RefAfter + "\n.hidden " + Symbol + "\n")
@@ -58,6 +77,15 @@ void addLinkRefs(Module &M, bool Heap) {
   Asm += reference(T, MIP_RT_LINK_SYMBOL);
   if (Heap)
     Asm += reference(T, MIP_HEAP_LINK_SYMBOL);
+  // mip_dump() is linked only into images whose objects call it (a weak
+  // reference, as <mip/mip.h> declares it, pulls nothing out of an
+  // archive).
+  if (M.getFunction("mip_dump"))
+    Asm += reference(T, MIP_RT_DUMP_SYMBOL);
+  // Counters of another kind than coverage bytes: the runtime's code for
+  // every kind (a coverage image carries the coverage bytes' only).
+  if (hasOtherCounters(M))
+    Asm += reference(T, MIP_RT_KINDS_SYMBOL);
   Asm += ".popsection\n";
   M.appendModuleInlineAsm(Asm);
 }

@@ -118,7 +118,7 @@ $(CONTINUOUS): $(CONTINUOUS_OBJ)
 # runtime's size", which also says what a whole link-time optimization
 # takes that this cannot: the symbols the other members use, the weak
 # stand-ins, mip_dump).
-RT_CORE := exit write path util image dump note objects options fork \
+RT_CORE := exit write path util image dump note options fork \
   continuous_stub probe sys
 LLVM_LINK    := $(LLVM_DIR)/bin/llvm-link
 LLVM_OPT     := $(LLVM_DIR)/bin/opt
@@ -256,6 +256,7 @@ $(foreach t,$(CROSS_BUILT),$(eval $(call cross_runtime,$(t))))
 # order, edges or heap runtime: their state is an image's own
 # (docs/mipcc.md says what a link of such objects does).
 SHARED_RT_SRC := $(RT_CORE:%=rt/profile/%.c) rt/profile/write_fd.c \
+  rt/profile/dump_all.c \
   rt/shared/runtime.c $(filter-out rt/pool/merge_heap.c,$(wildcard rt/pool/*.c))
 SHARED_RT_CFLAGS = $(RT_CFLAGS) -Irt/shared -DMIP_RT_SHARED
 # -z defs: every symbol it uses is its own or libc's.

@@ -22,6 +22,18 @@
 #define MIP_RT_POOL_SYMBOL "__mip_link_pool"
 #define MIP_RT_POOL_HEAP_SYMBOL "__mip_link_pool_heap"
 
+/* mip_dump() (and the copy of the loaded objects a forked child's dump
+ * walks) is in a member of its own: an instrumented object that refers
+ * to mip_dump also refers to MIP_RT_DUMP_SYMBOL, which that member
+ * defines. An image whose objects do not call it does without. */
+#define MIP_RT_DUMP_SYMBOL "__mip_link_dump"
+
+/* The counters of every kind but coverage bytes (their payloads, their
+ * reset in a forked child) are in a member of their own: an instrumented
+ * object with such counters refers to MIP_RT_KINDS_SYMBOL, which that
+ * member defines. */
+#define MIP_RT_KINDS_SYMBOL "__mip_link_counter_kinds"
+
 /* The retained section of each instrumented object that holds the
  * references: 4 bytes each, in the image's .rodata. */
 #define MIP_LINK_SECTION ".rodata.mip.link"

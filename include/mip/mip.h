@@ -6,7 +6,10 @@
  * server stopped by a signal, a child that ends with _exit) can write it
  * when it chooses with mip_dump().
  *
- * The declaration is weak, so the same code builds and links without MIP:
+ * An image links it when one of its instrumented objects calls it (a
+ * call from an object built without -fmip-generate finds it only in an
+ * image that links it for another object). The declaration is weak, so
+ * the same code builds and links without MIP:
  *
  *     #include <mip/mip.h>
  *     ...

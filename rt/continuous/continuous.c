@@ -250,7 +250,16 @@ static const char *start(void) {
   return why;
 }
 
+/* Not when the pattern also pools (%Nm): continuous mode replaces the
+ * file as the image starts, which would throw away the runs pooled in it. */
 void mip_rt_continuous_start(const char *pattern) {
+  if (mip_rt_pool_size(pattern)) {
+    mip_rt_report("MIP_PROFILE_FILE '", pattern,
+                  "' pools (%Nm) and asks for continuous mode (%c), which "
+                  "would replace the pooled file: pooled only",
+                  NULL);
+    return;
+  }
   int saved = errno;
   if (mip_rt_profile_path(pattern, mip_rt_self(), mip_rt_forked(), live.path,
                           sizeof live.path) != 0) {

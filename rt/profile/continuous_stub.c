@@ -9,23 +9,6 @@
 
 #include "mip_rt.h"
 
-/* At start-up: continuous mode when the pattern asks for it (%c), unless
- * it also pools (%Nm): continuous mode replaces the file as the image
- * starts, which would throw away the runs pooled in it. */
-static const char *continuous_pattern(void) {
-  const char *pattern = mip_rt_profile_pattern();
-  if (!mip_rt_pattern_continuous(pattern))
-    return NULL;
-  if (mip_rt_pool_size(pattern)) {
-    mip_rt_report("MIP_PROFILE_FILE '", pattern,
-                  "' pools (%Nm) and asks for continuous mode (%c), which "
-                  "would replace the pooled file: pooled only",
-                  NULL);
-    return NULL;
-  }
-  return pattern;
-}
-
 /* One line: image does not count into its file, and why. */
 static void say_not_continuous(const char *pattern,
                                const struct mip_rt_image *image,
@@ -39,10 +22,13 @@ static void say_not_continuous(const char *pattern,
   errno = saved;
 }
 
+/* At start-up: continuous mode when the pattern asks for it (%c). Whether
+ * it also pools (%Nm) is continuous mode's own question (continuous.c):
+ * without it the stand-in below says how to get it, pool or no pool. */
 #ifndef MIP_RT_SHARED
 void mip_rt_continuous_init(void) {
-  const char *pattern = continuous_pattern();
-  if (pattern)
+  const char *pattern = mip_rt_profile_pattern();
+  if (mip_rt_pattern_continuous(pattern))
     mip_rt_continuous_start(pattern);
 }
 
@@ -52,8 +38,15 @@ __attribute__((weak)) void mip_rt_continuous_start(const char *pattern) {
 }
 #else
 void mip_rt_continuous_refused(const struct mip_rt_image *image) {
-  const char *pattern = continuous_pattern();
-  if (pattern)
+  const char *pattern = mip_rt_profile_pattern();
+  if (!mip_rt_pattern_continuous(pattern))
+    return;
+  if (mip_rt_pool_size(pattern))
+    mip_rt_report("MIP_PROFILE_FILE '", pattern,
+                  "' pools (%Nm) and asks for continuous mode (%c), which "
+                  "would replace the pooled file: pooled only",
+                  NULL);
+  else
     say_not_continuous(pattern, image,
                        "linked with -fmip-shared-runtime, which has no "
                        "continuous mode");

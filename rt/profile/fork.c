@@ -13,13 +13,11 @@
 
 #include "mip_rt.h"
 
-/* The counter sections, writable (image.c sees them read-only). */
+/* The coverage bytes, writable (image.c sees them read-only; kinds.c
+ * has the other kinds). */
 #ifndef MIP_RT_SHARED
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  extern uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN;      \
-  extern uint8_t __stop_##section[] __attribute__((weak)) MIP_RT_HIDDEN;
-#include "mip/layout/raw_kinds.inc"
-#undef MIP_RAW_KIND
+extern uint8_t __start___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
+extern uint8_t __stop___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
 #endif
 
 static int forked;
@@ -27,7 +25,7 @@ static int forked;
 /* Out of line, one copy for every kind; the empty asm keeps the loop a
  * loop rather than a call to memset, which no other part of the runtime
  * imports. */
-__attribute__((noinline)) static void fill(uint8_t *start, uint8_t *stop,
+__attribute__((noinline)) void mip_rt_fill(uint8_t *start, uint8_t *stop,
                                            uint8_t value) {
   for (uint8_t *p = start; p && p < stop; p++) {
     *p = value;
@@ -36,21 +34,20 @@ __attribute__((noinline)) static void fill(uint8_t *start, uint8_t *stop,
 }
 
 /* Every counter as before the first call: 0, but coverage bytes "not
- * yet" (1 on AArch64). */
+ * yet" (1 on AArch64). Here the coverage bytes only; kinds.c, linked
+ * into the images that have other counters, replaces it. */
 #ifndef MIP_RT_SHARED
-static void counters_reset(void) {
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  fill(__start_##section, __stop_##section,                                    \
-       id == MIP_RAW_COV ? MIP_RT_COV_NOT_YET : 0);
-#include "mip/layout/raw_kinds.inc"
-#undef MIP_RAW_KIND
+__attribute__((weak)) void mip_rt_counters_reset(void) {
+  mip_rt_fill(__start___mip_cov, __stop___mip_cov, MIP_RT_COV_NOT_YET);
 }
+#define counters_reset mip_rt_counters_reset
 #else
 /* Those of every image registered with the shared runtime. */
 static void image_counters_reset(const struct mip_rt_image *image) {
   uint8_t *const *at = (uint8_t *const *)image->sections;
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  fill(at[0], at[1], id == MIP_RAW_COV ? MIP_RT_COV_NOT_YET : 0), at += 2;
+  mip_rt_fill(at[0], at[1], id == MIP_RAW_COV ? MIP_RT_COV_NOT_YET : 0),      \
+      at += 2;
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
 }
@@ -60,8 +57,10 @@ static void counters_reset(void) {
 }
 #endif
 
-/* Stand-ins for order.c, edges.c and merge.c (pool mode), which replace
- * them when linked. */
+/* Stand-ins for order.c, edges.c, merge.c (pool mode) and dump_all.c
+ * (mip_dump), which replace them when linked. Without dump_all.c nothing
+ * in the child walks the loaded objects: no copy of them to make. */
+__attribute__((weak)) void mip_rt_objects_before_fork(void) {}
 __attribute__((weak)) void mip_rt_order_reset(void) {}
 __attribute__((weak)) void mip_rt_edges_reset(void) {}
 __attribute__((weak)) void mip_rt_pool_after_fork(void) {}
@@ -82,7 +81,7 @@ static void in_child(void) {
 }
 
 /* One registration for both handlers: the list of objects copied before
- * a fork (objects.c), the child's counters reset after it. */
+ * a fork (dump_all.c), the child's counters reset after it. */
 void mip_rt_fork_init(void) {
   if (pthread_atfork(mip_rt_objects_before_fork, NULL, in_child) != 0)
     mip_rt_report("cannot register a fork handler: a forked child may "

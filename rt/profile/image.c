@@ -8,11 +8,9 @@
 #include <link.h>
 #include "sys.h"
 
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  extern const uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN; \
-  extern const uint8_t __stop_##section[] __attribute__((weak)) MIP_RT_HIDDEN;
-#include "mip/layout/raw_kinds.inc"
-#undef MIP_RAW_KIND
+/* The coverage bytes' bounds (kinds.c has the others'). */
+extern const uint8_t __start___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
+extern const uint8_t __stop___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
 
 int mip_rt_object_has(const struct dl_phdr_info *info, uintptr_t addr,
                       size_t size) {
@@ -35,7 +33,7 @@ static int build_id_note(const struct dl_phdr_info *info, uint32_t type,
       desc_size > MIP_BUILD_ID_MAX)
     return 0;
   image->build_id_size = desc_size;
-  mip_copy_bytes(image->build_id, desc, desc_size);
+  image->build_id = desc;
   return 1;
 }
 
@@ -127,19 +125,13 @@ const struct mip_rt_image *mip_rt_self(void) { return &self; }
 void mip_rt_self_init(void) { mip_rt_image_init(&self); }
 #endif
 
-/* Where the payloads go. */
-struct counter_list {
-  struct mip_rt_payload *out;
-  size_t max;
-  const struct mip_rt_image *image;
-};
-
 /* Out of line: one copy for all kinds, since the runtime ships in every
  * image; five arguments, all in registers (kind in the low 16 bits of
  * kind_size, the element size above). */
-__attribute__((noinline)) static size_t
-add_counters(const struct counter_list *list, size_t n, uint32_t kind_size,
-             const uint8_t *start, const uint8_t *stop) {
+__attribute__((noinline)) size_t
+mip_rt_add_counters(const struct mip_rt_counter_list *list, size_t n,
+                    uint32_t kind_size, const uint8_t *start,
+                    const uint8_t *stop) {
   if (!start || stop <= start || n == list->max)
     return n;
   list->out[n] = (struct mip_rt_payload){
@@ -152,20 +144,27 @@ add_counters(const struct counter_list *list, size_t n, uint32_t kind_size,
   return n + 1;
 }
 
+#ifdef MIP_RT_SHARED
 size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
                                struct mip_rt_payload *out, size_t max) {
-  const struct counter_list list = {out, max, image};
+  const struct mip_rt_counter_list list = {out, max, image};
   size_t n = 0;
-#ifdef MIP_RT_SHARED
   const uint8_t *const *at = image->sections;
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  n = add_counters(&list, n, (id) | (elem_size) << 16, at[0], at[1]), at += 2;
-#else
-#define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
-  n = add_counters(&list, n, (id) | (elem_size) << 16, __start_##section,      \
-                   __stop_##section);
-#endif
+  n = mip_rt_add_counters(&list, n, (id) | (elem_size) << 16, at[0], at[1]),   \
+  at += 2;
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
   return n;
 }
+#else
+/* The coverage bytes only; kinds.c, linked into the images that have
+ * other counters, replaces it. */
+__attribute__((weak)) size_t
+mip_rt_counter_payloads(const struct mip_rt_image *image,
+                        struct mip_rt_payload *out, size_t max) {
+  const struct mip_rt_counter_list list = {out, max, image};
+  return mip_rt_add_counters(&list, 0, MIP_RAW_COV | 1 << 16,
+                             __start___mip_cov, __stop___mip_cov);
+}
+#endif

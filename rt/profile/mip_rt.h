@@ -25,6 +25,12 @@
 
 #define MIP_RT_HIDDEN __attribute__((visibility("hidden")))
 
+/* Whether the target divides and shifts 64-bit numbers by a variable
+ * itself. A 32-bit one calls its compiler's library for that, which every
+ * image would then carry (Armv7: 420 bytes, and an import of raise for a
+ * division by zero): the runtime does without there (util.c, write.c). */
+#define MIP_RT_WORD64 (UINTPTR_MAX > 0xffffffffu)
+
 /* One payload of the raw profile: a counter section of this image as it
  * is in memory now, or something the runtime gathered (call edges). */
 struct mip_rt_payload {
@@ -43,7 +49,9 @@ struct mip_rt_image {
   uintptr_t load_bias;
   uintptr_t code_start, code_end; /* its executable segments */
   uint32_t build_id_size;
-  uint8_t build_id[MIP_BUILD_ID_MAX];
+  /* In the image's own note, mapped as long as the image is: no copy
+   * (MIP_BUILD_ID_MAX bytes of every image's .bss). */
+  const uint8_t *build_id;
   int is_main; /* the first object dl_iterate_phdr reports */
   /* What %m becomes: the first 8 bytes of the build-id in hex or, without
    * one, a hash of the image's path. "" until mip_rt_image_init. */
@@ -74,6 +82,23 @@ MIP_RT_HIDDEN void mip_rt_self_init(void);
 MIP_RT_HIDDEN size_t mip_rt_counter_payloads(const struct mip_rt_image *image,
                                              struct mip_rt_payload *out,
                                              size_t max);
+/* Appends to list->out[n] the payload of a counter section [start,
+ * stop) of kind (kind_size & 0xffff) and element size (kind_size >> 16),
+ * when it is there and there is room: the new count. */
+struct mip_rt_counter_list {
+  struct mip_rt_payload *out;
+  size_t max;
+  const struct mip_rt_image *image;
+};
+MIP_RT_HIDDEN size_t mip_rt_add_counters(const struct mip_rt_counter_list *list,
+                                         size_t n, uint32_t kind_size,
+                                         const uint8_t *start,
+                                         const uint8_t *stop);
+/* Every counter of the image as before the first call (fork.c; all the
+ * kinds with kinds.c, the coverage bytes without). */
+MIP_RT_HIDDEN void mip_rt_counters_reset(void);
+/* [start, stop) set to value; nothing when start is NULL. */
+MIP_RT_HIDDEN void mip_rt_fill(uint8_t *start, uint8_t *stop, uint8_t value);
 /* Whether [addr, addr + size) lies in one of the object's PT_LOAD
  * segments, i.e. is mapped and may be read. */
 MIP_RT_HIDDEN int mip_rt_object_has(const struct dl_phdr_info *info,
@@ -153,14 +178,16 @@ mip_rt_find_descriptor(const struct dl_phdr_info *info);
 /* Whether the runtime of another image in the process is ready. */
 MIP_RT_HIDDEN int mip_rt_other_ready(void);
 
-/* objects.c: the loaded objects as dl_iterate_phdr reports them, or, in
- * a forked child (whose loader lock may be held forever by a thread it
- * does not have), as they were right before the fork. */
+/* dump_all.c (linked with mip_dump or the heap runtime only): the loaded
+ * objects as dl_iterate_phdr reports them, or, in a forked child (whose
+ * loader lock may be held forever by a thread it does not have), as they
+ * were right before the fork. */
 typedef int (*mip_rt_object_fn)(struct dl_phdr_info *info, size_t size,
                                 void *arg);
 MIP_RT_HIDDEN int mip_rt_each_object(mip_rt_object_fn fn, void *arg);
 /* The pthread_atfork prepare handler (fork.c registers it): copies the
- * list of objects for the child. */
+ * list of objects for the child (a weak no-op in fork.c without
+ * dump_all.c). */
 MIP_RT_HIDDEN void mip_rt_objects_before_fork(void);
 
 /* exit.c: what the runtime reads of the process at start-up (stderr,
@@ -363,6 +390,8 @@ MIP_RT_HIDDEN size_t mip_rt_append(char *out, size_t at, size_t size,
                                    const char *s);
 MIP_RT_HIDDEN size_t mip_rt_append_u64(char *out, size_t at, size_t size,
                                        uint64_t v);
+/* v % n, for n of 1..9 (a pool's slot), without a division. */
+MIP_RT_HIDDEN unsigned mip_rt_mod_small(uint32_t v, unsigned n);
 /* Appends v as 2 * bytes lower-case hex digits, most significant first. */
 MIP_RT_HIDDEN size_t mip_rt_append_hex(char *out, size_t at, size_t size,
                                        uint64_t v, unsigned bytes);

@@ -43,7 +43,8 @@ static size_t append_pool(char *out, size_t at, size_t size,
                           const struct mip_rt_image *image, unsigned n) {
   at = mip_rt_append(out, at, size, image->id);
   at = mip_rt_append(out, at, size, "_");
-  return mip_rt_append_u64(out, at, size, (uint64_t)mip_sys_getpid() % n);
+  return mip_rt_append_u64(out, at, size,
+                           mip_rt_mod_small((uint32_t)mip_sys_getpid(), n));
 }
 
 /* What a pattern holds (bits), and what mip_rt_profile_path inserts

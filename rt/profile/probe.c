@@ -13,8 +13,10 @@
 
 #include "sys.h"
 
-/* The executable's file name when it is a probe's, else "". */
-static char probe[64];
+/* The executable's file name when it is a probe's, else "": for the
+ * verbose line at exit only, so no more than the names build systems give
+ * (conftest, cmTC_ and 5 hex digits) is kept of it. */
+static char probe[16];
 
 /* Names build systems give the test programs they run. */
 static int probe_name(const char *name) {

@@ -26,15 +26,53 @@ size_t mip_rt_append(char *out, size_t at, size_t size, const char *s) {
   return at;
 }
 
+/* v / 10, and its remainder in *rem: on a 32-bit target (MIP_RT_WORD64)
+ * a long division by shifts and subtractions. */
+static uint64_t div10(uint64_t v, unsigned *rem) {
+#if MIP_RT_WORD64
+  *rem = (unsigned)(v % 10);
+  return v / 10;
+#else
+  uint64_t q = 0;
+  unsigned r = 0;
+  for (int i = 0; i < 64; i++) {
+    r = r << 1 | (unsigned)(v >> 63);
+    v <<= 1;
+    q <<= 1;
+    if (r >= 10)
+      r -= 10, q |= 1;
+  }
+  *rem = r;
+  return q;
+#endif
+}
+
 size_t mip_rt_append_u64(char *out, size_t at, size_t size, uint64_t v) {
   char digits[21];
   size_t n = sizeof digits - 1;
   digits[n] = '\0';
   do {
-    digits[--n] = (char)('0' + v % 10);
-    v /= 10;
+    unsigned rem;
+    v = div10(v, &rem);
+    digits[--n] = (char)('0' + rem);
   } while (v);
   return mip_rt_append(out, at, size, digits + n);
+}
+
+/* v % n for a small n (1..9); on a 32-bit target bit by bit, without a
+ * division routine (Armv7-A may have no divide instruction). */
+unsigned mip_rt_mod_small(uint32_t v, unsigned n) {
+#if MIP_RT_WORD64
+  return v % n;
+#else
+  unsigned r = 0;
+  for (int i = 31; i >= 0; i--) {
+    r = 2 * r + (v >> i & 1);
+    if (r >= n)
+      r -= n;
+  }
+  return r;
+#endif
 }
 
 size_t mip_rt_append_hex(char *out, size_t at, size_t size, uint64_t v,
@@ -42,9 +80,10 @@ size_t mip_rt_append_hex(char *out, size_t at, size_t size, uint64_t v,
   static const char digits[] = "0123456789abcdef";
   char hex[17];
   unsigned n = bytes > 8 ? 16 : 2 * bytes;
-  for (unsigned i = 0; i < n; i++)
-    hex[i] = digits[(v >> (4 * (n - 1 - i))) & 15];
   hex[n] = '\0';
+  /* From the last digit: shifts by a constant (MIP_RT_WORD64). */
+  for (unsigned i = n; i-- > 0; v >>= 4)
+    hex[i] = digits[v & 15];
   return mip_rt_append(out, at, size, hex);
 }
 

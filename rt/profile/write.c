@@ -40,18 +40,28 @@ static uint64_t align8(uint64_t v) { return (v + 7) & ~(uint64_t)7; }
 
 uint64_t mip_rt_modes_of(const struct mip_rt_payload *sections,
                          size_t count) {
+#if MIP_RT_WORD64
   uint64_t modes = 0;
   for (size_t i = 0; i < count; i++)
     if (sections[i].kind < 64)
       modes |= MIP_MODE_BIT(sections[i].kind);
   return modes;
+#else
+  /* In halves: no variable 64-bit shift. */
+  uint32_t half[2] = {0, 0};
+  for (size_t i = 0; i < count; i++)
+    if (sections[i].kind < 64)
+      half[sections[i].kind >> 5] |= 1u << (sections[i].kind & 31);
+  return (uint64_t)half[1] << 32 | half[0];
+#endif
 }
 
 size_t mip_rt_raw_header(uint8_t *buf, const struct mip_rt_raw *raw,
                          const uint64_t *offsets) {
   const struct mip_rt_image *image = raw->image;
   struct mip_rec_raw_header h;
-  memset(&h, 0, sizeof h);
+  /* Not memset: no other part of the runtime imports it. */
+  mip_rt_fill((uint8_t *)&h, (uint8_t *)(&h + 1), 0);
   h.magic = MIP_RAW_MAGIC;
   h.version = MIP_RAW_VERSION;
   h.header_size = mip_rec_raw_header_size;

@@ -13,6 +13,10 @@
 
 /* What instrumented objects refer to (include/mip/link.h). */
 MIP_RT_HIDDEN const char mip_rt_link_anchor __asm__(MIP_RT_LINK_SYMBOL) = 1;
+/* mip_dump is libmip_rt.so's, for every image. */
+MIP_RT_HIDDEN const char mip_rt_dump_anchor __asm__(MIP_RT_DUMP_SYMBOL) = 1;
+/* libmip_rt.so knows every kind of counter. */
+MIP_RT_HIDDEN const char mip_rt_kinds_anchor __asm__(MIP_RT_KINDS_SYMBOL) = 1;
 
 #define MIP_RAW_KIND(id, NAME, section, elem_size)                             \
   extern const uint8_t __start_##section[] __attribute__((weak)) MIP_RT_HIDDEN; \

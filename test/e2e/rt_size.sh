@@ -1,6 +1,11 @@
 #!/bin/sh
 # What the coverage runtime costs an image that uses none of its optional
 # features, and that what it no longer reserves still works:
+#   0. the empty program built with mipcc -fmip-generate loads at most
+#      8 KiB (text, data and bss, as bench/targets.sh counts them) more
+#      than built plain, on x86-64 and, when their cross libraries and
+#      MIP's runtime for them are there, on AArch64 and Armv7 (Thumb-2,
+#      lld): the runtime's fixed part (docs/runtime.md, bench/README.md);
 #   1. the empty program built with mipcc -fmip-generate reserves no room
 #      for MIP_PROFILE_FILE's copy in its .bss (it was a page: the copy is
 #      made at start-up in memory mapped for it, only when the variable is
@@ -17,8 +22,44 @@ make_tmp
 cd "$TMP"
 SIZE=$LLVM_BIN/llvm-size
 
-# 1. .bss of the empty program: plain against mip
 printf 'int main(void) { return 0; }\n' >empty.c
+
+# 0. loaded bytes of the empty program, plain against mip, per target
+RT_FIXED_MAX=8192
+# loaded FILE: the bytes of its allocated sections, less lld's
+# .relro_padding (page padding that neither the file nor the program
+# holds), as bench/targets.sh counts them.
+loaded() {
+  "$LLVM_BIN/llvm-readelf" -S -W "$1" | sed -n 's/^ *\[ *[0-9]*\] //p' |
+    awk '$7 ~ /A/ && $1 != ".relro_padding" { print $1 }' >alloc.txt
+  "$SIZE" -A "$1" | awk 'NR == FNR { alloc[$1]; next } $1 in alloc { t += $2 }
+    END { print t + 0 }' alloc.txt -
+}
+HOST=$(uname -m)-linux-gnu
+for triple in "$HOST" aarch64-linux-gnu armv7a-linux-gnueabihf; do
+  flags=
+  if [ "$triple" != "$HOST" ]; then
+    sysroot=/usr/$(echo "$triple" | sed 's/^armv7a-/arm-/')
+    if [ ! -e "$sysroot/lib/crt1.o" ] || [ ! -e "$BUILD/lib/mip/$triple/libmip_rt.a" ]; then
+      echo "skip $triple: no cross libraries in $sysroot or no runtime for it"
+      continue
+    fi
+    flags="--target=$triple -fuse-ld=lld"
+    case $triple in armv7*) flags="$flags -mthumb" ;; esac
+  fi
+  # shellcheck disable=SC2086
+  "$CLANG" $flags -O2 empty.c -o "empty.$triple.plain" &&
+    "$MIPCC" $flags -fmip-generate -O2 empty.c -o "empty.$triple.mip" ||
+    { fail "$triple: the empty program does not build"; continue; }
+  fixed=$(($(loaded "empty.$triple.mip") - $(loaded "empty.$triple.plain")))
+  if [ "$fixed" -le "$RT_FIXED_MAX" ]; then
+    pass "$triple: the empty coverage program loads $fixed bytes more (<= $RT_FIXED_MAX)"
+  else
+    fail "$triple: the empty coverage program loads $fixed bytes more (> $RT_FIXED_MAX)"
+  fi
+done
+
+# 1. .bss of the empty program: plain against mip
 "$CLANG" -O2 empty.c -o empty.plain
 "$MIPCC" -fmip-generate -O2 empty.c -o empty.mip
 bss() { "$SIZE" -A "$1" | awk '$1 == ".bss" { print $2 }'; }

@@ -1,6 +1,7 @@
 ; What an instrumented object needs at its link (include/mip/link.h): a
-; reference to the runtime's link symbol, and with heap mode to the heap
-; interposer's, from a retained allocated section, hidden; and hidden
+; reference to the runtime's link symbol, and with heap mode (whose site
+; bytes are counters of another kind than coverage bytes) to the
+; runtime's code for every counter kind and to the heap interposer's, from a retained allocated section, hidden; and hidden
 ; declarations of every runtime function it calls, so that a shared
 ; library linked without the runtime fails rather than leave them to run
 ; time.
@@ -20,6 +21,8 @@
 ; COV-NEXT: module asm ".hidden __mip_link_with_mipcc_or_libmip_rt"
 ; COV-NEXT: module asm ".popsection"
 ; COV-NOT: __mip_heap
+; COV-NOT: __mip_link_counter_kinds
+; COV-NOT: __mip_link_dump
 
 ; HEAP: module asm ".pushsection .rodata.mip.link,\22aR\22,%progbits"
 ; HEAP-NEXT: module asm ".p2align 2"
@@ -27,6 +30,8 @@
 ; HEAP-NEXT: module asm ".hidden __mip_link_with_mipcc_or_libmip_rt"
 ; HEAP-NEXT: module asm ".long __mip_heap_link_with_mipcc_or_mip_interpose@PLT"
 ; HEAP-NEXT: module asm ".hidden __mip_heap_link_with_mipcc_or_mip_interpose"
+; HEAP-NEXT: module asm ".long __mip_link_counter_kinds@PLT"
+; HEAP-NEXT: module asm ".hidden __mip_link_counter_kinds"
 ; HEAP-NEXT: module asm ".popsection"
 ; Nothing defines free, realloc or reallocarray any more.
 ; HEAP-NOT: free:
@@ -40,6 +45,7 @@
 ; RELOC-NEXT: OFFSET TYPE VALUE
 ; RELOC-NEXT: 0000000000000000 R_X86_64_PLT32 __mip_link_with_mipcc_or_libmip_rt
 ; RELOC-NEXT: 0000000000000004 R_X86_64_PLT32 __mip_heap_link_with_mipcc_or_mip_interpose
+; RELOC-NEXT: 0000000000000008 R_X86_64_PLT32 __mip_link_counter_kinds
 
 target triple = "x86_64-pc-linux-gnu"
 

@@ -96,7 +96,7 @@ static struct mip_rt_image image_of_id(void) {
   struct mip_rt_image image;
   memset(&image, 0, sizeof image);
   image.build_id_size = ID.size;
-  memcpy(image.build_id, ID.bytes, ID.size);
+  image.build_id = ID.bytes;
   return image;
 }
 

@@ -1,4 +1,16 @@
 /*
+ * mip_dump(), the one public entry point (declared in mip/mip.h): every
+ * image's profile written at once. It reaches the other images' runtimes
+ * through their notes (note.c), so it works from any copy, whichever
+ * image the caller is in. Everything here may run in a signal handler: no
+ * stdio, no malloc.
+ *
+ * A member of libmip_rt.a of its own, linked only into an image that asks
+ * for it: an instrumented object that refers to mip_dump also refers to
+ * MIP_RT_DUMP_SYMBOL (include/mip/link.h), and the heap runtime uses the
+ * list of objects below. An image without it still has its note and
+ * descriptor (note.c), so another image's mip_dump writes its profile.
+ *
  * The loaded objects, for the writers: mip_dump() finds every image's
  * runtime through them, heap profiles record their segments.
  *
@@ -16,9 +28,14 @@
  * The copy is in mmap'd memory, kept and grown across forks; a child that
  * forks again keeps the copy it inherited (the lock may still be held).
  */
+#include <errno.h>
 #include <link.h>
 
+#include "mip/link.h"
 #include "sys.h"
+
+/* What an instrumented object that calls mip_dump refers to. */
+MIP_RT_HIDDEN const char mip_rt_dump_anchor __asm__(MIP_RT_DUMP_SYMBOL) = 1;
 
 static struct {
   struct dl_phdr_info *objects;
@@ -79,4 +96,58 @@ int mip_rt_each_object(mip_rt_object_fn fn, void *arg) {
       return rc;
   }
   return 0;
+}
+
+/* The runtimes of the loaded images, gathered first: each dump runs with
+ * the loader's lock released (a heap dump waits for table locks, whose
+ * holders may themselves wait for the loader's lock, in a signal handler
+ * that dumps). Up to DUMP_BATCH at a time, from object index from on. */
+#define DUMP_BATCH 32
+
+struct gather {
+  const struct mip_rt_descriptor *found[DUMP_BATCH];
+  size_t count;
+  size_t from, index; /* objects to skip, objects seen */
+};
+
+static int gather_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  struct gather *g = arg;
+  if (g->index++ < g->from)
+    return 0;
+  const struct mip_rt_descriptor *d = mip_rt_find_descriptor(info);
+  if (d)
+    g->found[g->count++] = d;
+  return g->count == DUMP_BATCH; /* full: the rest next time */
+}
+
+/* Default visibility: the one symbol the runtime exports. Any image's copy
+ * will do, since each writes every image's profile. */
+__attribute__((visibility("default"))) int mip_dump(void);
+
+/* Set while a mip_dump() of this copy is under way. A second call meanwhile,
+ * from another thread or from a signal handler that interrupted the first,
+ * returns at once: the dump under way writes the same files, and dumps
+ * that queued up behind each other (a timer that fires faster than a dump
+ * takes on a loaded machine) would leave the program no time to run. */
+static int dumping;
+
+int mip_dump(void) {
+  if (__atomic_exchange_n(&dumping, 1, __ATOMIC_ACQUIRE))
+    return -1;
+  int saved = errno;
+  int rc = 0;
+  for (size_t from = 0;;) {
+    struct gather g = {.from = from};
+    int more = mip_rt_each_object(gather_object, &g);
+    for (size_t i = 0; i < g.count; i++)
+      if (g.found[i]->dump() != 0)
+        rc = -1;
+    if (!more)
+      break;
+    from = g.index;
+  }
+  errno = saved;
+  __atomic_store_n(&dumping, 0, __ATOMIC_RELEASE);
+  return rc;
 }
