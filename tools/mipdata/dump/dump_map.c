@@ -84,25 +84,29 @@ static void heap_site_body(struct dump_out *d, const uint8_t *b,
   dump_string(d, "function_name", (const char *)b + at, off + at);
 }
 
+/* The name and, for a local one, the unit that follow a record's fields
+ * at at. */
+static void name_and_unit(struct dump_out *d, const uint8_t *b, uint64_t at,
+                          uint64_t off, uint32_t name_size,
+                          uint32_t unit_size) {
+  dump_string(d, "name", (const char *)b + at, off + at);
+  at += name_size + 1;
+  if (unit_size)
+    dump_string(d, "unit", (const char *)b + at, off + at);
+}
+
 static void data_body(struct dump_out *d, const uint8_t *b, uint64_t off) {
   struct mip_rec_map_data r;
   mip_rec_map_data_decode(&r, b);
-  uint64_t at = mip_rec_map_data_size;
-  dump_string(d, "name", (const char *)b + at, off + at);
-  at += r.name_size + 1;
-  if (r.unit_size)
-    dump_string(d, "unit", (const char *)b + at, off + at);
+  name_and_unit(d, b, mip_rec_map_data_size, off, r.name_size, r.unit_size);
 }
 
 static void edge_counts_body(struct dump_out *d, const uint8_t *b,
                              uint64_t off) {
   struct mip_rec_map_edge_counts r;
   mip_rec_map_edge_counts_decode(&r, b);
-  uint64_t at = mip_rec_map_edge_counts_size;
-  dump_string(d, "name", (const char *)b + at, off + at);
-  at += r.name_size + 1;
-  if (r.unit_size)
-    dump_string(d, "unit", (const char *)b + at, off + at);
+  name_and_unit(d, b, mip_rec_map_edge_counts_size, off, r.name_size,
+                r.unit_size);
 }
 
 static void record(struct dump_out *d, const struct mip_map_record *r,
