@@ -26,8 +26,11 @@ static int load_run(void) {
   struct mip_error err;
   if (!path || mip_raw_read(path, &raw, &err))
     return 0;
+  /* The runtime points at its image's note; here, at a copy of it. */
+  static uint8_t build_id[sizeof raw.build_id.bytes];
+  memcpy(build_id, raw.build_id.bytes, raw.build_id.size);
   image.build_id_size = raw.build_id.size;
-  memcpy(image.build_id, raw.build_id.bytes, raw.build_id.size);
+  image.build_id = build_id;
   for (size_t i = 0; i < raw.heap.segment_count; i++)
     if (!raw.heap.segments[i].path[0])
       image.code_start = raw.heap.segments[i].start;
