@@ -38,12 +38,14 @@ Instruction *startOf(BasicBlock &BB) {
 
 // Where the counter of edge E goes; splits E when it is critical.
 Instruction *counterPoint(const CfgEdge &E) {
-  if (!E.Src)
-    return entryProbePoint(*E.Dst->getParent());
-  if (!E.Dst || E.Src->getTerminator()->getNumSuccessors() == 1)
+  switch (counterPlaceOf(E)) {
+  case CounterPlace::Source:
     return startOf(*E.Src);
-  if (E.Dst->getSinglePredecessor() == E.Src)
+  case CounterPlace::Destination:
     return startOf(*E.Dst);
+  case CounterPlace::NewBlock:
+    break;
+  }
   BasicBlock *Split = SplitCriticalEdge(E.Src->getTerminator(), E.SuccIndex);
   if (!Split)
     return nullptr;

@@ -54,13 +54,25 @@ private:
 
 } // namespace
 
-bool canCountOn(const CfgEdge &E) {
+CounterPlace counterPlaceOf(const CfgEdge &E) {
   if (!E.Src)
-    return canInsertInto(*E.Dst);
+    return CounterPlace::Destination;
   if (!E.Dst || E.Src->getTerminator()->getNumSuccessors() == 1)
-    return canInsertInto(*E.Src);
+    return CounterPlace::Source;
   if (E.Dst->getSinglePredecessor() == E.Src)
+    return CounterPlace::Destination;
+  return CounterPlace::NewBlock;
+}
+
+bool canCountOn(const CfgEdge &E) {
+  switch (counterPlaceOf(E)) {
+  case CounterPlace::Source:
+    return canInsertInto(*E.Src);
+  case CounterPlace::Destination:
     return canInsertInto(*E.Dst);
+  case CounterPlace::NewBlock:
+    break;
+  }
   const Instruction *Term = E.Src->getTerminator();
   return !isa<IndirectBrInst>(Term) && !isa<CallBrInst>(Term) &&
          !E.Dst->isEHPad();

@@ -67,9 +67,14 @@ private:
   std::vector<unsigned> NodeOfSrc, NodeOfDst; // per edge
 };
 
-// Whether Edge can carry a counter: at the start of its source block (the
-// source's only edge), of its destination (the destination's only edge),
-// or of a new block on it (a critical edge that can be split).
+// Where Edge's counter goes: at the start of its source block (the edge
+// into the entry, or the source's only edge), of its destination (the
+// destination's only edge), or of a new block on it (a critical edge).
+enum class CounterPlace { Source, Destination, NewBlock };
+CounterPlace counterPlaceOf(const CfgEdge &Edge);
+
+// Whether Edge can carry a counter there (a critical edge that cannot be
+// split, or a block that holds no instruction of ours, cannot).
 bool canCountOn(const CfgEdge &Edge);
 
 } // namespace mip
