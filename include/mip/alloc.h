@@ -16,6 +16,7 @@
  * is not (a preloaded malloc, a sanitizer's), the library notices at its
  * first hinted call, says so once on stderr and makes every call a plain
  * one. MIP_ALLOC_HINTS=0 in the environment makes every call plain too.
+ * __mip_alloc_hint_stats (below) says what the calls did with their hints.
  *
  * Link: mipcc adds the library itself; by hand,
  *     cc ... /usr/local/lib/mip/libmip_alloc.a -ljemalloc
@@ -60,6 +61,36 @@ void *__mip_valloc_hint(size_t size, uint8_t hint);
 void *__mip_pvalloc_hint(size_t size, uint8_t hint);
 char *__mip_strdup_hint(const char *s, uint8_t hint);
 char *__mip_strndup_hint(const char *s, size_t n, uint8_t hint);
+
+/*
+ * What the entry points did with their hints, since the process started:
+ * the calls of each kind and the bytes they asked for (for calloc n times
+ * size, 0 when that overflows; for realloc the new size; for strdup the
+ * string with its terminator; for pvalloc the size before rounding),
+ * whether or not the allocation then succeeded:
+ *   cold, hot: calls served from the cold or the hot arena;
+ *   notcold:   calls with a notcold hint (plain calls, as asked);
+ *   plain:     cold and hot hints served by the standard function
+ *              instead: hints off (MIP_ALLOC_HINTS=0, malloc not
+ *              jemalloc's, no arenas, operator new replaced), or a
+ *              request only it answers (an alignment that is not a power
+ *              of two, realloc to size 0).
+ * A realloc of NULL counts as the malloc it is. Kept with relaxed atomic
+ * additions, so a reading taken while other threads allocate may have one
+ * kind's calls and bytes from slightly different moments.
+ * MIP_ALLOC_STATS=1 prints them on stderr at exit (docs/alloc.md).
+ */
+struct mip_alloc_hint_count {
+  uint64_t calls;
+  uint64_t bytes;
+};
+
+struct mip_alloc_hint_stats {
+  struct mip_alloc_hint_count cold, hot, notcold, plain;
+};
+
+/* Copies the counts so far into *out. */
+void __mip_alloc_hint_stats(struct mip_alloc_hint_stats *out);
 
 #ifdef __cplusplus
 }

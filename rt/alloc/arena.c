@@ -27,15 +27,19 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <jemalloc/jemalloc.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "alloc.h"
+#include "mip/alloc.h"
 
 size_t mip_alloc_page = 4096;
+struct mip_alloc_counter mip_alloc_counters[MIP_ALLOC_KINDS];
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int ready;      /* set (release) when init has run */
@@ -54,7 +58,7 @@ extern void *const __dso_handle MIP_ALLOC_HIDDEN;
 static __thread int hot_cache __attribute__((tls_model("initial-exec")));
 
 void mip_alloc_report(const char *why) {
-  char line[200];
+  char line[400];
   size_t n = 0;
   for (const char *s = "mip: "; *s && n < sizeof line - 1; s++)
     line[n++] = *s;
@@ -178,14 +182,21 @@ static int make_cache(void) {
   return value;
 }
 
-int mip_alloc_flags(unsigned hint, size_t size) {
-  if (mip_alloc_is_notcold(hint))
+int mip_alloc_flags(unsigned hint, size_t size, size_t bytes) {
+  if (mip_alloc_is_notcold(hint)) {
+    mip_alloc_add(MIP_ALLOC_NOTCOLD, bytes);
     return 0;
+  }
   start();
-  if (!cold_flags)
+  if (!cold_flags) {
+    mip_alloc_add(MIP_ALLOC_PLAIN, bytes);
     return 0;
-  if (hint < 128)
+  }
+  if (hint < 128) {
+    mip_alloc_add(MIP_ALLOC_COLD, bytes);
     return cold_flags;
+  }
+  mip_alloc_add(MIP_ALLOC_HOT, bytes);
   if (size > MIP_ALLOC_HOT_CACHE_MAX)
     return hot_flags | MALLOCX_TCACHE_NONE;
   int cache = hot_cache;
@@ -195,12 +206,17 @@ int mip_alloc_flags(unsigned hint, size_t size) {
          (cache > 0 ? MALLOCX_TCACHE(cache - 1) : MALLOCX_TCACHE_NONE);
 }
 
-int mip_alloc_move_flags(unsigned hint) {
-  if (mip_alloc_is_notcold(hint))
+int mip_alloc_move_flags(unsigned hint, size_t bytes) {
+  if (mip_alloc_is_notcold(hint)) {
+    mip_alloc_add(MIP_ALLOC_NOTCOLD, bytes);
     return 0;
+  }
   start();
-  if (!cold_flags)
+  if (!cold_flags) {
+    mip_alloc_add(MIP_ALLOC_PLAIN, bytes);
     return 0;
+  }
+  mip_alloc_add(hint < 128 ? MIP_ALLOC_COLD : MIP_ALLOC_HOT, bytes);
   return hint < 128 ? cold_flags : hot_flags | MALLOCX_TCACHE_NONE;
 }
 
@@ -224,4 +240,50 @@ MIP_ALLOC_API void *pvalloc(size_t size) {
   }
   rounded &= ~(page - 1);
   return valloc(rounded ? rounded : page);
+}
+
+/* ---- The hint counters (include/mip/alloc.h) --------------------------- */
+
+static struct mip_alloc_hint_count count_of(enum mip_alloc_kind kind) {
+  const struct mip_alloc_counter *c = &mip_alloc_counters[kind];
+  struct mip_alloc_hint_count n = {
+      __atomic_load_n(&c->calls, __ATOMIC_RELAXED),
+      __atomic_load_n(&c->bytes, __ATOMIC_RELAXED)};
+  return n;
+}
+
+MIP_ALLOC_API void __mip_alloc_hint_stats(struct mip_alloc_hint_stats *out) {
+  out->cold = count_of(MIP_ALLOC_COLD);
+  out->hot = count_of(MIP_ALLOC_HOT);
+  out->notcold = count_of(MIP_ALLOC_NOTCOLD);
+  out->plain = count_of(MIP_ALLOC_PLAIN);
+}
+
+/* Whether the process's __mip_alloc_hint_stats is this copy's: with the
+ * library in several images, the entry points of the first in lookup
+ * order serve every call, and only that copy's counters move. One that is
+ * not exported (a program's own, with no library calling it) is. */
+static int counts_here(void) {
+  const void *used = dlsym(RTLD_DEFAULT, "__mip_alloc_hint_stats");
+  return !used || mip_alloc_same_object(used, (const void *)(uintptr_t)count_of);
+}
+
+/* MIP_ALLOC_STATS=1: the counts, one line on stderr at exit. */
+__attribute__((destructor)) static void print_hint_stats(void) {
+  const char *env = getenv("MIP_ALLOC_STATS");
+  if (!env || strcmp(env, "1") != 0 || !counts_here())
+    return;
+  int saved = errno;
+  struct mip_alloc_hint_stats s;
+  __mip_alloc_hint_stats(&s);
+  char line[360];
+  snprintf(line, sizeof line,
+           "allocation hints: cold %" PRIu64 " calls %" PRIu64
+           " bytes, hot %" PRIu64 " calls %" PRIu64 " bytes, notcold %" PRIu64
+           " calls %" PRIu64 " bytes, plain %" PRIu64 " calls %" PRIu64
+           " bytes",
+           s.cold.calls, s.cold.bytes, s.hot.calls, s.hot.bytes,
+           s.notcold.calls, s.notcold.bytes, s.plain.calls, s.plain.bytes);
+  mip_alloc_report(line);
+  errno = saved;
 }

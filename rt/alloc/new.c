@@ -101,25 +101,35 @@ static void init(void) {
   __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
 }
 
-static int flags(uint8_t hint, size_t size) {
+/* mip_alloc_flags counts the call, unless the program replaced the
+ * operators. */
+static int flags(uint8_t hint, size_t size, size_t bytes) {
   if (mip_alloc_is_notcold(hint))
-    return 0;
+    return mip_alloc_flags(hint, size, bytes);
   if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
     pthread_once(&once, init);
-  return on ? mip_alloc_flags(hint, size) : 0;
+  if (on)
+    return mip_alloc_flags(hint, size, bytes);
+  mip_alloc_count_unhinted(hint, bytes);
+  return 0;
 }
 
+/* Each counts the call (alloc.h), whoever serves it: the standard
+ * operator they leave it to counts nothing. */
 static void *hinted(size_t size, uint8_t hint) {
-  int f = flags(hint, size);
+  int f = flags(hint, size, size);
   return f ? mallocx(size ? size : 1, f) : NULL;
 }
 
 /* NULL when the standard operator is to decide, as for an alignment that
  * is not a power of two. */
 static void *hinted_aligned(size_t size, size_t align, uint8_t hint) {
-  if (!align || (align & (align - 1)))
+  int valid = align && !(align & (align - 1));
+  if (!valid) {
+    mip_alloc_count_unhinted(hint, size);
     return NULL;
-  int f = flags(hint, size > align ? size : align);
+  }
+  int f = flags(hint, size > align ? size : align, size);
   return f ? mallocx(size ? size : 1, f | MALLOCX_ALIGN(align)) : NULL;
 }
 

@@ -24,6 +24,7 @@ int main(int argc, char **argv) {
   srunner_add_suite(runner, cxx_suite());
   srunner_add_suite(runner, threads_suite());
   srunner_add_suite(runner, switch_suite());
+  srunner_add_suite(runner, stats_suite());
   srunner_run_all(runner, CK_NORMAL);
   int failed = srunner_ntests_failed(runner);
   srunner_free(runner);

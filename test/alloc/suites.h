@@ -10,6 +10,7 @@ Suite *release_suite(void);
 Suite *cxx_suite(void);
 Suite *threads_suite(void);
 Suite *switch_suite(void);
+Suite *stats_suite(void);
 
 /* The arena jemalloc allocated p from (arenas.lookup). */
 unsigned arena_of(const void *p);

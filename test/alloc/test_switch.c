@@ -112,7 +112,25 @@ static int none_from_jemalloc(void) {
   return after != before;
 }
 
+/* A few hinted calls, for the counts MIP_ALLOC_STATS=1 prints at exit:
+ * 3 cold of 100 bytes, 2 hot of 50, one notcold of 7; with hints off
+ * (off != 0) the cold and hot ones are plain. */
+static int some_counted(int off) {
+  if (off)
+    setenv("MIP_ALLOC_HINTS", "0", 1);
+  for (int i = 0; i < 3; i++)
+    free(__mip_malloc_hint(100, MIP_HINT_COLD));
+  for (int i = 0; i < 2; i++)
+    free(__mip_malloc_hint(50, MIP_HINT_HOT));
+  free(__mip_calloc_hint(1, 7, MIP_HINT_NOTCOLD));
+  return 0;
+}
+
 int child_main(const char *mode) {
+  if (!strcmp(mode, "counted"))
+    return some_counted(0);
+  if (!strcmp(mode, "counted-off"))
+    return some_counted(1);
   if (!strcmp(mode, "off"))
     return all_plain();
   if (!strcmp(mode, "on"))
@@ -142,6 +160,7 @@ static int run_child(const char *mode, const char *name, const char *value,
     close(pipe_fds[1]);
     unsetenv("MIP_ALLOC_HINTS");
     unsetenv("LD_PRELOAD");
+    unsetenv("MIP_ALLOC_STATS");
     if (value)
       setenv(name, value, 1);
     execl(self_path(), self_path(), "--child", mode, (char *)NULL);
@@ -206,6 +225,19 @@ START_TEST(hints_off_when_malloc_is_not_jemalloc) {
 }
 END_TEST
 
+START_TEST(stats_at_exit_when_asked) {
+  EXPECT_CHILD("counted", "MIP_ALLOC_STATS", "1", 0,
+               "mip: allocation hints: cold 3 calls 300 bytes, hot 2 calls "
+               "100 bytes, notcold 1 calls 7 bytes, plain 0 calls 0 bytes\n");
+  EXPECT_CHILD("counted-off", "MIP_ALLOC_STATS", "1", 0,
+               "mip: allocation hints: cold 0 calls 0 bytes, hot 0 calls "
+               "0 bytes, notcold 1 calls 7 bytes, plain 5 calls 400 bytes\n");
+  /* silent otherwise */
+  EXPECT_CHILD("counted", "MIP_ALLOC_STATS", "0", 0, "");
+  EXPECT_CHILD("counted", "MIP_ALLOC_STATS", NULL, 0, "");
+}
+END_TEST
+
 Suite *switch_suite(void) {
   Suite *s = suite_create("switch");
   TCase *tc = tcase_create("switch");
@@ -213,6 +245,7 @@ Suite *switch_suite(void) {
   tcase_add_test(tc, hints_off_by_environment);
   tcase_add_test(tc, hints_on_otherwise);
   tcase_add_test(tc, hints_off_when_malloc_is_not_jemalloc);
+  tcase_add_test(tc, stats_at_exit_when_asked);
   suite_add_tcase(s, tc);
   return s;
 }
