@@ -150,6 +150,19 @@ mip_field() {
   jq -r --arg n "$2" --arg f "$3" '.functions[] | select(.name == $n) | .[$f]' "$1"
 }
 
+# ---- allocation hints ------------------------------------------------------------
+
+# hint_stats COLD HOT NOTCOLD PLAIN SIZE: the line libmip_alloc.a prints at
+# exit under MIP_ALLOC_STATS=1 (docs/alloc.md) for that many calls of each
+# kind, every one of SIZE bytes
+hint_stats() {
+  printf 'mip: allocation hints: cold %s calls %s bytes, hot %s calls %s bytes, notcold %s calls %s bytes, plain %s calls %s bytes\n' \
+    "$1" $(($1 * $5)) "$2" $(($2 * $5)) "$3" $(($3 * $5)) "$4" $(($4 * $5))
+}
+
+# hint_stats_of FILE: the line hint_stats gives, from a program's stderr
+hint_stats_of() { grep '^mip: allocation hints: ' "$1" || :; }
+
 # ---- MIP files, read through mipdata dump ---------------------------------------
 # The layouts are defined once (include/mip/layout/*.inc); tests read and
 # write the files' fields where `mipdata dump` says they are.

@@ -9,8 +9,10 @@
 # their own blocks where they belong: each program asks jemalloc
 # (arenas.lookup) which arena every block is in, frees them all, and
 # checks with thread.allocated and thread.deallocated that every byte came
-# back. The never-run function must be in a .text.unlikely. section. The
-# same checks on a rebuild with -fno-mip-alloc-hints must fail.
+# back; and the allocator's hint counters (MIP_ALLOC_STATS=1) must count
+# exactly the hot and cold blocks the programs' loops make. The never-run
+# function must be in a .text.unlikely. section. The same checks on a
+# rebuild with -fno-mip-alloc-hints must fail.
 #   test/e2e/use.sh BUILD_DIR
 BUILD=$(cd "$1" && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -464,13 +466,21 @@ readelf -SW use-hot.o | grep -q '\.text\.hot\.hot_make ' &&
   pass "c: hot_make in .text.hot.hot_make" ||
   fail "c: no .text.hot.hot_make in hot.o: $(readelf -SW use-hot.o | grep -o '\.text[^ ]*' | tr '\n' ' ')"
 
-run "c, hinted" use
+# The blocks the program makes: a round of 1 and one of HOT, hot_make 1
+# block of 64 bytes each, cold_make 3.
+HOT=$(sed -n 's/^#define HOT //p' prog.h)
+made=$((1 + HOT))
+run "c, hinted" use MIP_ALLOC_STATS=1
+expect_eq "c, hinted: the hint counters" "$(hint_stats_of "c, hinted.err")" \
+  "$(hint_stats $((3 * made)) "$made" 0 0 64)"
 arenas_apart "c, hinted.err" &&
   pass "c, hinted: hot, cold and plain blocks in three arenas, mixed ones plain ($(head -1 "c, hinted.err"))" ||
   fail "c, hinted: arenas: $(cat "c, hinted.err")"
 all_freed "c, hinted.err" && pass "c, hinted: every byte freed" ||
   fail "c, hinted: $(cat "c, hinted.err")"
-run "c, MIP_ALLOC_HINTS=0" use MIP_ALLOC_HINTS=0
+run "c, MIP_ALLOC_HINTS=0" use MIP_ALLOC_HINTS=0 MIP_ALLOC_STATS=1
+expect_eq "c, MIP_ALLOC_HINTS=0: the hint counters, every hinted call plain" \
+  "$(hint_stats_of "c, MIP_ALLOC_HINTS=0.err")" "$(hint_stats 0 0 0 $((4 * made)) 64)"
 arenas_together "c, MIP_ALLOC_HINTS=0.err" && all_freed "c, MIP_ALLOC_HINTS=0.err" &&
   pass "c, MIP_ALLOC_HINTS=0: every block in the default arena, every byte freed" ||
   fail "c, MIP_ALLOC_HINTS=0: $(cat "c, MIP_ALLOC_HINTS=0.err")"
@@ -487,11 +497,12 @@ links_jemalloc one && arenas_apart "c, one command.err" &&
 
 # The checks can fail: a rebuild without hints passes none of them.
 rebuild c "$MIPCC" nohints -fno-mip-alloc-hints -- main.c hot.c cold.c mixed.c
-run "c, -fno-mip-alloc-hints" nohints
+run "c, -fno-mip-alloc-hints" nohints MIP_ALLOC_STATS=1
 if [ -z "$(hint_calls nohints)" ] && ! links_jemalloc nohints &&
   ! arenas_apart "c, -fno-mip-alloc-hints.err" && ! arenas_together "c, -fno-mip-alloc-hints.err" &&
+  [ -z "$(hint_stats_of "c, -fno-mip-alloc-hints.err")" ] &&
   grep -q 'no jemalloc' "c, -fno-mip-alloc-hints.err"; then
-  pass "c, -fno-mip-alloc-hints: no hinted calls, no jemalloc, and the arena checks say so"
+  pass "c, -fno-mip-alloc-hints: no hinted calls, no jemalloc, and the arena and counter checks say so"
 else
   fail "c, -fno-mip-alloc-hints: calls '$(hint_calls nohints)'; $(cat "c, -fno-mip-alloc-hints.err")"
 fi
@@ -511,16 +522,23 @@ want="_ZN5Notes3addEi:cold:false main:hot:false"
 [ "$got" = "$want" ] && pass "c++: the profile's sites: $got" ||
   fail "c++: the profile's sites: got '$got', want '$want'"
 rebuild cxx "$MIPCXX" use -std=c++17 -- main.cpp notes.cpp
+# The objects main.cpp makes: a round of 1 and one of 256 (the length of
+# counters[]), one Counter and 3 Notes each, 64 bytes each.
+made=$((1 + $(sed -n 's/^Counter \*counters\[\([0-9]*\)\];$/\1/p' main.cpp)))
 got=$(hint_calls use | awk '{ print $2, $3 }' | sort -u | tr '\n' ';')
 want="_Znwm12__hot_cold_t 0x1;_Znwm12__hot_cold_t 0xfe;"
 [ "$got" = "$want" ] && pass "c++: hinted operator new: $got" ||
   fail "c++: hinted calls: got '$got', want '$want'"
 links_jemalloc use && pass "c++: linked with jemalloc" || fail "c++: no libjemalloc"
-run "c++, hinted" use
+run "c++, hinted" use MIP_ALLOC_STATS=1
+expect_eq "c++, hinted: the hint counters" "$(hint_stats_of "c++, hinted.err")" \
+  "$(hint_stats $((3 * made)) "$made" 0 0 64)"
 arenas_apart "c++, hinted.err" && all_freed "c++, hinted.err" &&
   pass "c++, hinted: hot, cold and plain objects in three arenas, every byte deleted" ||
   fail "c++, hinted: $(cat "c++, hinted.err")"
-run "c++, MIP_ALLOC_HINTS=0" use MIP_ALLOC_HINTS=0
+run "c++, MIP_ALLOC_HINTS=0" use MIP_ALLOC_HINTS=0 MIP_ALLOC_STATS=1
+expect_eq "c++, MIP_ALLOC_HINTS=0: the hint counters, every hinted call plain" \
+  "$(hint_stats_of "c++, MIP_ALLOC_HINTS=0.err")" "$(hint_stats 0 0 0 $((4 * made)) 64)"
 arenas_together "c++, MIP_ALLOC_HINTS=0.err" && all_freed "c++, MIP_ALLOC_HINTS=0.err" &&
   pass "c++, MIP_ALLOC_HINTS=0: every object in the default arena, every byte deleted" ||
   fail "c++, MIP_ALLOC_HINTS=0: $(cat "c++, MIP_ALLOC_HINTS=0.err")"
