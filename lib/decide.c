@@ -142,6 +142,15 @@ enum mip_alloc_class mip_mib_class(const struct mip_mib *m,
   return MIP_CLASS_NOTCOLD;
 }
 
+enum mip_alloc_class
+mip_cloned_class(const uint64_t contexts[MIP_CLASS_COUNT]) {
+  /* Cold before hot: a cold block in the default arena dilutes the pages
+   * of every other, a hot block there only misses being packed. */
+  if (contexts[MIP_CLASS_COLD])
+    return MIP_CLASS_COLD;
+  return contexts[MIP_CLASS_HOT] ? MIP_CLASS_HOT : MIP_CLASS_NOTCOLD;
+}
+
 int mip_view_site_decision(const struct mip_view *v, uint32_t site,
                            const struct mip_decide_options *o,
                            struct mip_site_decision *d,
@@ -199,8 +208,8 @@ static int hinted(const struct mip_site_decision *d) {
   return d->alloc_class != MIP_CLASS_NOTCOLD;
 }
 
-static int cold_and_other(const struct mip_site_decision *d) {
-  return d->mixed && d->contexts[MIP_CLASS_COLD] > 0;
+static int cloned_at_link(const struct mip_site_decision *d) {
+  return d->mixed && mip_cloned_class(d->contexts) != MIP_CLASS_NOTCOLD;
 }
 
 int64_t mip_view_hinted_sites(const struct mip_view *v,
@@ -212,5 +221,5 @@ int64_t mip_view_hinted_sites(const struct mip_view *v,
 int64_t mip_view_wrapper_sites(const struct mip_view *v,
                                const struct mip_decide_options *o,
                                struct mip_error *err) {
-  return count_sites(v, o, cold_and_other, err);
+  return count_sites(v, o, cloned_at_link, err);
 }

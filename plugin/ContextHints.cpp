@@ -73,11 +73,14 @@ SmallVector<uint64_t, 4> inlineStack(const Instruction &I) {
   return Ids;
 }
 
-// LLVM 19's context disambiguation tells cold from the rest only: a hot
-// context joins the notcold ones when contexts disagree.
-AllocationType traitOf(mip_alloc_class C) {
-  return C == MIP_CLASS_COLD ? AllocationType::Cold
-                             : AllocationType::NotCold;
+// LLVM 19's context disambiguation tells two kinds of contexts apart,
+// "cold" and "notcold", and clones for the cold ones (its Hot it neither
+// clones for nor expects). At a site whose contexts disagree, those of
+// the class mip_cloned_class picks (cold if any, else hot) go in as its
+// "cold", every other as "notcold"; the call records what "cold" stands
+// for (ClonedClassAttribute), and the link hints each clone by it.
+AllocationType traitOf(mip_alloc_class C, mip_alloc_class Cloned) {
+  return C == Cloned ? AllocationType::Cold : AllocationType::NotCold;
 }
 
 // The profile's allocation contexts as stack ids, indexed for matching.
@@ -228,9 +231,17 @@ void annotateAllocation(CallBase &CB, ArrayRef<uint64_t> Ids,
                                 mip_alloc_class_name(Found.front()->Class)));
     return;
   }
+  uint64_t Counts[MIP_CLASS_COUNT] = {};
+  for (const ContextIndex::Context *C : Found)
+    Counts[C->Class]++;
+  mip_alloc_class Cloned = mip_cloned_class(Counts);
+  // An attribute, not metadata: calls merged into one keep it only if
+  // both had the same (metadata of a kind LLVM does not know is dropped).
+  CB.addFnAttr(Attribute::get(CB.getContext(), ClonedClassAttribute,
+                              mip_alloc_class_name(Cloned)));
   CallStackTrie Trie;
   for (const ContextIndex::Context *C : Found)
-    Trie.addCallStack(traitOf(C->Class), C->Ids, C->Bytes);
+    Trie.addCallStack(traitOf(C->Class, Cloned), C->Ids, C->Bytes);
   if (Trie.buildAndAttachMIBMetadata(&CB))
     CB.setMetadata(LLVMContext::MD_callsite,
                    memprof::buildCallstackMetadata(Ids, CB.getContext()));

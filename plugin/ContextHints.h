@@ -42,6 +42,11 @@ inline constexpr const char *UseSettingsMetadata = "mip.use";
 // functions the profile saw it call (a tuple of strings).
 inline constexpr const char *ProfiledCalleesMetadata = "mip.callees";
 
+// The attribute on an allocation call whose contexts disagree that says
+// which class context disambiguation's "cold" stands for there: "cold",
+// or "hot" at a site with hot contexts and no cold one (ContextHints.cpp).
+inline constexpr const char *ClonedClassAttribute = "mip-cloned-class";
+
 } // namespace mip
 
 #endif

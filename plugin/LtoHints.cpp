@@ -89,6 +89,21 @@ uint8_t hintNamed(StringRef Class) {
   return Class == "cold" ? MIP_HINT_COLD : Class == "hot" ? MIP_HINT_HOT : 0;
 }
 
+// The class an allocation call's "memprof" attribute gives it: the
+// attribute's own, set by the compile for a site whose contexts agree;
+// at a site whose contexts disagree, set by context disambiguation,
+// whose "cold" stands for the class the compile cloned for (cold or hot,
+// ClonedClassAttribute) and whose "notcold" for the rest, unhinted.
+StringRef classOf(const CallBase &CB) {
+  Attribute A = CB.getFnAttr("memprof");
+  if (!A.isValid())
+    return "";
+  Attribute Cloned = CB.getFnAttr(ClonedClassAttribute);
+  if (!Cloned.isValid())
+    return A.getValueAsString();
+  return A.getValueAsString() == "cold" ? Cloned.getValueAsString() : "";
+}
+
 // The function a context clone was made from ("xmalloc" for
 // "xmalloc.memprof.1"), or "" for one that is no clone.
 StringRef cloneOf(const Function &F) {
@@ -100,11 +115,15 @@ void remarkHinted(OptimizationRemarkEmitter &ORE, CallBase &CB,
                   StringRef Class) {
   const Function &F = *CB.getFunction();
   StringRef Original = cloneOf(F);
+  bool Mixed = CB.getFnAttr(ClonedClassAttribute).isValid();
   ORE.emit([&] {
     OptimizationRemark R(PassName, "AllocContextHint", &CB);
     R << "allocation hinted " << Class;
-    if (Original.empty())
+    if (Original.empty() && !Mixed)
       R << ": every context of it is " << Class;
+    else if (Original.empty())
+      R << " in " << ore::NV("Function", F.getName())
+        << ", which context cloning kept for its " << Class << " contexts";
     else
       R << " in " << ore::NV("Clone", F.getName())
         << ", the clone of " << ore::NV("Original", Original)
@@ -122,11 +141,10 @@ unsigned hintByAttribute(Function &F) {
   for (const AllocCall &Call : collectAllocCalls(F)) {
     if (!mip_allocator_allocates(Call.Fn->Allocator))
       continue;
-    Attribute A = Call.Call->getFnAttr("memprof");
-    uint8_t Hint = A.isValid() ? hintNamed(A.getValueAsString()) : 0;
+    std::string Class = classOf(*Call.Call).str();
+    uint8_t Hint = hintNamed(Class);
     if (!Hint)
       continue;
-    std::string Class = A.getValueAsString().str();
     CallBase &CB = *Call.Call;
     // The remark first: the rewrite replaces the call.
     if (Call.Through.empty() && !Call.Fn->Hinted.empty())

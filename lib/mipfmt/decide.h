@@ -97,6 +97,16 @@ struct mip_site_decision {
   struct mip_alloc_stats total;       /* over all its contexts */
 };
 
+/*
+ * Which class of a mixed site's contexts gets clones of its own at a -flto
+ * link (docs/use.md, "Wrappers and LTO"): LLVM's context disambiguation
+ * tells two kinds of contexts apart, so the contexts of this class are
+ * cloned and hinted, and every other context keeps the original call,
+ * unhinted. Cold when any context is cold, else hot; notcold when no
+ * context is either (nothing to clone). contexts[] is a site decision's.
+ */
+enum mip_alloc_class mip_cloned_class(const uint64_t contexts[MIP_CLASS_COUNT]);
+
 /* Decides heap site site (an index in HEAP_SITES); returns 0, or -1 for a
  * corrupt profile. A site with no allocation decides notcold with no
  * contexts. */
@@ -116,9 +126,10 @@ const char *mip_allocator_name(uint32_t allocator);
 int64_t mip_view_hinted_sites(const struct mip_view *v,
                               const struct mip_decide_options *o,
                               struct mip_error *err);
-/* How many have cold contexts and others: reached through a wrapper, a
- * -flto rebuild clones it for the cold ones (docs/use.md, "Wrappers and
- * LTO"); -1 for a corrupt profile. */
+/* How many have contexts that disagree, cold or hot ones among them:
+ * reached through a wrapper, a -flto rebuild clones it for those
+ * (mip_cloned_class; docs/use.md, "Wrappers and LTO"); -1 for a corrupt
+ * profile. */
 int64_t mip_view_wrapper_sites(const struct mip_view *v,
                                const struct mip_decide_options *o,
                                struct mip_error *err);

@@ -303,8 +303,8 @@ static void note_wrappers(const struct request *rq) {
     return;
   int n = profile_wrapper_sites(rq);
   if (n > 0)
-    note("%s: %d allocation site%s reached through wrappers from cold and "
-         "other contexts get%s no hint without -flto: hinting %s clones "
+    note("%s: %d allocation site%s reached through wrappers from contexts "
+         "that disagree get%s no hint without -flto: hinting %s clones "
          "each wrapper per context, which needs every caller's unit at "
          "once, at the link (docs/use.md, \"Wrappers and LTO\")",
          rq->use, n, n == 1 ? "" : "s", n == 1 ? "s" : "",

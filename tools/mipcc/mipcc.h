@@ -256,8 +256,9 @@ void scan_link(const struct strvec *files, unsigned wanted,
  * their calls; -1 when the profile cannot be read (the compiler then says
  * why). */
 int profile_hinted_sites(const struct request *rq);
-/* How many allocation sites of the profile have cold contexts and others:
- * reached through a wrapper, hinted only by cloning it per context, at a
+/* How many allocation sites of the profile have contexts that disagree,
+ * cold or hot ones among them: reached through a wrapper, hinted only by
+ * cloning it per context, at a
  * -flto link (docs/use.md, "Wrappers and LTO"); -1 as above. */
 int profile_wrapper_sites(const struct request *rq);
 

@@ -349,16 +349,16 @@ static uint32_t shared_frames(const struct report *r,
   return k;
 }
 
-/* The frames of cold context c that tell it from every other class's
- * context at the site: one more than it shares with any of them; above
- * its depth when one has all of its frames. */
+/* The frames of context c, of the cloned class, that tell it from every
+ * other class's context at the site: one more than it shares with any of
+ * them; above its depth when one has all of its frames. */
 static uint32_t parting_depth(const struct report *r,
                               const struct report_context *c,
                               const struct report_context *const *all,
                               size_t n) {
   uint32_t depth = 1;
   for (size_t i = 0; i < n; i++)
-    if (all[i]->alloc_class != MIP_CLASS_COLD) {
+    if (all[i]->alloc_class != c->alloc_class) {
       uint32_t shared = shared_frames(r, c, all[i]) + 1;
       if (shared > depth)
         depth = shared;
@@ -368,39 +368,43 @@ static uint32_t parting_depth(const struct report *r,
 
 /* What a -flto rebuild does with a mixed site: LLVM's context
  * disambiguation (docs/use.md, "Wrappers and LTO") clones the functions
- * from the allocation up to the frame where a cold context parts from
- * the others, for the cold contexts; the others keep the original. One
- * line per cold context: the functions cloned, and the caller of the
- * clone. */
+ * from the allocation up to the frame where a context of the cloned class
+ * (mip_cloned_class: cold if any, else hot) parts from the others, for
+ * the contexts of that class; the others keep the original, unhinted.
+ * One line per context cloned: the functions cloned, and the caller of
+ * the clone. */
 static void text_clones(const struct report *r, const struct report_site *s,
                         FILE *out) {
   const struct report_context **all =
       mip_xcalloc(r->context_count + 1, sizeof *all);
-  size_t n = 0, cold = 0;
+  size_t n = 0;
+  enum mip_alloc_class cloned = mip_cloned_class(s->decision.contexts);
+  const char *name = mip_alloc_class_name(cloned);
   struct report_context_iter it;
   report_contexts_begin(&it, r, s, REPORT_BY_BYTES);
   for (const struct report_context *c; (c = report_contexts_next(&it));)
-    if (c->stats.allocs) {
+    if (c->stats.allocs)
       all[n++] = c;
-      cold += c->alloc_class == MIP_CLASS_COLD;
-    }
   report_contexts_end(&it);
-  if (!cold)
-    fputs("    with -flto: no clone (cloning tells cold contexts from the "
-          "rest, and none is cold)\n",
+  if (cloned == MIP_CLASS_NOTCOLD)
+    fputs("    with -flto: no clone (no context is cold or hot)\n", out);
+  else if (cloned == MIP_CLASS_COLD && s->decision.contexts[MIP_CLASS_HOT])
+    fputs("    with -flto: the hot contexts keep the original, unhinted "
+          "(cloning tells two kinds of contexts apart: cold and the rest)\n",
           out);
   for (size_t i = 0; i < n; i++) {
     const struct report_context *c = all[i];
-    if (c->alloc_class != MIP_CLASS_COLD)
+    if (c->alloc_class != cloned)
       continue;
     uint32_t depth = parting_depth(r, c, all, n);
     if (depth > c->depth) {
-      fputs("    with -flto: a cold context no frame tells from a notcold "
-            "one: no clone\n",
-            out);
+      fprintf(out,
+              "    with -flto: a %s context no frame tells from the others: "
+              "no clone\n",
+              name);
       continue;
     }
-    fputs("    with -flto: cloned for the cold contexts:", out);
+    fprintf(out, "    with -flto: cloned for the %s contexts:", name);
     for (uint32_t k = 0; k + 1 < depth; k++)
       fprintf(out, "%s %s", k ? "," : "",
               text_safe(r->frames[c->stack[k]].demangled));
