@@ -367,6 +367,21 @@ START_TEST(site_decisions_agree_and_disagree) {
 }
 END_TEST
 
+/* A mixed site is cloned at a -flto link for its cold contexts if it has
+ * any, else for its hot ones. */
+START_TEST(cloned_class_cold_before_hot) {
+  /* counts indexed notcold, cold, hot */
+  static const uint64_t cold_notcold[] = {2, 1, 0}, hot_notcold[] = {1, 0, 3},
+                        cold_hot[] = {0, 1, 1}, all_three[] = {1, 1, 1},
+                        notcold_only[] = {4, 0, 0};
+  ck_assert_int_eq(mip_cloned_class(cold_notcold), MIP_CLASS_COLD);
+  ck_assert_int_eq(mip_cloned_class(hot_notcold), MIP_CLASS_HOT);
+  ck_assert_int_eq(mip_cloned_class(cold_hot), MIP_CLASS_COLD);
+  ck_assert_int_eq(mip_cloned_class(all_three), MIP_CLASS_COLD);
+  ck_assert_int_eq(mip_cloned_class(notcold_only), MIP_CLASS_NOTCOLD);
+}
+END_TEST
+
 START_TEST(site_decision_threshold_of_the_view) {
   const struct context_spec contexts[] = {{0, BUSY(1)}};
   const char *path = decide_profile(contexts, 1);
@@ -429,6 +444,7 @@ Suite *decide_suite(void) {
   tcase_add_test(tc, options_move_the_thresholds);
   tcase_add_test(tc, allocators_that_allocate);
   tcase_add_test(tc, site_decisions_agree_and_disagree);
+  tcase_add_test(tc, cloned_class_cold_before_hot);
   tcase_add_test(tc, site_decision_threshold_of_the_view);
   tcase_add_test(tc, site_decision_refuses_a_corrupt_context);
   suite_add_tcase(s, tc);
