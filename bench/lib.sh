@@ -29,7 +29,7 @@ TMP=$B/tmp               # scratch space of single runs
 CONFIGS=${BENCH_CONFIGS:-"plain mip mip-c mip-co mip-co-c pgo-cov instr sancov"}
 # make bench-heap (bench/heap/run.sh): plain again, MIP heap profiling and
 # clang's MemProf (timed), and the builds compared with DHAT and MemProf.
-HEAP_CONFIGS="plain heap memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"
+HEAP_CONFIGS="plain heap heap-allocs memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"
 ALL_PROGRAMS="sqlite3 lua bzip2"
 # make bench-heap's: those, and a program that keeps millions of small
 # blocks live at once.
@@ -118,6 +118,8 @@ config_flags() {
       LINK_EXTRA=("$BIN/sancov-rt.o") ;;
     # The heap benchmark's (bench/heap/run.sh, HEAP_CONFIGS above).
     heap)    CC_CMD=("$MIPCC" -fmip-generate=heap -g) ;;
+    # Heap hooks without access counting (docs/heap.md, "Allocations only").
+    heap-allocs) CC_CMD=("$MIPCC" -fmip-generate=heap-allocs -g) ;;
     # What heap's cost is made of: plain with heap's frame pointers, and
     # heap with hooks that do nothing (bench/heap/hooks-stub.c).
     plain-fp) CC_CMD=("$CLANG" -fno-omit-frame-pointer) ;;

@@ -151,6 +151,14 @@ mip_cloned_class(const uint64_t contexts[MIP_CLASS_COUNT]) {
   return contexts[MIP_CLASS_HOT] ? MIP_CLASS_HOT : MIP_CLASS_NOTCOLD;
 }
 
+enum mip_alloc_class mip_view_context_class(const struct mip_view *v,
+                                            const struct mip_mib *m,
+                                            const struct mip_decide_options *o) {
+  uint64_t uncounted = 0;
+  mip_view_stat(v, MIP_STAT_HEAP_UNCOUNTED, &uncounted);
+  return uncounted ? MIP_CLASS_NOTCOLD : mip_mib_class(m, o);
+}
+
 int mip_view_site_decision(const struct mip_view *v, uint32_t site,
                            const struct mip_decide_options *o,
                            struct mip_site_decision *d,
@@ -165,7 +173,7 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
       return -1;
     if (!c.mib.v[MIP_MIBI_AllocCount])
       continue;
-    d->contexts[mip_mib_class(&c.mib, o)]++;
+    d->contexts[mip_view_context_class(v, &c.mib, o)]++;
     if (any)
       mip_mib_merge(&total, &c.mib);
     else

@@ -243,6 +243,8 @@ static void add_stats(struct mip_heap_stats *to,
     to->stack_depth = from->stack_depth;
   if (from->sample_bytes > to->sample_bytes)
     to->sample_bytes = from->sample_bytes;
+  if (from->uncounted > to->uncounted)
+    to->uncounted = from->uncounted;
 }
 
 /* ---- sampled and exact runs ------------------------------------------ */

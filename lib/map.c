@@ -93,6 +93,8 @@ static int parse_unit(struct mip_map *map, const struct mip_map_record *rec,
                     rec->offset);
   struct mip_rec_map_unit unit;
   mip_rec_map_unit_decode(&unit, rec->body);
+  if (unit.flags & MIP_MAP_UNIT_HEAP_UNCOUNTED)
+    map->heap_uncounted_units++;
   const uint8_t *p = rec->body + mip_rec_map_unit_size;
   const uint8_t *end = rec->body + rec->body_size;
   if (unit.section_count > (size_t)(end - p) / mip_rec_map_unit_section_size)

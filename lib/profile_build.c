@@ -96,6 +96,7 @@ void mip_profile_from_map(const struct mip_map *map, struct mip_profile *p) {
   mip_data_from_map(map, p);
   mip_edge_counts_from_map(map, p);
   mip_heap_sites_from_map(map, p);
+  p->heap_stats.uncounted = map->heap_uncounted_units;
 }
 
 void mip_profile_free(struct mip_profile *p) {

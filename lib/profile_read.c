@@ -62,6 +62,7 @@ static int read_edges(struct mip_profile *p, const struct mip_view *v,
   mip_view_stat(v, MIP_STAT_HEAP_UNINTERPOSED, &h->uninterposed);
   mip_view_stat(v, MIP_STAT_HEAP_LIVE_UNINTERPOSED, &h->live_uninterposed);
   mip_view_stat(v, MIP_STAT_HEAP_SAMPLE_BYTES, &h->sample_bytes);
+  mip_view_stat(v, MIP_STAT_HEAP_UNCOUNTED, &h->uncounted);
   return 0;
 }
 

@@ -141,7 +141,12 @@ static void encode_section(const struct mip_profile *p, uint32_t kind,
     if (h->sample_bytes)
       ENCODE(profile_stat, out, MIP_STAT_HEAP_SAMPLE_BYTES, 0,
              h->sample_bytes);
+
   }
+  /* From the map: kept by a profile that has no run yet, too. */
+  if (kind == MIP_PROF_STATS && p->heap_stats.uncounted)
+    ENCODE(profile_stat, out, MIP_STAT_HEAP_UNCOUNTED, 0,
+           p->heap_stats.uncounted);
   encode_heap(p, kind, out);
   encode_timeline(p, kind, out);
   if (kind == MIP_PROF_DATA)
@@ -173,7 +178,7 @@ static size_t plan_sections(const struct mip_profile *p,
   if (p->edge_period)
     out[n++] = (struct section_out){MIP_PROF_EDGES,
                                     mip_rec_profile_edge_size, {0}};
-  if (p->edge_period || p->has_heap)
+  if (p->edge_period || p->has_heap || p->heap_stats.uncounted)
     out[n++] = (struct section_out){MIP_PROF_STATS,
                                     mip_rec_profile_stat_size, {0}};
   if (p->symbol_count)

@@ -144,7 +144,7 @@ Error ContextIndex::readContext(const mip_view &V, uint64_t I,
     return fail();
   if (!mip_allocator_allocates(S.allocator))
     return Error::success();
-  Context Ctx{{}, mip_mib_class(&C.mib, &Options),
+  Context Ctx{{}, mip_view_context_class(&V, &C.mib, &Options),
               C.mib.v[MIP_MIBI_TotalSize]};
   mip_heap_frame Inner{};
   // Frames outside the image (libc's __libc_start_call_main) or unknown

@@ -8,6 +8,7 @@
 #include "BlockProbes.h"
 #include "EntryProbe.h"
 #include "FunctionFilter.h"
+#include "mip/format.h"
 #include "HeapAccesses.h"
 #include "HeapGlue.h"
 #include "HeapSites.h"
@@ -59,7 +60,7 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &MAM) {
     // entry probe the entry block.
     InstrumentedFunction IF{&F, computeCfgHash(F, writtenCfgHashRecipe()),
                             {}, {}, {}};
-    if (Generated.Heap)
+    if (Generated.Heap && !Generated.HeapAllocsOnly)
       countHeapAccesses(F);
     if (Generated.Data)
       Data.count(F);
@@ -76,7 +77,8 @@ PreservedAnalyses GeneratePass::run(Module &M, ModuleAnalysisManager &MAM) {
     addHeapGlue(M);
   writeMap(M, Done,
            Generated.Data && !Done.empty() ? Data.records()
-                                           : std::vector<DataInfo>());
+                                           : std::vector<DataInfo>(),
+           Generated.HeapAllocsOnly ? MIP_MAP_UNIT_HEAP_UNCOUNTED : 0);
   M.addModuleFlag(Module::Max, InstrumentedFlag, 1);
   return Done.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }

@@ -190,7 +190,8 @@ std::string modesArg(const Modes &M) {
   Add(M.BlockCounts, "block-counts");
   Add(M.Edges, "edges");
   Add(M.Atomic, "atomic");
-  Add(M.Heap, "heap");
+  Add(M.Heap && !M.HeapAllocsOnly, "heap");
+  Add(M.HeapAllocsOnly, "heap-allocs");
   return List;
 }
 

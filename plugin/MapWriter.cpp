@@ -87,10 +87,10 @@ uint64_t modesOf(ArrayRef<InstrumentedFunction> Functions) {
   return Modes;
 }
 
-std::string unitRecord(const Module &M, uint64_t Modes) {
+std::string unitRecord(const Module &M, uint64_t Modes, uint32_t Flags) {
   AsmRecord Body = recordFor(M);
   MapUnitFields U;
-  U.flags = 0;
+  U.flags = Flags;
   U.section_count = compat::popCount(Modes);
   U.name_size = M.getSourceFileName().size();
   U.reserved = 0;
@@ -271,7 +271,7 @@ std::string edgeCountsRecords(const Module &M, bool &Any) {
 } // namespace
 
 void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions,
-              ArrayRef<DataInfo> Data) {
+              ArrayRef<DataInfo> Data, uint32_t UnitFlags) {
   if (Functions.empty())
     return;
   bool EdgeCounts = false;
@@ -279,7 +279,8 @@ void writeMap(Module &M, ArrayRef<InstrumentedFunction> Functions,
   std::string Asm = sectionDirective(nullptr);
   Asm += unitRecord(M, modesOf(Functions) |
                            (Data.empty() ? 0 : MIP_MODE_BIT(MIP_RAW_DATA)) |
-                           (EdgeCounts ? MIP_MODE_BIT(MIP_RAW_BCNT) : 0));
+                           (EdgeCounts ? MIP_MODE_BIT(MIP_RAW_BCNT) : 0),
+                     UnitFlags);
   for (const InstrumentedFunction &IF : Functions)
     if (!IF.F->hasComdat())
       Asm += functionRecords(IF);

@@ -19,8 +19,9 @@ namespace mip {
 // COMDAT functions go into the function's group, so a duplicate the linker
 // drops takes its record along. Then one record per counted global
 // variable (data mode). Layouts: mip/layout/map_*.inc.
+// UnitFlags: MIP_MAP_UNIT_* (the unit record's flags).
 void writeMap(llvm::Module &M, llvm::ArrayRef<InstrumentedFunction> Functions,
-              llvm::ArrayRef<DataInfo> Data = {});
+              llvm::ArrayRef<DataInfo> Data = {}, uint32_t UnitFlags = 0);
 
 } // namespace mip
 

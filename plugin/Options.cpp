@@ -19,13 +19,14 @@ Error unknownMode(StringRef Name) {
       inconvertibleErrorCode(),
       "unknown mode '" + Name +
           "' (known: coverage, counts, order, blocks, edges, all, heap, "
-          "data, atomic, all-blocks, block-counts)");
+          "heap-allocs, data, atomic, all-blocks, block-counts)");
 }
 
 } // namespace
 
 Expected<Modes> parseModes(StringRef List) {
   Modes M;
+  bool CountsAccesses = false;
   SmallVector<StringRef, 8> Names;
   List.split(Names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef Name : Names) {
@@ -41,7 +42,9 @@ Expected<Modes> parseModes(StringRef List) {
     else if (Name == "edges")
       M.Edges = true;
     else if (Name == "heap")
-      M.Heap = true;
+      M.Heap = CountsAccesses = true;
+    else if (Name == "heap-allocs")
+      M.Heap = M.HeapAllocsOnly = true;
     else if (Name == "data")
       M.Data = true;
     else if (Name == "atomic")
@@ -55,6 +58,9 @@ Expected<Modes> parseModes(StringRef List) {
     else
       return unknownMode(Name);
   }
+  // heap and heap-allocs together: heap, accesses counted.
+  if (CountsAccesses)
+    M.HeapAllocsOnly = false;
   // Edges are sampled off the call counter.
   if (M.Edges)
     M.Counts = true;

@@ -30,6 +30,10 @@ struct Modes {
   // shadow counter per 64 bytes that every heap access increments. Not
   // part of "all": it costs far more than the other modes.
   bool Heap = false;
+  // Heap profiling without the shadow counters (mode heap-allocs): the
+  // hooks alone, what a sampled run (heap_sample) costs next to nothing
+  // with; the profile says accesses were not counted.
+  bool HeapAllocsOnly = false;
   // Accesses per global variable (DataAccesses.cpp). Not part of "all"
   // either: every access to a global costs an add.
   bool Data = false;

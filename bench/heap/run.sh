@@ -47,9 +47,10 @@ HERE=$BENCH_DIR/heap
 HB=$B/heap
 REPORT=$B/heap.md
 # heap-s512K and heap-s64K: the heap build sampling (MIP_OPTIONS
-# heap_sample, docs/heap.md); heaptrack: the plain build under heaptrack
-# (heaptrack.sh), when it is installed.
-TIMED="plain heap memprof plain-fp heap-stub heap-s512K heap-s64K"
+# heap_sample, docs/heap.md); heap-allocs-s512K: the heap-allocs build
+# (no access counting) sampling; heaptrack: the plain build under
+# heaptrack (heaptrack.sh), when it is installed.
+TIMED="plain heap memprof plain-fp heap-stub heap-s512K heap-s64K heap-allocs heap-allocs-s512K"
 HEAPTRACK_LIB=${HEAPTRACK_LIB:-/usr/lib/heaptrack}
 [ -x "$HEAPTRACK_LIB/libexec/heaptrack_interpret" ] && command -v zstd >/dev/null &&
   TIMED="$TIMED heaptrack"
@@ -127,6 +128,7 @@ run() {
     RUNNER="$*"
     case $c in
       heap-s*) b=heap; export MIP_OPTIONS=heap_sample=${c#heap-s} ;;
+      heap-allocs-s*) b=heap-allocs; export MIP_OPTIONS=heap_sample=${c#heap-allocs-s} ;;
       heaptrack) b=plain; RUNNER="$RUNNER $HERE/heaptrack.sh $s/heaptrack.$RANDOM" ;;
     esac
     prog_run "$BIN/$p/$b" "$WORK/$p" "$SIZE_FULL" "$o" "$s"

@@ -25,6 +25,9 @@
 #define MIP_MAPFILE_VERSION 2 /* 2 added the symbol table */
 #define MIP_PROFILE_VERSION 2 /* 2 gave heap frames their object */
 #define MIP_MAP_UNIT_VERSION 1
+/* Unit record flags. HEAP_UNCOUNTED: heap hooks without access counters
+ * (-fmip-generate=heap-allocs): its code counts no heap accesses. */
+#define MIP_MAP_UNIT_HEAP_UNCOUNTED 1u
 #define MIP_MAP_FUNCTION_VERSION 1
 #define MIP_MAP_BLOCKS_VERSION 1
 #define MIP_MAP_HEAP_SITE_VERSION 1
@@ -114,6 +117,9 @@ enum mip_stat {
   MIP_STAT_HEAP_SAMPLE_BYTES = 10,   /* a sampled run's heap_sample: a
                                         block of size bytes recorded with
                                         chance 1 - exp(-size / it) */
+  MIP_STAT_HEAP_UNCOUNTED = 11,      /* units of the image built with
+                                        heap-allocs: their code counts no
+                                        heap accesses (from the map) */
 };
 
 /* How a statistic of several runs combines: the edge period, the stack
@@ -121,7 +127,7 @@ enum mip_stat {
  * rate take the largest value, every other key the sum. */
 #define MIP_STAT_TAKES_MAX(key)                                                \
   ((key) == MIP_STAT_EDGE_PERIOD || (key) == MIP_STAT_HEAP_STACK_DEPTH ||    \
-   (key) == MIP_STAT_HEAP_SAMPLE_BYTES)
+   (key) == MIP_STAT_HEAP_SAMPLE_BYTES || (key) == MIP_STAT_HEAP_UNCOUNTED)
 
 /* Blocks whose death MIP could not see (freed unseen, or live while frees
  * went unseen) are reported, by the runtime on stderr and by mipdata show

@@ -86,6 +86,12 @@ struct mip_alloc_stats {
 void mip_mib_stats(const struct mip_mib *m, struct mip_alloc_stats *s);
 enum mip_alloc_class mip_mib_class(const struct mip_mib *m,
                                    const struct mip_decide_options *o);
+/* mip_mib_class of a context of v's; notcold for all when v's build
+ * counted no accesses (heap-allocs), whose densities are all 0: hot and
+ * cold are told by density. */
+enum mip_alloc_class mip_view_context_class(const struct mip_view *v,
+                                            const struct mip_mib *m,
+                                            const struct mip_decide_options *o);
 
 /* An allocation site's class over its contexts: their common class, or
  * notcold when they disagree (mixed). Counts per class, and the site's

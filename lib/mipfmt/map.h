@@ -100,6 +100,7 @@ struct mip_map {
   struct mip_map_heap_site *heap_sites; /* sorted by site */
   size_t heap_site_count;
   size_t discarded_heap_sites; /* in functions the linker dropped */
+  size_t heap_uncounted_units; /* MIP_MAP_UNIT_HEAP_UNCOUNTED units */
   struct mip_map_data *data; /* sorted by counter, one per counter */
   size_t data_count;
   /* Edge counters (block-counts mode), sorted by counters, one record

@@ -43,6 +43,8 @@ struct mip_heap_stats {
   uint64_t live_uninterposed; /* blocks live at the end of those runs */
   uint64_t sample_bytes;      /* sampled runs' heap_sample (the largest);
                                  0: every block recorded */
+  uint64_t uncounted;         /* units built with heap-allocs, which count
+                                 no accesses (the largest; from the map) */
 };
 
 /* The global peak of a run's heap (mip/layout/heap_peak.inc) and one

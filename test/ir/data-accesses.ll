@@ -129,4 +129,4 @@ attributes #0 = { "mip-data-temperature"="hot" }
 ; ATOMIC: atomicrmw add ptr @__mip_data.table, i64 1 monotonic, align 8, !nosanitize
 ; ATOMIC-NOT: load i64, ptr @__mip_data
 
-; UNKNOWN: unknown mode 'datum' (known: coverage, counts, order, blocks, edges, all, heap, data, atomic, all-blocks, block-counts)
+; UNKNOWN: unknown mode 'datum' (known: coverage, counts, order, blocks, edges, all, heap, heap-allocs, data, atomic, all-blocks, block-counts)

@@ -14,6 +14,16 @@
 ; whole module (9 groups and 4 short ranges below).
 ; RUN: grep -c 'mip.accesses[0-9]* = load' %t.ll | grep -qx 17
 ; RUN: grep -c 'mip.accesses[0-9]* = load' %t.all.ll | grep -qx 17
+; heap-allocs: the allocation hooks without a single counter or range
+; call; the unit record says so (flags 1, MIP_MAP_UNIT_HEAP_UNCOUNTED);
+; heap and heap-allocs together count.
+; RUN: %opt -passes='mip-generate<heap-allocs>' -S %s -o %t.allocs.ll
+; RUN: not grep -q 'mip.shadow\|mip.granule\|call.*__mip_heap_access_range' %t.allocs.ll
+; RUN: grep -A1 'module asm ".long 5"' %t.allocs.ll | grep -q 'module asm ".long 1"'
+; RUN: grep -q 'mip.shadow' %t.ll
+; RUN: not grep -A1 'module asm ".long 5"' %t.ll | grep -q 'module asm ".long 1"$'
+; RUN: %opt -passes='mip-generate<heap;heap-allocs>' -S %s -o %t.both.ll
+; RUN: grep -c 'mip.accesses[0-9]* = load' %t.both.ll | grep -qx 17
 
 @g = global [16 x i32] zeroinitializer
 @tls = thread_local global i32 0

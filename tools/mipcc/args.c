@@ -194,7 +194,8 @@ static void apply_own(struct request *rq, const char *arg) {
   } else if (has_prefix(arg, "-fmip-generate=")) {
     rq->generate = true;
     rq->modes = arg + strlen("-fmip-generate=");
-    rq->heap = lists_mode(rq->modes, "heap");
+    rq->heap = lists_mode(rq->modes, "heap") ||
+               lists_mode(rq->modes, "heap-allocs");
     rq->own_state =
         lists_mode(rq->modes, "order") || lists_mode(rq->modes, "edges");
   } else if (strcmp(arg, "-fno-mip-generate") == 0) {

@@ -496,8 +496,12 @@ static int parse_options(int argc, char **argv, struct annotate_cmd *o) {
   return CLI_GO_ON;
 }
 
-/* At most one line on what the profile lacks for deciding. */
+/* At most one line on what the profile lacks for deciding functions, and
+ * one on what it lacks for deciding allocations. */
 static void note_gaps(const struct report *r) {
+  if (r->runs && r->has_heap && r->stats.heap.uncounted)
+    note(r->path, "no access counts in this profile (built with "
+                  "-fmip-generate=heap-allocs): no allocation is hot or cold");
   if (!r->runs)
     note(r->path, "no runs merged into this profile: a rebuild with it decides "
                   "nothing (mipcc warns and leaves the code as it is)");

@@ -127,12 +127,16 @@ static int parse_options(int argc, char **argv, struct diff_options *o) {
 }
 
 /* What a side can lack, said of base and of new: one note each. */
-enum lack { NO_RUN, NO_HEAP, NO_FUNCTIONS, NO_CALLS, LACKS };
+enum lack { NO_RUN, NO_HEAP, NO_ACCESSES, NO_FUNCTIONS, NO_CALLS, LACKS };
 static const char *const lack_text[LACKS][REPORT_SIDES] = {
     [NO_RUN] = {"base has no run: its counts are 0",
                 "new has no run: its counts are 0"},
     [NO_HEAP] = {"base has no heap data: the heap is not compared",
                  "new has no heap data: the heap is not compared"},
+    [NO_ACCESSES] = {"base counted no accesses (heap-allocs): accesses and "
+                     "density are not compared",
+                     "new counted no accesses (heap-allocs): accesses and "
+                     "density are not compared"},
     [NO_FUNCTIONS] = {"base has no functions: functions are not compared",
                       "new has no functions: functions are not compared"},
     [NO_CALLS] = {"base has no call counts: calls are not compared",
@@ -153,6 +157,9 @@ static void check_sides(struct diff *d) {
       missing(d, s, NO_RUN);
     if (!x->has_heap && other->has_heap)
       missing(d, s, NO_HEAP);
+    if (x->has_heap && other->has_heap && x->stats.heap.uncounted &&
+        !other->stats.heap.uncounted)
+      missing(d, s, NO_ACCESSES);
     if (!x->function_count && other->function_count)
       missing(d, s, NO_FUNCTIONS);
     if (!x->counted && other->counted)
@@ -229,6 +236,12 @@ static int run(struct diff_options *o) {
   rekey(r, o);
   struct diff d = {.r = {&r[REPORT_BASE], &r[REPORT_NEW]}, .o = o};
   check_sides(&d);
+  if (report_metric_check(d.r[REPORT_BASE], d.r[REPORT_NEW], o->metric,
+                          &err)) {
+    report_free(&r[REPORT_BASE]);
+    report_free(&r[REPORT_NEW]);
+    return report(&err);
+  }
   diff_wrappers_find(&d.wrappers, d.r, o);
   diff_heap(&d.heap, d.r, o);
   diff_functions(&d.functions, d.r, o);

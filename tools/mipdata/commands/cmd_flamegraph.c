@@ -108,8 +108,10 @@ static int open_heap(const char *path, const char *debug,
 
 static int draw(const struct flame_options *o, const struct report *cur,
                 const struct report *base) {
+  struct mip_error err;
+  if (report_metric_check(base, cur, o->page.metric, &err))
+    return report(&err);
   if (o->format == FLAME_FOLDED) {
-    struct mip_error err;
     if (!folded_write(cur, o->page.metric, stdout))
       return 0;
     mip_fail(&err, "stdout", "cannot write the folded stacks");

@@ -96,6 +96,9 @@ struct diff_heap {
   const struct report *r[REPORT_SIDES];
   struct report_match match;
   double factor[REPORT_METRICS];
+  /* Metrics both sides measured (report_metric_compared): the others are
+   * in no table, no condition and no list. */
+  int measured[REPORT_METRICS];
   struct diff_total total[REPORT_METRICS];
   struct diff_context *contexts; /* one per group, in group order */
   size_t context_count;

@@ -270,6 +270,11 @@ static void evaluate(const struct diff *d, struct diff_condition *c) {
   }
   if ((c->skipped = !d->heap.compared))
     return;
+  if ((c->skipped = !d->heap.measured[c->metric])) {
+    snprintf(c->measured, sizeof c->measured,
+             "not evaluated: a side counted no accesses (heap-allocs)");
+    return;
+  }
   if (c->subject == CONTEXT) {
     evaluate_context(d, c);
     return;
@@ -303,6 +308,7 @@ int diff_condition_skipped(const struct diff *d, size_t i) {
   return d->o->conditions[i]->skipped;
 }
 const char *diff_condition_measured(const struct diff *d, size_t i) {
-  return d->o->conditions[i]->skipped ? "not evaluated: a side has no data"
-                                      : d->o->conditions[i]->measured;
+  const struct diff_condition *c = d->o->conditions[i];
+  return c->skipped && !*c->measured ? "not evaluated: a side has no data"
+                                     : c->measured;
 }

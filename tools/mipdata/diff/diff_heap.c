@@ -157,9 +157,12 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
   h->r[REPORT_NEW] = r[REPORT_NEW];
   if (!h->compared)
     return;
-  for (int m = 0; m < REPORT_METRICS; m++)
+  for (int m = 0; m < REPORT_METRICS; m++) {
     h->factor[m] = report_scale(r[REPORT_BASE], r[REPORT_NEW], o->normalize,
                                 (enum report_metric)m);
+    h->measured[m] = report_metric_compared(r[REPORT_BASE], r[REPORT_NEW],
+                                            (enum report_metric)m);
+  }
   report_match(&h->match, r[REPORT_BASE], r[REPORT_NEW], REPORT_CONTEXTS,
                o->match);
   list_groups(h);
@@ -173,9 +176,9 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
 }
 
 void diff_sampled_text(const struct diff_heap *h, char *line, size_t size) {
-  char side[REPORT_SIDES][96];
+  char side[REPORT_SIDES][REPORT_HEAP_NOTE_SIZE];
   for (int s = 0; s < REPORT_SIDES; s++)
-    report_sampled(h->r[s], side[s], sizeof side[s]);
+    report_heap_note(h->r[s], side[s], sizeof side[s]);
   if (!side[REPORT_BASE][0] && !side[REPORT_NEW][0])
     snprintf(line, size, "%s", "");
   else

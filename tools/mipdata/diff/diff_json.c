@@ -184,6 +184,8 @@ static void emit_heap(struct emitter *e, const struct diff *d) {
   emit_values(e, "factor", h->factor);
   emit_u64(e, "base_sample_bytes", h->r[REPORT_BASE]->stats.heap.sample_bytes);
   emit_u64(e, "new_sample_bytes", h->r[REPORT_NEW]->stats.heap.sample_bytes);
+  emit_u64(e, "base_uncounted", h->r[REPORT_BASE]->stats.heap.uncounted);
+  emit_u64(e, "new_uncounted", h->r[REPORT_NEW]->stats.heap.uncounted);
   emit_matching(e, d);
   emit_wrappers(e, d);
   emit_object_begin(e, "totals");
@@ -191,6 +193,11 @@ static void emit_heap(struct emitter *e, const struct diff *d) {
     const struct diff_total *t = &h->total[m];
     emit_object_begin(e, report_metrics[m].key);
     emit_string(e, "unit", report_metrics[m].unit);
+    emit_bool(e, "measured", h->measured[m]);
+    if (!h->measured[m]) { /* a side counted no accesses: no figure */
+      emit_object_end(e);
+      continue;
+    }
     emit_number(e, "base", t->base);
     emit_number(e, "new", t->cur);
     emit_number(e, "delta", t->delta);
@@ -205,7 +212,8 @@ static void emit_heap(struct emitter *e, const struct diff *d) {
   emit_u64(e, "above_floor", h->above_floor);
   emit_object_begin(e, "ratios");
   for (int m = 0; m < REPORT_METRICS; m++)
-    emit_ratios(e, report_metrics[m].key, &h->ratios[m]);
+    if (h->measured[m])
+      emit_ratios(e, report_metrics[m].key, &h->ratios[m]);
   emit_object_end(e);
   emit_string(e, "metric", report_metrics[d->o->metric].key);
   emit_list(e, d, "regressions", &h->regressions);

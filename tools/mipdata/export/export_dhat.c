@@ -81,8 +81,8 @@ static uint64_t end_time(const struct report *r) {
 
 static void emit_heading(struct emitter *e, const struct export_input *in,
                          struct mip_buf *text) {
-  char note[96];
-  report_sampled(in->r, note, sizeof note);
+  char note[REPORT_HEAP_NOTE_SIZE];
+  report_heap_note(in->r, note, sizeof note);
   const char *cmd = export_format(
       text, "%s (MIP profile %s, build-id %s, %" PRIu64 " run%s%s%s)",
       in->debug ? in->debug : "?", in->r->path, in->r->build_id, in->r->runs,

@@ -74,9 +74,16 @@ static const struct {
     {"alloc_space", "bytes", REPORT_BYTES},
     {"inuse_objects", "count", REPORT_LIVE_COUNT},
     {"inuse_space", "bytes", REPORT_LIVE_BYTES},
-    {"accesses", "count", REPORT_ACCESSES},
+    {"accesses", "count", REPORT_ACCESSES}, /* last: not always measured */
 };
 #define HEAP_TYPES (sizeof heap_types / sizeof heap_types[0])
+
+/* The heap sample types r has: all but accesses when its build counted
+ * none (heap-allocs). */
+static size_t heap_type_count(const struct report *r) {
+  return report_metric_measured(r, REPORT_ACCESSES) ? HEAP_TYPES
+                                                     : HEAP_TYPES - 1;
+}
 
 struct pprof {
   const struct report *r;
@@ -219,7 +226,7 @@ static void add_context(struct pprof *p, const struct report_context *c) {
   }
   pb_packed(&p->sample, SAMPLE_LOCATION_ID, &p->packed);
   uint64_t values[HEAP_TYPES + 1] = {0};
-  for (size_t i = 0; i < HEAP_TYPES; i++) {
+  for (size_t i = 0; i < heap_type_count(p->r); i++) {
     struct report_amount a = {0, 0};
     report_amount_add(&a, heap_types[i].metric, &c->mib);
     values[p->heap_at + i] = a.sum;
@@ -267,7 +274,7 @@ static void add_heading(struct pprof *p, const struct export_input *in,
                         int heap, int calls) {
   const struct report *r = p->r;
   if (heap)
-    for (size_t i = 0; i < HEAP_TYPES; i++)
+    for (size_t i = 0; i < heap_type_count(r); i++)
       value_type(p, PROFILE_SAMPLE_TYPE, heap_types[i].type,
                  heap_types[i].unit);
   if (calls)
@@ -278,8 +285,8 @@ static void add_heading(struct pprof *p, const struct export_input *in,
   pb_uint(&p->profile, PROFILE_DEFAULT_SAMPLE_TYPE,
           str(p, heap ? "alloc_space" : "calls"));
   add_mapping(p, 1, in->debug ? in->debug : r->path, r->build_id);
-  char note[96];
-  report_sampled(r, note, sizeof note);
+  char note[REPORT_HEAP_NOTE_SIZE];
+  report_heap_note(r, note, sizeof note);
   pb_uint(&p->profile, PROFILE_COMMENT,
           str(p, export_format(&p->key,
                                "mipdata export of %s: %" PRIu64 " run%s%s%s",
@@ -346,8 +353,8 @@ int export_pprof(const struct export_input *in, FILE *out,
   export_names_init(&p->location_ids);
   export_names_init(&p->objects);
   p->heap_at = 0;
-  p->calls_at = heap ? HEAP_TYPES : 0;
-  p->value_count = (heap ? HEAP_TYPES : 0) + (calls ? 1 : 0);
+  p->calls_at = heap ? heap_type_count(r) : 0;
+  p->value_count = (heap ? heap_type_count(r) : 0) + (calls ? 1 : 0);
   add_heading(p, in, heap, calls);
   for (size_t i = 0; heap && i < r->context_count; i++)
     add_context(p, &r->contexts[i]);

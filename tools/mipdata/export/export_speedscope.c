@@ -125,8 +125,8 @@ int export_speedscope(const struct export_input *in, FILE *out,
   emit_begin(&e, out, EMIT_JSON);
   emit_string(&e, "$schema",
               "https://www.speedscope.app/file-format-schema.json");
-  char note[96];
-  report_sampled(r, note, sizeof note);
+  char note[REPORT_HEAP_NOTE_SIZE];
+  report_heap_note(r, note, sizeof note);
   emit_string(&e, "name",
               export_format(&name, "%s (%" PRIu64 " run%s%s%s)", r->path,
                             r->runs, r->runs == 1 ? "" : "s",
@@ -139,7 +139,8 @@ int export_speedscope(const struct export_input *in, FILE *out,
   struct numbers stack = {0}, weights = {0};
   emit_array_begin(&e, "profiles");
   for (int m = 0; heap && m < REPORT_METRICS; m++)
-    if (!report_metrics[m].mean)
+    if (!report_metrics[m].mean &&
+        report_metric_measured(r, (enum report_metric)m))
       emit_metric(&e, r, (enum report_metric)m, &stack, &weights);
   if (r->counted)
     emit_calls(&e, r, &weights);

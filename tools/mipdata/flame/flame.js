@@ -505,6 +505,7 @@
 
   var select = $("metric");
   metrics.forEach(function (m, k) {
+    if (!m.measured) return; /* a build that counted no accesses */
     var o = document.createElement("option");
     o.value = m.key;
     o.textContent = m.label;

@@ -250,7 +250,10 @@ static void json_labels(FILE *f, const struct flame_labels *l) {
   fputs("]}", f);
 }
 
-static void json_metrics(FILE *f, const double *factor) {
+/* Each metric, and whether the profiles measured it (a build of
+ * heap-allocs counts no accesses: the page offers no such view). */
+static void json_metrics(FILE *f, const double *factor,
+                         const struct report *cur, const struct report *base) {
   fputs("\"metrics\":[", f);
   for (int m = 0; m < REPORT_METRICS; m++) {
     const struct report_metric_def *d = &report_metrics[m];
@@ -260,8 +263,12 @@ static void json_metrics(FILE *f, const double *factor) {
     json_string(f, "label", d->label);
     fputc(',', f);
     json_string(f, "unit", d->unit);
-    fprintf(f, ",\"mean\":%s,\"scale\":%.17g,\"factor\":%.17g}",
-            d->mean ? "true" : "false", d->scale, factor[m]);
+    fprintf(f, ",\"mean\":%s,\"scale\":%.17g,\"factor\":%.17g,"
+               "\"measured\":%s}",
+            d->mean ? "true" : "false", d->scale, factor[m],
+            report_metric_compared(base, cur, (enum report_metric)m)
+                ? "true"
+                : "false");
   }
   fputc(']', f);
 }
@@ -296,7 +303,7 @@ static void json_data(FILE *f, const struct report *cur,
   json_string(f, "metric", report_metrics[o->metric].key);
   fprintf(f, ",\"band\":%.17g,\"merge_below\":%.17g,", o->band,
           o->merge_below);
-  json_metrics(f, factor);
+  json_metrics(f, factor, cur, base);
   fputc(',', f);
   json_labels(f, &labels);
   fputs(",\"views\":{", f);
@@ -313,15 +320,15 @@ static void json_data(FILE *f, const struct report *cur,
 
 static void title(FILE *out, const struct report *cur,
                   const struct report *base) {
-  char note[96];
+  char note[REPORT_HEAP_NOTE_SIZE];
   fputs("MIP heap flame graph: ", out);
   escape_xml(out, cur->path);
-  if (*report_sampled(cur, note, sizeof note))
+  if (*report_heap_note(cur, note, sizeof note))
     fprintf(out, " (%s)", note);
   if (base) {
     fputs(" against ", out);
     escape_xml(out, base->path);
-    if (*report_sampled(base, note, sizeof note))
+    if (*report_heap_note(base, note, sizeof note))
       fprintf(out, " (%s)", note);
   }
 }

@@ -61,7 +61,8 @@ LAYOUT(stats_json, {STAT_UNSEEN_FREES, "unseen_frees"},
        {STAT_LIVE_UNINTERPOSED, "live_uninterposed"},
        {STAT_UNKNOWN_LIFETIMES, "unknown_lifetimes"}, {STAT_BLOCKS, "blocks"},
        {STAT_SAMPLE_BYTES, "sample_bytes"},
-       {STAT_RECORDED_BLOCKS, "recorded_blocks"});
+       {STAT_RECORDED_BLOCKS, "recorded_blocks"},
+       {STAT_UNCOUNTED, "uncounted_units"});
 LAYOUT(stats_memprof, {STAT_UNSEEN_FREES, "UnseenFrees"},
        {STAT_FREED_UNSEEN, "FreedUnseen"},
        {STAT_TRUNCATED_STACKS, "TruncatedStacks"}, {STAT_DROPPED, "Dropped"},
@@ -70,7 +71,8 @@ LAYOUT(stats_memprof, {STAT_UNSEEN_FREES, "UnseenFrees"},
        {STAT_LIVE_UNINTERPOSED, "LiveUninterposed"},
        {STAT_UNKNOWN_LIFETIMES, "UnknownLifetimes"}, {STAT_BLOCKS, "Blocks"},
        {STAT_SAMPLE_BYTES, "SampleBytes"},
-       {STAT_RECORDED_BLOCKS, "RecordedBlocks"});
+       {STAT_RECORDED_BLOCKS, "RecordedBlocks"},
+       {STAT_UNCOUNTED, "UncountedUnits"});
 
 const struct report_layout report_profile_json = {
     .members = profile_json_members};
@@ -383,6 +385,8 @@ static uint64_t stat(const struct report_stats *s, enum report_field field) {
     return s->heap.sample_bytes;
   case STAT_RECORDED_BLOCKS:
     return s->heap.sample_bytes ? s->recorded_blocks : s->blocks;
+  case STAT_UNCOUNTED:
+    return s->heap.uncounted;
   default:
     return s->blocks;
   }

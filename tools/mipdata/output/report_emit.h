@@ -82,6 +82,7 @@ enum report_field {
   STAT_BLOCKS,
   STAT_SAMPLE_BYTES,
   STAT_RECORDED_BLOCKS,
+  STAT_UNCOUNTED,
 };
 
 struct report_member {

@@ -13,6 +13,7 @@
 #include "escape.h"
 #include "heap_chart.h"
 #include "report_emit.h"
+#include "report_metric.h"
 #include "report_text.h"
 #include "show_heap.h"
 
@@ -130,12 +131,17 @@ static void text_context(const struct report *r,
   else if (s)
     printf(", %s in %s", text_safe(s->allocator_name),
            text_safe(s->instrumented->demangled));
-  printf("\n    accesses %" PRIu64 " (%" PRIu64 " to %" PRIu64
-         " per block), lifetime %" PRIu64 " ms (%" PRIu64 " to %" PRIu64
+  if (report_metric_measured(r, REPORT_ACCESSES))
+    printf("\n    accesses %" PRIu64 " (%" PRIu64 " to %" PRIu64
+           " per block),",
+           mib(c, MIP_MIBI_TotalAccessCount), mib(c, MIP_MIBI_MinAccessCount),
+           mib(c, MIP_MIBI_MaxAccessCount));
+  else
+    printf("\n   ");
+  printf(" lifetime %" PRIu64 " ms (%" PRIu64 " to %" PRIu64
          " ms per block)\n",
-         mib(c, MIP_MIBI_TotalAccessCount), mib(c, MIP_MIBI_MinAccessCount),
-         mib(c, MIP_MIBI_MaxAccessCount), mib(c, MIP_MIBI_TotalLifetime),
-         mib(c, MIP_MIBI_MinLifetime), mib(c, MIP_MIBI_MaxLifetime));
+         mib(c, MIP_MIBI_TotalLifetime), mib(c, MIP_MIBI_MinLifetime),
+         mib(c, MIP_MIBI_MaxLifetime));
   printf("    live at exit %" PRIu64 " (%" PRIu64 " bytes), peak live %" PRIu64
          " bytes, %" PRIu64 " reallocation%s\n",
          mib(c, MIP_MIBI_LiveAtExitCount), mib(c, MIP_MIBI_LiveAtExitSize),
@@ -167,8 +173,13 @@ static void text_runtime(const struct report *r) {
   text_unknown_lifetimes(r);
 }
 
-void heap_sampled_text(FILE *out, const struct report *r) {
+void heap_notes_text(FILE *out, const struct report *r) {
   uint64_t rate = r->stats.heap.sample_bytes;
+  if (r->stats.heap.uncounted)
+    fprintf(out,
+            "Accesses: not counted (%" PRIu64 " unit%s built with "
+            "-fmip-generate=heap-allocs): no access counts or densities\n",
+            r->stats.heap.uncounted, report_plural(r->stats.heap.uncounted));
   if (!rate)
     return;
   fprintf(out,
@@ -198,7 +209,7 @@ static void show_text(const struct report *r, struct report_context_iter *it,
          " allocations, %" PRIu64 " live at exit (%" PRIu64 " bytes)\n",
          r->context_count, report_plural(r->context_count), bytes, count, live,
          live_bytes);
-  heap_sampled_text(stdout, r);
+  heap_notes_text(stdout, r);
   heap_peak_text(stdout, &r->profile);
   heap_chart_text(stdout, &r->profile, CHART_WIDTH, CHART_HEIGHT);
   text_runtime(r);

@@ -9,9 +9,11 @@
 
 enum heap_order { HEAP_BY_SIZE, HEAP_BY_COUNT };
 
-/* When r is a sampled profile: one line saying so, at what rate, and that
- * its figures are estimates; nothing for an exact one. */
-void heap_sampled_text(FILE *out, const struct report *r);
+/* What a reader must know of r's figures, a line each: that accesses
+ * were not counted (heap-allocs); that the profile is sampled, at what
+ * rate, and its figures estimates. Nothing for an exact profile of a
+ * counting build. */
+void heap_notes_text(FILE *out, const struct report *r);
 
 /* Prints the heap contexts of r in the format. */
 void show_heap(const struct report *r, enum emit_format format,

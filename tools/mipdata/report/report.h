@@ -150,9 +150,12 @@ struct report {
   struct mip_view view;
 };
 
-/* "sampled (heap_sample=N): estimates" for a sampled heap profile, ""
- * for an exact one; in buf. */
-const char *report_sampled(const struct report *r, char *buf, size_t size);
+/* What a reader of r's heap figures must know, in buf: "sampled
+ * (heap_sample=N): estimates" for a sampled profile, "accesses not
+ * counted (heap-allocs)" for a build that counted none, both joined by
+ * "; ", or "" for an exact profile of a counting build. */
+#define REPORT_HEAP_NOTE_SIZE 128
+const char *report_heap_note(const struct report *r, char *buf, size_t size);
 
 /* Reads and checks the profile at path (kept as r->path) into r: on
  * failure, one line in err and nothing to free. */

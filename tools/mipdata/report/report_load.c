@@ -129,13 +129,19 @@ static void load_stats(struct report *r) {
     r->stats.blocks = r->stats.unknown_lifetimes;
 }
 
-const char *report_sampled(const struct report *r, char *buf, size_t size) {
+const char *report_heap_note(const struct report *r, char *buf,
+                             size_t size) {
   uint64_t rate = r->stats.heap.sample_bytes;
   if (!size)
     return buf;
   buf[0] = '\0';
+  int n = 0;
   if (rate)
-    snprintf(buf, size, "sampled (heap_sample=%" PRIu64 "): estimates", rate);
+    n = snprintf(buf, size, "sampled (heap_sample=%" PRIu64 "): estimates",
+                 rate);
+  if (r->stats.heap.uncounted && n >= 0 && (size_t)n < size)
+    snprintf(buf + n, size - (size_t)n, "%saccesses not counted (heap-allocs)",
+             n ? "; " : "");
   return buf;
 }
 
@@ -307,7 +313,8 @@ int report_decide(struct report *r, const struct mip_decide_options *o,
                                err))
       return -1;
   for (size_t i = 0; i < r->context_count; i++)
-    r->contexts[i].alloc_class = mip_mib_class(&r->contexts[i].mib, o);
+    r->contexts[i].alloc_class =
+        mip_view_context_class(&r->view, &r->contexts[i].mib, o);
   r->decided = 1;
   return 0;
 }

@@ -43,6 +43,32 @@ int report_metric_parse(const char *key, enum report_metric *m) {
   return -1;
 }
 
+int report_metric_measured(const struct report *r, enum report_metric m) {
+  return !(r->stats.heap.uncounted &&
+           (m == REPORT_ACCESSES || m == REPORT_DENSITY));
+}
+
+int report_metric_compared(const struct report *base,
+                           const struct report *cur, enum report_metric m) {
+  return (!base || report_metric_measured(base, m)) &&
+         (!cur || report_metric_measured(cur, m));
+}
+
+int report_metric_check(const struct report *base, const struct report *cur,
+                        enum report_metric m, struct mip_error *err) {
+  const struct report *lacking = base && !report_metric_measured(base, m)
+                                     ? base
+                                 : cur && !report_metric_measured(cur, m)
+                                     ? cur
+                                     : NULL;
+  if (!lacking)
+    return 0;
+  return mip_fail(err, lacking->path,
+                  "--metric %s: no access counts in this profile (built with "
+                  "-fmip-generate=heap-allocs)",
+                  report_metrics[m].key);
+}
+
 static uint64_t add_saturating(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }

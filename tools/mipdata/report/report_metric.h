@@ -45,6 +45,18 @@ extern const char *const report_metric_keys[REPORT_METRICS + 1];
 /* The metric named key: 0, or -1 for a name that is none. */
 int report_metric_parse(const char *key, enum report_metric *m);
 
+/* Whether r measured m: accesses and their density are not measured by
+ * a build whose heap code counts no accesses (heap-allocs), whose
+ * figures would all be 0. */
+int report_metric_measured(const struct report *r, enum report_metric m);
+/* Whether both sides measured m (either may be NULL: no such side). */
+int report_metric_compared(const struct report *base,
+                           const struct report *cur, enum report_metric m);
+/* 0 when both sides measured m; else -1, err naming the side that did
+ * not (for --metric). */
+int report_metric_check(const struct report *base, const struct report *cur,
+                        enum report_metric m, struct mip_error *err);
+
 /* What a set of contexts adds up to, field by field: sums that saturate
  * as MemInfoBlocks do, from which every metric's value follows. */
 struct report_amount {
