@@ -7,7 +7,7 @@
  * no longer imports were about 1.2 KiB of every image (bench/README.md,
  * "The runtime's size").
  * What stays from libc is what only it can do: dl_iterate_phdr,
- * pthread_atfork, getenv, strerrordesc_np.
+ * __register_atfork (fork.c), getenv, strerrordesc_np.
  *
  * Each returns what its libc namesake does: -1 with errno set on failure
  * (the program's errno is saved and restored by the runtime's entry
