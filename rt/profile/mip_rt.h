@@ -138,28 +138,33 @@ struct mip_rt_payload_source {
 MIP_RT_HIDDEN extern const struct mip_rt_payload_source *mip_rt_heap_payloads;
 
 /* note.c: the rendezvous of the runtimes in one process. Each image has a
- * note (owner "MIP", type MIP_RT_NOTE_TYPE) whose descriptor is the
- * 32-bit offset, from the descriptor itself, of its mip_rt_descriptor. */
-#define MIP_RT_NOTE_TYPE 0x4d495001 /* no suffix: also used in assembly */
+ * note (owner "MIP", type MIP_RT_NOTE_TYPE) whose descriptor is two
+ * signed 32-bit offsets, each from its own address: to the image's dump
+ * function and to its state word. Offsets, resolved when the image is
+ * linked: no pointers, so no dynamic relocations, and no structure in
+ * memory. (Type 0x4d495001, an offset to a structure of pointers, was
+ * the note of earlier runtimes, which a runtime of this version and they
+ * do not read of each other.) */
+#define MIP_RT_NOTE_TYPE 0x4d495003 /* no suffix: also used in assembly */
 #define MIP_RT_STR2(x) #x
 #define MIP_RT_STR(x) MIP_RT_STR2(x)
-/* The note, in assembly, of the image whose descriptor is the symbol
- * descriptor (note.c; the shared runtime's image object). */
-#define MIP_RT_NOTE_ASM(descriptor)                                            \
+/* The note, in assembly, of the image whose dump function and state are
+ * the symbols dump and state (note.c; the shared runtime's image
+ * object). An offset to a Thumb function carries its Thumb bit. */
+#define MIP_RT_NOTE_ASM(dump, state)                                           \
   ".pushsection .note.mip,\"a\",%note\n"                                     \
   ".p2align 2\n"                                                              \
   ".long 4\n" /* name size: "MIP" and its NUL */                              \
-  ".long 4\n" /* descriptor size */                                           \
+  ".long 8\n" /* descriptor size */                                           \
   ".long " MIP_RT_STR(MIP_RT_NOTE_TYPE) "\n"                                   \
   ".asciz \"MIP\"\n"                                                          \
-  ".long " descriptor " - .\n"                                                 \
+  ".long " dump " - .\n"                                                      \
+  ".long " state " - .\n"                                                     \
   ".popsection\n"
-#define MIP_RT_DESCRIPTOR_VERSION 1u
 #define MIP_RT_STATE_READY 1u /* the image's constructor has run */
 
+/* What an image's note leads to. */
 struct mip_rt_descriptor {
-  uint32_t version; /* MIP_RT_DESCRIPTOR_VERSION */
-  uint32_t size;    /* sizeof(struct mip_rt_descriptor) */
   int (*dump)(void); /* writes the image's profile; 0 on success */
   const uint32_t *state; /* MIP_RT_STATE_* bits, read atomically */
 };
@@ -172,9 +177,10 @@ typedef int (*mip_rt_note_fn)(const struct dl_phdr_info *info, uint32_t type,
                               void *arg);
 MIP_RT_HIDDEN int mip_rt_each_note(const struct dl_phdr_info *info,
                                    mip_rt_note_fn fn, void *arg);
-/* The runtime descriptor of the object, or NULL (none, or unusable). */
-MIP_RT_HIDDEN const struct mip_rt_descriptor *
-mip_rt_find_descriptor(const struct dl_phdr_info *info);
+/* The runtime of the object, from its note, into *out: 1, or 0 (none, or
+ * unusable). */
+MIP_RT_HIDDEN int mip_rt_find_descriptor(const struct dl_phdr_info *info,
+                                         struct mip_rt_descriptor *out);
 /* Whether the runtime of another image in the process is ready. */
 MIP_RT_HIDDEN int mip_rt_other_ready(void);
 
