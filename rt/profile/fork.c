@@ -24,8 +24,8 @@ extern void *__dso_handle MIP_RT_HIDDEN;
 /* The coverage bytes, writable (image.c sees them read-only; kinds.c
  * has the other kinds). */
 #ifndef MIP_RT_SHARED
-extern uint8_t __start___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
-extern uint8_t __stop___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
+extern uint8_t __start___mip_cov[] MIP_RT_HIDDEN; /* never 0: image.c */
+extern uint8_t __stop___mip_cov[] MIP_RT_HIDDEN;
 #endif
 
 static int forked;
