@@ -3,7 +3,6 @@
  * dump_all.c). Everything here may run in a signal handler: no stdio, no
  * malloc.
  */
-#include <errno.h>
 #include <stdlib.h>
 
 #include "sys.h"
@@ -87,7 +86,6 @@ int mip_rt_dump_self(void) { return mip_rt_dump_image(mip_rt_self()); }
 #endif
 
 int mip_rt_dump_image(const struct mip_rt_image *image) {
-  int saved = errno;
   const char *pattern = mip_rt_profile_pattern();
   char path[MIP_RT_PATH_MAX];
   const char *why;
@@ -110,6 +108,5 @@ int mip_rt_dump_image(const struct mip_rt_image *image) {
       mip_rt_report("wrote profile '", path, "' (", bytes, " bytes)", NULL);
     }
   }
-  errno = saved;
   return rc;
 }

@@ -39,6 +39,7 @@ struct mip_rt_payload {
   uint64_t link_addr; /* where the linker put it (counters), else 0 */
   uint64_t size;
   const uint8_t *data; /* written as it is, unless write is set */
+  /* 0, or -errno (mip_rt_fill_fn) */
   int (*write)(int fd, const struct mip_rt_payload *payload);
 };
 
@@ -316,7 +317,8 @@ struct mip_rt_raw {
 MIP_RT_HIDDEN uint64_t mip_rt_modes_of(const struct mip_rt_payload *sections,
                                        size_t count);
 MIP_RT_HIDDEN uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw);
-/* Writes what fills a file into fd; 0, or -1 with errno set. */
+/* Writes what fills a file into fd; 0, or -errno (as the runtime's
+ * system calls return failures, sys.h: the core never reads errno). */
 typedef int (*mip_rt_fill_fn)(int fd, const void *arg);
 /* A mip_rt_fill_fn for a struct mip_rt_raw. */
 MIP_RT_HIDDEN int mip_rt_raw_fill(int fd, const void *raw);

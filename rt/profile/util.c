@@ -1,7 +1,6 @@
 /* Small string helpers that neither allocate nor call stdio, so they are
  * safe in a destructor or a signal handler; and the one way the runtime
  * speaks, a line on stderr. */
-#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <unistd.h>
@@ -106,7 +105,6 @@ void mip_rt_stderr_init(void) {
   if (started_stderr.state)
     return;
   struct stat st;
-  int saved = errno;
   if (mip_sys_fstat(STDERR_FILENO, &st) == 0) {
     started_stderr.dev = st.st_dev;
     started_stderr.ino = st.st_ino;
@@ -114,7 +112,6 @@ void mip_rt_stderr_init(void) {
   } else {
     started_stderr.state = 2;
   }
-  errno = saved;
 }
 
 /* Whether fd 2 is still the stderr the program started with. */
@@ -140,11 +137,9 @@ void mip_rt_xfsz_block(struct mip_rt_xfsz *guard) {
 void mip_rt_xfsz_unblock(const struct mip_rt_xfsz *guard) {
   if (!guard->blocked)
     return;
-  int saved = errno;
   if (!guard->was_pending && xfsz_pending())
     mip_sys_sigtake(&xfsz);
   mip_sys_sigmask(SIG_SETMASK, &guard->old, NULL);
-  errno = saved;
 }
 
 void mip_rt_report(const char *first, ...) {
@@ -158,7 +153,6 @@ void mip_rt_report(const char *first, ...) {
   if (n > sizeof line - 2)
     n = sizeof line - 2;
   line[n++] = '\n';
-  int saved = errno; /* the program's, whatever the write does */
   if (stderr_is_ours()) {
     /* stderr may be a file at the size limit */
     struct mip_rt_xfsz guard;
@@ -166,5 +160,4 @@ void mip_rt_report(const char *first, ...) {
     mip_sys_write(STDERR_FILENO, line, n);
     mip_rt_xfsz_unblock(&guard);
   }
-  errno = saved;
 }
