@@ -50,6 +50,17 @@ const char *mip_rt_profile_pattern(void) {
   return now && *now ? now : copy ? copy : MIP_RT_DEFAULT_PROFILE;
 }
 
+/* Set by the heap runtime when its image starts (mip_rt.h). */
+const struct mip_rt_payload_source *mip_rt_heap_payloads;
+
+/* A stand-in for edges.c, which replaces it when linked. */
+__attribute__((weak)) size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
+                                                  size_t max) {
+  (void)out;
+  (void)max;
+  return 0;
+}
+
 /* Pool mode's merge (merge.c) replaces this when the image is linked
  * with it (mipcc -fmip-pool; include/mip/link.h). Without it a pool
  * pattern's run goes where pool mode puts a run it cannot merge, under a

@@ -108,7 +108,7 @@ MIP_RT_HIDDEN int mip_rt_object_has(const struct dl_phdr_info *info,
 /* order.c, edges.c: linked only into images whose code uses them (the
  * instrumentation refers to __mip_first_call or __mip_edge_sample).
  * Elsewhere weak definitions that do nothing stand in for these (fork.c,
- * write.c). Not weak references: for an undefined hidden weak function
+ * dump.c). Not weak references: for an undefined hidden weak function
  * gold emits a dynamic relocation that ld.so resolves to the image's load
  * address, not to 0, and the call crashes. */
 MIP_RT_HIDDEN void mip_rt_order_reset(void);
@@ -122,7 +122,7 @@ MIP_RT_HIDDEN size_t mip_rt_edge_mapped_payloads(struct mip_rt_payload *out,
                                                  size_t max);
 
 /* Payloads of the heap runtime (heap_*.c, images built with heap), which
- * sets mip_rt_heap_payloads (write.c, NULL until then) when its image
+ * sets mip_rt_heap_payloads (dump.c, NULL until then) when its image
  * starts: add appends them to all[0..count) (room for max) and returns the
  * new count; release frees what they hold once they are written (or not).
  * Set at start-up rather than linked, so that only an image built with
@@ -414,6 +414,8 @@ struct mip_rt_xfsz {
 };
 MIP_RT_HIDDEN void mip_rt_xfsz_block(struct mip_rt_xfsz *guard);
 MIP_RT_HIDDEN void mip_rt_xfsz_unblock(const struct mip_rt_xfsz *guard);
+
+/* report.c */
 /* Notes which file fd 2 is (or that it is closed), once: called as early
  * as the runtime starts, so that reports go only to the stderr the
  * program started with. */

@@ -27,6 +27,11 @@
  *
  * Failures come back as -errno, as the system calls return them
  * (sys.h): the program's errno is never touched.
+ *
+ * No state here (path.c neither): pool and continuous mode, which call
+ * the writer from outside the core, link a copy of their own
+ * (mip_rt_api.o, rt/build.mk), so that the core's may be inlined and
+ * specialized for its own calls.
  */
 #include <errno.h>
 #include <string.h>
@@ -295,16 +300,6 @@ int mip_rt_write_file(const char *path, uint64_t size, int access,
     return mip_rt_replace_file(path, fill, arg, why);
   return write_into(path, access | (S_ISLNK(st.st_mode) ? 0 : O_NOFOLLOW),
                     fill, arg, why);
-}
-
-const struct mip_rt_payload_source *mip_rt_heap_payloads;
-
-/* A stand-in for edges.c, which replaces it when linked. */
-__attribute__((weak)) size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
-                                                  size_t max) {
-  (void)out;
-  (void)max;
-  return 0;
 }
 
 size_t mip_rt_gather_run(const struct mip_rt_image *image,
