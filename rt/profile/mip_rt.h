@@ -380,8 +380,9 @@ MIP_RT_HIDDEN int mip_rt_fits_size_limit(uint64_t size);
  * profiles"), or writes it under a name of its own when it cannot; once
  * per process and image. 0 when the run is merged, else -1 after one line
  * on stderr. Linked only with mipcc -fmip-pool (include/mip/link.h):
- * dump.c's weak stand-in otherwise writes the run under the name of its
- * own, with one line on stderr, and returns -1. */
+ * dump.c's weak stand-in otherwise returns 1, and mip_rt_dump_image
+ * writes the run under a name of its own (mip_rt_pool_fallback_path),
+ * says so once per process and returns -1. */
 MIP_RT_HIDDEN int mip_rt_pool_dump(const char *path,
                                    const struct mip_rt_image *image);
 /* In a forked child: closes the child's copy of a pooled file's lock
