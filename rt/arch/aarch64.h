@@ -16,7 +16,7 @@ static inline uintptr_t mip_rt_thread_pointer(void) {
 static inline void mip_rt_cpu_relax(void) { __asm__ volatile("yield"); }
 
 /* mip_rt_syscall (rt/profile/sys.h): the number in x0, the arguments
- * after it; -1 through mip_rt_syscall_failed on an error. */
+ * after it; the kernel's result (-errno on an error). */
 #define MIP_RT_ASM_SYSCALL                                                     \
   "  mov x8, x0\n"                                                              \
   "  mov x0, x1\n"                                                              \
@@ -26,10 +26,7 @@ static inline void mip_rt_cpu_relax(void) { __asm__ volatile("yield"); }
   "  mov x4, x5\n"                                                              \
   "  mov x5, xzr\n"                                                             \
   "  svc #0\n"                                                                  \
-  "  cmn x0, #4095\n"                                                           \
-  "  b.hs 1f\n"                                                                 \
-  "  ret\n"                                                                     \
-  "1:b mip_rt_syscall_failed\n"
+  "  ret\n"
 
 #define MIP_RT_ASM_TAIL_JUMP(sym) "  b " sym "\n"
 #define MIP_RT_ASM_TRAP "  brk #0\n"

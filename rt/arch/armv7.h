@@ -22,10 +22,8 @@ static inline void mip_rt_cpu_relax(void) { __asm__ volatile("yield"); }
 
 /* mip_rt_syscall (rt/profile/sys.h): the number in r0, the arguments in
  * r1-r3 and on the stack; the kernel wants the number in r7 and the
- * arguments in r0-r5 (r4, r5 and r7 are the caller's, so kept). -1
- * through mip_rt_syscall_failed on an error: r0 in [-4095, -1] is
- * -errno, which cmn with 4096 tells by C set and Z clear (4095 has no
- * Thumb-2 immediate encoding). */
+ * arguments in r0-r5 (r4, r5 and r7 are the caller's, so kept). The
+ * kernel's result (-errno on an error). */
 #define MIP_RT_ASM_SYSCALL                                                     \
   "  push {r4, r5, r7, lr}\n"                                                   \
   "  mov r7, r0\n"                                                              \
@@ -36,11 +34,7 @@ static inline void mip_rt_cpu_relax(void) { __asm__ volatile("yield"); }
   "  ldr r4, [sp, #20]\n"                                                       \
   "  movs r5, #0\n"                                                             \
   "  svc #0\n"                                                                  \
-  "  pop {r4, r5, r7, lr}\n"                                                    \
-  "  cmn r0, #4096\n"                                                           \
-  "  bhi 1f\n"                                                                  \
-  "  bx lr\n"                                                                   \
-  "1:b mip_rt_syscall_failed\n"
+  "  pop {r4, r5, r7, pc}\n"
 
 /* Functions defined in the runtime's assembler text are Thumb code, as
  * the runtime is: .thumb_func before the label marks the symbol so, and

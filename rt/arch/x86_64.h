@@ -16,7 +16,7 @@ static inline uintptr_t mip_rt_thread_pointer(void) {
 static inline void mip_rt_cpu_relax(void) { __builtin_ia32_pause(); }
 
 /* mip_rt_syscall (rt/profile/sys.h): the number in %rdi, the arguments
- * after it; -1 through mip_rt_syscall_failed on an error. */
+ * after it; the kernel's result (-errno on an error). */
 #define MIP_RT_ASM_SYSCALL                                                     \
   "  mov %rdi, %rax\n"                                                          \
   "  mov %rsi, %rdi\n"                                                          \
@@ -26,11 +26,7 @@ static inline void mip_rt_cpu_relax(void) { __builtin_ia32_pause(); }
   "  mov %r9, %r8\n"                                                            \
   "  xor %r9d, %r9d\n"                                                          \
   "  syscall\n"                                                                 \
-  "  cmp $-4095, %rax\n"                                                        \
-  "  jae 1f\n"                                                                  \
-  "  ret\n"                                                                     \
-  "1:mov %rax, %rdi\n"                                                          \
-  "  jmp mip_rt_syscall_failed\n"
+  "  ret\n"
 
 #define MIP_RT_ASM_TAIL_JUMP(sym) "  jmp " sym "\n"
 #define MIP_RT_ASM_TRAP "  int3\n"

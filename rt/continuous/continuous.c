@@ -137,6 +137,18 @@ static int write_header(int fd, const struct mip_rt_payload *all,
   return pwrite(fd, buf, n, 0) == (ssize_t)n ? 0 : -1;
 }
 
+/* The runtime's write of all of buf (sys.h: -errno), as libc's calls
+ * here fail: -1 with errno set. */
+static int write_all(int fd, const void *buf, uint64_t size) {
+  int rc = mip_rt_write_all(fd, buf, size);
+  if (rc)
+    errno = -rc;
+  return rc ? -1 : 0;
+}
+
+/* A mip_rt_fill_fn's failure: -errno. */
+static int fill_failed(void) { return errno ? -errno : -EIO; }
+
 /* The whole file as it is now: written, not a hole, so that no store to a
  * mapped page needs room the file system may not have. */
 static int fill(int fd) {
@@ -145,7 +157,7 @@ static int fill(int fd) {
   for (size_t i = 0; i < live.count; i++) {
     const struct mip_rt_payload *p = &live.mapped[i];
     if (lseek(fd, (off_t)live.offsets[i], SEEK_SET) < 0 ||
-        mip_rt_write_all(fd, p->data, span_of(p)) != 0)
+        write_all(fd, p->data, span_of(p)) != 0)
       return -1;
   }
   return 0;
@@ -187,17 +199,19 @@ static int fill_and_map(int fd, const void *arg) {
   int *kept = (int *)arg;
   struct stat st;
   if (fstat(fd, &st) != 0)
-    return -1;
+    return fill_failed();
   if (!S_ISREG(st.st_mode)) {
     *kept = NOT_REGULAR;
-    return -1;
+    return -EINVAL; /* its own why (make) */
   }
+  errno = 0;
   if (fill(fd) != 0 || (*kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
-    return -1;
+    return fill_failed();
   if (map(fd) != 0) {
+    int failed = fill_failed();
     close(*kept);
     *kept = -1;
-    return -1;
+    return failed;
   }
   live.dev = st.st_dev;
   live.ino = st.st_ino;
@@ -253,6 +267,7 @@ static const char *start(void) {
 /* Not when the pattern also pools (%Nm): continuous mode replaces the
  * file as the image starts, which would throw away the runs pooled in it. */
 void mip_rt_continuous_start(const char *pattern) {
+  int saved = errno;
   if (mip_rt_pool_size(pattern)) {
     mip_rt_report("MIP_PROFILE_FILE '", pattern,
                   "' pools (%Nm) and asks for continuous mode (%c), which "
@@ -260,7 +275,6 @@ void mip_rt_continuous_start(const char *pattern) {
                   NULL);
     return;
   }
-  int saved = errno;
   if (mip_rt_profile_path(pattern, mip_rt_self(), mip_rt_forked(), live.path,
                           sizeof live.path) != 0) {
     mip_rt_report("profile file name too long: ", pattern, NULL);
@@ -374,11 +388,14 @@ static int finish(uint64_t *size, const char **why) {
   return rc;
 }
 
+/* The program's errno is kept: the core's callers leave it to the modes
+ * that use libc's calls to keep it. */
 int mip_rt_continuous_dump(const char *path, uint64_t *size,
                            const char **why) {
   if (__atomic_load_n(&live.state, __ATOMIC_ACQUIRE) != ACTIVE ||
       !mip_rt_streq(path, live.path))
     return 1;
+  int saved = errno;
   /* Another dump is finishing it (another thread, or the code this
    * signal handler interrupted): it writes what there is. */
   if (__atomic_exchange_n(&live.busy, 1, __ATOMIC_ACQUIRE)) {
@@ -390,6 +407,7 @@ int mip_rt_continuous_dump(const char *path, uint64_t *size,
   int rc = finish(size, why);
   mip_rt_xfsz_unblock(&guard);
   __atomic_store_n(&live.busy, 0, __ATOMIC_RELEASE);
+  errno = saved;
   return rc;
 }
 

@@ -421,9 +421,26 @@ static void release_payloads(struct mip_rt_payload *all, size_t count) {
  * mode (mipcc -fmip-pool): a weak reference, NULL without it. */
 extern __typeof__(mip_rt_merge_heap) mip_rt_merge_heap __attribute__((weak));
 
+/* The program's errno kept around both: the core that calls them never
+ * touches it itself (sys.h). */
+static size_t add_payloads_keeping_errno(struct mip_rt_payload *all,
+                                         size_t count, size_t max) {
+  int saved = errno;
+  size_t n = add_payloads(all, count, max);
+  errno = saved;
+  return n;
+}
+
+static void release_payloads_keeping_errno(struct mip_rt_payload *all,
+                                           size_t count) {
+  int saved = errno;
+  release_payloads(all, count);
+  errno = saved;
+}
+
 static const struct mip_rt_payload_source payloads = {
-    .add = add_payloads,
-    .release = release_payloads,
+    .add = add_payloads_keeping_errno,
+    .release = release_payloads_keeping_errno,
     .merge = mip_rt_merge_heap,
 };
 

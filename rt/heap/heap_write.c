@@ -37,7 +37,7 @@
 #include <sys/mman.h>
 
 #include "heap.h"
-#include "mip/io.h"
+#include "sys.h"
 #include "mip/layouts.h"
 
 #define MAX_STATS 16
@@ -233,10 +233,12 @@ struct out {
 };
 
 /* Room for size more bytes in the buffer (flushing it); -1 on error. */
+/* Room for size more bytes in o's buffer, which is written out when full:
+ * 0, or -errno (the payload writers' contract, mip_rt.h). */
 static int need(struct out *o, size_t size) {
   if (o->n + size <= sizeof o->buf)
     return 0;
-  int rc = mip_write_all(o->fd, o->buf, o->n);
+  int rc = mip_rt_write_all(o->fd, o->buf, o->n);
   o->n = 0;
   return rc;
 }
@@ -259,8 +261,9 @@ static int write_mibs(int fd, const struct mip_rt_payload *p) {
   for (uint32_t i = 0; i < s->n; i++) {
     if (!s->wanted[i] || !has_record(&s->mibs[i]))
       continue;
-    if (need(&o, RECORD_SIZE))
-      return -1;
+    int rc = need(&o, RECORD_SIZE);
+    if (rc)
+      return rc;
     struct mip_rec_raw_heap_context c = {i, s->h->contexts[i].site};
     uint8_t *at = o.buf + o.n;
     mip_rec_raw_heap_context_encode(&c, at);
@@ -270,7 +273,7 @@ static int write_mibs(int fd, const struct mip_rt_payload *p) {
       at[j] = 0;
     o.n += RECORD_SIZE;
   }
-  return mip_write_all(fd, o.buf, o.n);
+  return mip_rt_write_all(fd, o.buf, o.n);
 }
 
 static int write_stacks(int fd, const struct mip_rt_payload *p) {
@@ -284,25 +287,26 @@ static int write_stacks(int fd, const struct mip_rt_payload *p) {
     if (!s->wanted[i] || !has_record(&s->mibs[i]) ||
         !(frames = mip_rt_heap_stack_of(s->h, i, &depth, &flags)))
       continue;
-    if (need(&o, mip_rec_raw_heap_stack_size + 8 * (size_t)depth))
-      return -1;
+    int rc = need(&o, mip_rec_raw_heap_stack_size + 8 * (size_t)depth);
+    if (rc)
+      return rc;
     struct mip_rec_raw_heap_stack e = {i, depth, flags};
     mip_rec_raw_heap_stack_encode(&e, o.buf + o.n);
     o.n += mip_rec_raw_heap_stack_size;
     for (uint32_t j = 0; j < depth; j++, o.n += 8)
       mip_put_le64(o.buf + o.n, frames[j]);
   }
-  return mip_write_all(fd, o.buf, o.n);
+  return mip_rt_write_all(fd, o.buf, o.n);
 }
 
 static int write_segments(int fd, const struct mip_rt_payload *p) {
   const struct snapshot *s = (const void *)p->data;
-  return mip_write_all(fd, s->segments, s->segments_size);
+  return mip_rt_write_all(fd, s->segments, s->segments_size);
 }
 
 static int write_stats(int fd, const struct mip_rt_payload *p) {
   const struct stats *s = (const void *)p->data;
-  return mip_write_all(fd, s->data, s->size);
+  return mip_rt_write_all(fd, s->data, s->size);
 }
 
 static uint64_t timeline_size(const struct stats *s) {
@@ -328,14 +332,15 @@ static int write_timeline(int fd, const struct mip_rt_payload *p) {
   mip_rec_raw_heap_timeline_encode(&head, o.buf + mip_rec_heap_peak_size);
   o.n = mip_rec_heap_peak_size + mip_rec_raw_heap_timeline_size;
   for (uint32_t i = 0; i < t->count; i++) {
-    if (need(&o, mip_rec_heap_point_size))
-      return -1;
+    int rc = need(&o, mip_rec_heap_point_size);
+    if (rc)
+      return rc;
     const struct mip_rt_heap_point *q = &s->points[i];
     struct mip_rec_heap_point r = {q->event, q->ms, 0, q->bytes, q->blocks};
     mip_rec_heap_point_encode(&r, o.buf + o.n);
     o.n += mip_rec_heap_point_size;
   }
-  return mip_write_all(fd, o.buf, o.n);
+  return mip_rt_write_all(fd, o.buf, o.n);
 }
 
 /* A copy of h's timeline into s, under its lock when it can be had. */

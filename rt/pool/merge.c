@@ -36,6 +36,7 @@
 #include "merge.h"
 #include "mip/io.h"
 #include "mip/link.h"
+#include "sys.h"
 
 /* What mipcc -fmip-pool names with -u, which no instrumented object refers
  * to: it pulls this file out of libmip_rt.a, and with it the definitions
@@ -70,9 +71,10 @@ static int render(const struct mip_rt_image *image, struct rendered *r,
     return mip_rt_why_set(why, "cannot render the run: ",
                           strerrordesc_np(errno), NULL);
   void *p = MAP_FAILED;
-  if (mip_rt_write_raw_fd(fd, image, &r->size) == 0 && r->size)
+  int rc = mip_rt_write_raw_fd(fd, image, &r->size); /* 0, or -errno */
+  if (rc == 0 && r->size)
     p = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
-  int e = errno;
+  int e = rc ? -rc : errno;
   close(fd);
   if (p == MAP_FAILED)
     return mip_rt_why_set(why, "cannot render the run: ",
@@ -192,7 +194,7 @@ static int merge_run(struct mip_rt_merge *m, const char *path, uint64_t *runs) {
 
 static int fill_bytes(int fd, const void *arg) {
   const struct rendered *r = arg;
-  return mip_write_all(fd, r->data, r->size);
+  return mip_rt_write_all(fd, r->data, r->size); /* 0, or -errno */
 }
 
 /* Writes the run under a name of its own; one line says why. */
@@ -237,7 +239,18 @@ static void say_merged(const char *path, uint64_t runs) {
   mip_rt_report("merged profile into '", path, "' (", digits, " runs)", NULL);
 }
 
+static int pool_dump(const char *path, const struct mip_rt_image *image);
+
+/* The program's errno is kept: the core's callers leave it to the modes
+ * that use libc's calls to keep it. */
 int mip_rt_pool_dump(const char *path, const struct mip_rt_image *image) {
+  int saved = errno;
+  int rc = pool_dump(path, image);
+  errno = saved;
+  return rc;
+}
+
+static int pool_dump(const char *path, const struct mip_rt_image *image) {
   if (!claim()) {
     if (mip_rt_options.verbose)
       mip_rt_report("profile already merged into '", path,

@@ -5,21 +5,17 @@
  * -fmip-continuous. Without it the weak stand-ins below say, once per
  * image at start-up, how to get it, and the profile is written at exit.
  */
-#include <errno.h>
-
 #include "mip_rt.h"
 
 /* One line: image does not count into its file, and why. */
 static void say_not_continuous(const char *pattern,
                                const struct mip_rt_image *image,
                                const char *because) {
-  int saved = errno;
   char path[MIP_RT_PATH_MAX];
   if (mip_rt_profile_path(pattern, image, mip_rt_forked(), path,
                           sizeof path) == 0)
     mip_rt_report("cannot count into profile '", path, "': ", because,
                   " (it is written at exit instead)", NULL);
-  errno = saved;
 }
 
 /* At start-up: continuous mode when the pattern asks for it (%c). Whether

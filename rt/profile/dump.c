@@ -3,7 +3,6 @@
  * dump_all.c). Everything here may run in a signal handler: no stdio, no
  * malloc.
  */
-#include <errno.h>
 #include <stdlib.h>
 
 #include "sys.h"
@@ -51,27 +50,25 @@ const char *mip_rt_profile_pattern(void) {
   return now && *now ? now : copy ? copy : MIP_RT_DEFAULT_PROFILE;
 }
 
+/* Set by the heap runtime when its image starts (mip_rt.h). */
+const struct mip_rt_payload_source *mip_rt_heap_payloads;
+
+/* A stand-in for edges.c, which replaces it when linked. */
+__attribute__((weak)) size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
+                                                  size_t max) {
+  (void)out;
+  (void)max;
+  return 0;
+}
+
 /* Pool mode's merge (merge.c) replaces this when the image is linked
- * with it (mipcc -fmip-pool; include/mip/link.h). Without it a pool
- * pattern's run goes where pool mode puts a run it cannot merge, under a
- * name of its own, which `mipdata merge` takes like any other; the first
- * write of each process says so in one line. */
+ * with it (mipcc -fmip-pool; include/mip/link.h): 1, the run not merged
+ * (mip_rt_dump_image writes it under a name of its own). */
 __attribute__((weak)) int mip_rt_pool_dump(const char *path,
                                            const struct mip_rt_image *image) {
-  static int32_t said_in; /* the pid that said it: a forked child says it */
-  char other[MIP_RT_PATH_MAX];
-  const char *why = "its name is too long";
-  uint64_t size = 0;
-  int said = __atomic_exchange_n(&said_in, (int32_t)mip_sys_getpid(),
-                                 __ATOMIC_RELAXED) == (int32_t)mip_sys_getpid();
-  int wrote = mip_rt_pool_fallback_path(image, other, sizeof other) == 0 &&
-              mip_rt_write_raw_size(other, image, &size, &why) == 0;
-  if (!wrote || !said)
-    mip_rt_report("cannot pool profile into '", path,
-                  "': linked without pool mode (mipcc -fmip-pool); ",
-                  wrote ? "wrote '" : "cannot write '", other,
-                  wrote ? "' instead" : "' either: ", wrote ? "" : why, NULL);
-  return -1;
+  (void)path;
+  (void)image;
+  return 1;
 }
 
 /* In continuous mode, the mapped file is finished where it is; else, and
@@ -86,30 +83,54 @@ static int write_profile(const char *path, const struct mip_rt_image *image,
 int mip_rt_dump_self(void) { return mip_rt_dump_image(mip_rt_self()); }
 #endif
 
+/* Without pool mode, a pool pattern's run goes where pool mode puts a
+ * run it cannot merge, under a name of its own, which `mipdata merge`
+ * takes like any other; the first write of each process says so in one
+ * line. */
+static void say_unpooled(const char *pooled, const char *own) {
+  static int32_t said_in; /* the pid that said it: a forked child says it */
+  int32_t pid = (int32_t)mip_sys_getpid();
+  if (__atomic_exchange_n(&said_in, pid, __ATOMIC_RELAXED) != pid)
+    mip_rt_report("cannot pool profile into '", pooled,
+                  "': linked without pool mode (mipcc -fmip-pool); wrote '",
+                  own, "' instead", NULL);
+}
+
 int mip_rt_dump_image(const struct mip_rt_image *image) {
-  int saved = errno;
   const char *pattern = mip_rt_profile_pattern();
-  char path[MIP_RT_PATH_MAX];
+  char pooled[MIP_RT_PATH_MAX], own[MIP_RT_PATH_MAX];
+  char *path = pooled;
   const char *why;
   uint64_t size = 0;
-  int rc = -1;
-  if (mip_rt_profile_path(pattern, image, mip_rt_forked(), path,
-                          sizeof path) != 0) {
-    mip_rt_report("profile file name too long: ", pattern, NULL);
-  } else if (mip_rt_pool_size(pattern)) {
-    rc = mip_rt_pool_dump(path, image); /* says what it did itself */
-  } else if (write_profile(path, image, &size, &why) != 0) {
+  int rc;
+  if (mip_rt_profile_path(pattern, image, mip_rt_forked(), pooled,
+                          sizeof pooled) != 0)
+    goto too_long;
+  if (mip_rt_pool_size(pattern)) {
+    rc = mip_rt_pool_dump(pooled, image); /* says what it did itself */
+    if (rc <= 0)
+      return rc;
+    path = own;
+    if (mip_rt_pool_fallback_path(image, own, sizeof own) != 0)
+      goto too_long;
+  }
+  if (write_profile(path, image, &size, &why) != 0) {
     /* Said once already, when continuous mode could not make the file. */
     if (!mip_rt_continuous_failed(path, why))
       mip_rt_report("cannot write profile '", path, "': ", why, NULL);
-  } else {
-    rc = 0;
-    if (mip_rt_options.verbose) {
-      char bytes[24];
-      mip_rt_append_u64(bytes, 0, sizeof bytes, size);
-      mip_rt_report("wrote profile '", path, "' (", bytes, " bytes)", NULL);
-    }
+    return -1;
   }
-  errno = saved;
-  return rc;
+  if (path == own) {
+    say_unpooled(pooled, own);
+    return -1;
+  }
+  if (mip_rt_options.verbose) {
+    char bytes[24];
+    mip_rt_append_u64(bytes, 0, sizeof bytes, size);
+    mip_rt_report("wrote profile '", path, "' (", bytes, " bytes)", NULL);
+  }
+  return 0;
+too_long:
+  mip_rt_report("profile file name too long: ", pattern, NULL);
+  return -1;
 }

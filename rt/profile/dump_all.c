@@ -105,7 +105,7 @@ int mip_rt_each_object(mip_rt_object_fn fn, void *arg) {
 #define DUMP_BATCH 32
 
 struct gather {
-  const struct mip_rt_descriptor *found[DUMP_BATCH];
+  struct mip_rt_descriptor found[DUMP_BATCH];
   size_t count;
   size_t from, index; /* objects to skip, objects seen */
 };
@@ -115,9 +115,8 @@ static int gather_object(struct dl_phdr_info *info, size_t size, void *arg) {
   struct gather *g = arg;
   if (g->index++ < g->from)
     return 0;
-  const struct mip_rt_descriptor *d = mip_rt_find_descriptor(info);
-  if (d)
-    g->found[g->count++] = d;
+  if (mip_rt_find_descriptor(info, &g->found[g->count]))
+    g->count++;
   return g->count == DUMP_BATCH; /* full: the rest next time */
 }
 
@@ -141,7 +140,7 @@ int mip_dump(void) {
     struct gather g = {.from = from};
     int more = mip_rt_each_object(gather_object, &g);
     for (size_t i = 0; i < g.count; i++)
-      if (g.found[i]->dump() != 0)
+      if (g.found[i].dump() != 0)
         rc = -1;
     if (!more)
       break;

@@ -4,10 +4,10 @@
  * fini_array this destructor sits in) and, for a shared library, when it is
  * unloaded; not at all with MIP_OPTIONS=dump_at_exit=0, nor in a
  * configure-time test program (probe.c). Nothing here may change the
- * program's behaviour: errors become one stderr line, errno is restored,
- * the exit status is untouched.
+ * program's behaviour: errors become one stderr line, errno is untouched
+ * (the system calls here never set it: sys.h; what pool and continuous
+ * mode call of libc they save it around), the exit status too.
  */
-#include <errno.h>
 #include <stdlib.h>
 
 #include "mip/link.h"
@@ -52,12 +52,10 @@ void mip_rt_write_at_exit(const struct mip_rt_image *image) {
 MIP_RT_HIDDEN const char mip_rt_link_anchor __asm__(MIP_RT_LINK_SYMBOL) = 1;
 
 __attribute__((constructor(101))) static void mip_rt_init(void) {
-  int saved = errno;
   mip_rt_self_init();
   mip_rt_process_init();
   mip_rt_continuous_init();
   mip_rt_set_ready();
-  errno = saved;
 }
 
 __attribute__((destructor(101))) static void mip_rt_fini(void) {

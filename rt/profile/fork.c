@@ -9,15 +9,23 @@
  * fork stays in the parent's profile only. In continuous mode the child
  * lets go of its parent's file first and then maps its own.
  */
-#include <pthread.h>
-
 #include "mip_rt.h"
+
+/* pthread_atfork is a wrapper in libc_nonshared.a that calls glibc's
+ * __register_atfork with the image's __dso_handle (so that glibc drops
+ * the handlers when a shared library is unloaded): called directly, the
+ * image has no copy of the wrapper, no unwind entry for it and no PLT
+ * slot, only the import it had. __dso_handle is crtbegin's, in every
+ * image. */
+extern int __register_atfork(void (*prepare)(void), void (*parent)(void),
+                             void (*child)(void), void *dso_handle);
+extern void *__dso_handle MIP_RT_HIDDEN;
 
 /* The coverage bytes, writable (image.c sees them read-only; kinds.c
  * has the other kinds). */
 #ifndef MIP_RT_SHARED
-extern uint8_t __start___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
-extern uint8_t __stop___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
+extern uint8_t __start___mip_cov[] MIP_RT_HIDDEN; /* never 0: image.c */
+extern uint8_t __stop___mip_cov[] MIP_RT_HIDDEN;
 #endif
 
 static int forked;
@@ -83,7 +91,8 @@ static void in_child(void) {
 /* One registration for both handlers: the list of objects copied before
  * a fork (dump_all.c), the child's counters reset after it. */
 void mip_rt_fork_init(void) {
-  if (pthread_atfork(mip_rt_objects_before_fork, NULL, in_child) != 0)
+  if (__register_atfork(mip_rt_objects_before_fork, NULL, in_child,
+                        __dso_handle) != 0)
     mip_rt_report("cannot register a fork handler: a forked child may "
                   "repeat its parent's counts, or hang at exit",
                   NULL);

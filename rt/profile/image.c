@@ -8,9 +8,18 @@
 #include <link.h>
 #include "sys.h"
 
-/* The coverage bytes' bounds (kinds.c has the others'). */
-extern const uint8_t __start___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
-extern const uint8_t __stop___mip_cov[] __attribute__((weak)) MIP_RT_HIDDEN;
+/* The coverage bytes' bounds (kinds.c has the others'). Not weak: a weak
+ * reference may be 0, which code that computes addresses from its own
+ * cannot produce, so AArch64 and Armv7 took both from GOT slots, each a
+ * dynamic relocation. The section is in every image that links the
+ * runtime, empty where nothing else has coverage bytes (the linkers
+ * define the bounds of an empty section, start = stop: no payload). */
+#ifndef MIP_RT_SHARED
+extern const uint8_t __start___mip_cov[] MIP_RT_HIDDEN;
+extern const uint8_t __stop___mip_cov[] MIP_RT_HIDDEN;
+__asm__(".pushsection __mip_cov,\"aw\"," MIP_RT_ASM_COV_SECTION_TYPE "\n"
+        ".popsection\n");
+#endif
 
 int mip_rt_object_has(const struct dl_phdr_info *info, uintptr_t addr,
                       size_t size) {

@@ -39,6 +39,7 @@ struct mip_rt_payload {
   uint64_t link_addr; /* where the linker put it (counters), else 0 */
   uint64_t size;
   const uint8_t *data; /* written as it is, unless write is set */
+  /* 0, or -errno (mip_rt_fill_fn) */
   int (*write)(int fd, const struct mip_rt_payload *payload);
 };
 
@@ -107,7 +108,7 @@ MIP_RT_HIDDEN int mip_rt_object_has(const struct dl_phdr_info *info,
 /* order.c, edges.c: linked only into images whose code uses them (the
  * instrumentation refers to __mip_first_call or __mip_edge_sample).
  * Elsewhere weak definitions that do nothing stand in for these (fork.c,
- * write.c). Not weak references: for an undefined hidden weak function
+ * dump.c). Not weak references: for an undefined hidden weak function
  * gold emits a dynamic relocation that ld.so resolves to the image's load
  * address, not to 0, and the call crashes. */
 MIP_RT_HIDDEN void mip_rt_order_reset(void);
@@ -121,7 +122,7 @@ MIP_RT_HIDDEN size_t mip_rt_edge_mapped_payloads(struct mip_rt_payload *out,
                                                  size_t max);
 
 /* Payloads of the heap runtime (heap_*.c, images built with heap), which
- * sets mip_rt_heap_payloads (write.c, NULL until then) when its image
+ * sets mip_rt_heap_payloads (dump.c, NULL until then) when its image
  * starts: add appends them to all[0..count) (room for max) and returns the
  * new count; release frees what they hold once they are written (or not).
  * Set at start-up rather than linked, so that only an image built with
@@ -138,28 +139,33 @@ struct mip_rt_payload_source {
 MIP_RT_HIDDEN extern const struct mip_rt_payload_source *mip_rt_heap_payloads;
 
 /* note.c: the rendezvous of the runtimes in one process. Each image has a
- * note (owner "MIP", type MIP_RT_NOTE_TYPE) whose descriptor is the
- * 32-bit offset, from the descriptor itself, of its mip_rt_descriptor. */
-#define MIP_RT_NOTE_TYPE 0x4d495001 /* no suffix: also used in assembly */
+ * note (owner "MIP", type MIP_RT_NOTE_TYPE) whose descriptor is two
+ * signed 32-bit offsets, each from its own address: to the image's dump
+ * function and to its state word. Offsets, resolved when the image is
+ * linked: no pointers, so no dynamic relocations, and no structure in
+ * memory. (Type 0x4d495001, an offset to a structure of pointers, was
+ * the note of earlier runtimes, which a runtime of this version and they
+ * do not read of each other.) */
+#define MIP_RT_NOTE_TYPE 0x4d495003 /* no suffix: also used in assembly */
 #define MIP_RT_STR2(x) #x
 #define MIP_RT_STR(x) MIP_RT_STR2(x)
-/* The note, in assembly, of the image whose descriptor is the symbol
- * descriptor (note.c; the shared runtime's image object). */
-#define MIP_RT_NOTE_ASM(descriptor)                                            \
+/* The note, in assembly, of the image whose dump function and state are
+ * the symbols dump and state (note.c; the shared runtime's image
+ * object). An offset to a Thumb function carries its Thumb bit. */
+#define MIP_RT_NOTE_ASM(dump, state)                                           \
   ".pushsection .note.mip,\"a\",%note\n"                                     \
   ".p2align 2\n"                                                              \
   ".long 4\n" /* name size: "MIP" and its NUL */                              \
-  ".long 4\n" /* descriptor size */                                           \
+  ".long 8\n" /* descriptor size */                                           \
   ".long " MIP_RT_STR(MIP_RT_NOTE_TYPE) "\n"                                   \
   ".asciz \"MIP\"\n"                                                          \
-  ".long " descriptor " - .\n"                                                 \
+  ".long " dump " - .\n"                                                      \
+  ".long " state " - .\n"                                                     \
   ".popsection\n"
-#define MIP_RT_DESCRIPTOR_VERSION 1u
 #define MIP_RT_STATE_READY 1u /* the image's constructor has run */
 
+/* What an image's note leads to. */
 struct mip_rt_descriptor {
-  uint32_t version; /* MIP_RT_DESCRIPTOR_VERSION */
-  uint32_t size;    /* sizeof(struct mip_rt_descriptor) */
   int (*dump)(void); /* writes the image's profile; 0 on success */
   const uint32_t *state; /* MIP_RT_STATE_* bits, read atomically */
 };
@@ -172,9 +178,10 @@ typedef int (*mip_rt_note_fn)(const struct dl_phdr_info *info, uint32_t type,
                               void *arg);
 MIP_RT_HIDDEN int mip_rt_each_note(const struct dl_phdr_info *info,
                                    mip_rt_note_fn fn, void *arg);
-/* The runtime descriptor of the object, or NULL (none, or unusable). */
-MIP_RT_HIDDEN const struct mip_rt_descriptor *
-mip_rt_find_descriptor(const struct dl_phdr_info *info);
+/* The runtime of the object, from its note, into *out: 1, or 0 (none, or
+ * unusable). */
+MIP_RT_HIDDEN int mip_rt_find_descriptor(const struct dl_phdr_info *info,
+                                         struct mip_rt_descriptor *out);
 /* Whether the runtime of another image in the process is ready. */
 MIP_RT_HIDDEN int mip_rt_other_ready(void);
 
@@ -310,7 +317,8 @@ struct mip_rt_raw {
 MIP_RT_HIDDEN uint64_t mip_rt_modes_of(const struct mip_rt_payload *sections,
                                        size_t count);
 MIP_RT_HIDDEN uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw);
-/* Writes what fills a file into fd; 0, or -1 with errno set. */
+/* Writes what fills a file into fd; 0, or -errno (as the runtime's
+ * system calls return failures, sys.h: the core never reads errno). */
 typedef int (*mip_rt_fill_fn)(int fd, const void *arg);
 /* A mip_rt_fill_fn for a struct mip_rt_raw. */
 MIP_RT_HIDDEN int mip_rt_raw_fill(int fd, const void *raw);
@@ -372,8 +380,9 @@ MIP_RT_HIDDEN int mip_rt_fits_size_limit(uint64_t size);
  * profiles"), or writes it under a name of its own when it cannot; once
  * per process and image. 0 when the run is merged, else -1 after one line
  * on stderr. Linked only with mipcc -fmip-pool (include/mip/link.h):
- * dump.c's weak stand-in otherwise writes the run under the name of its
- * own, with one line on stderr, and returns -1. */
+ * dump.c's weak stand-in otherwise returns 1, and mip_rt_dump_image
+ * writes the run under a name of its own (mip_rt_pool_fallback_path),
+ * says so once per process and returns -1. */
 MIP_RT_HIDDEN int mip_rt_pool_dump(const char *path,
                                    const struct mip_rt_image *image);
 /* In a forked child: closes the child's copy of a pooled file's lock
@@ -406,6 +415,8 @@ struct mip_rt_xfsz {
 };
 MIP_RT_HIDDEN void mip_rt_xfsz_block(struct mip_rt_xfsz *guard);
 MIP_RT_HIDDEN void mip_rt_xfsz_unblock(const struct mip_rt_xfsz *guard);
+
+/* report.c */
 /* Notes which file fd 2 is (or that it is closed), once: called as early
  * as the runtime starts, so that reports go only to the stderr the
  * program started with. */

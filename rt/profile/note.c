@@ -3,11 +3,11 @@
  * the runtime carries its own hidden copy, so symbol lookup cannot reach
  * the others; instead each copy puts an ELF note in its image:
  *
- *   owner "MIP", type MIP_RT_NOTE_TYPE, descriptor: a signed 32-bit
- *   offset from the descriptor's own address to the image's
- *   struct mip_rt_descriptor (version, size, dump function, state).
+ *   owner "MIP", type MIP_RT_NOTE_TYPE, descriptor: two signed 32-bit
+ *   offsets, each from its own address: to the image's dump function and
+ *   to its state word.
  *
- * The offset is resolved when the image is linked (no dynamic
+ * The offsets are resolved when the image is linked (no dynamic
  * relocation), and the note lands in a PT_NOTE segment, which the loader
  * maps and dl_iterate_phdr shows, so any copy can walk every loaded
  * object's notes and reach every image's runtime.
@@ -21,30 +21,23 @@
  * descriptor of its own: each image's object carries them
  * (rt/shared/image.c). */
 #ifndef MIP_RT_SHARED
-static uint32_t mip_rt_state;
+MIP_RT_HIDDEN __attribute__((used)) uint32_t mip_rt_state;
 
-static int dump_if_ready(void) {
+MIP_RT_HIDDEN __attribute__((used)) int mip_rt_dump_if_ready(void);
+int mip_rt_dump_if_ready(void) {
   if (!(__atomic_load_n(&mip_rt_state, __ATOMIC_ACQUIRE) & MIP_RT_STATE_READY))
     return 0; /* its constructor has not run: nothing to write yet */
   return mip_rt_dump_self();
 }
 
-MIP_RT_HIDDEN __attribute__((used)) const struct mip_rt_descriptor
-    mip_rt_descriptor = {
-        .version = MIP_RT_DESCRIPTOR_VERSION,
-        .size = sizeof(struct mip_rt_descriptor),
-        .dump = dump_if_ready,
-        .state = &mip_rt_state,
-};
-
-__asm__(MIP_RT_NOTE_ASM("mip_rt_descriptor"));
+__asm__(MIP_RT_NOTE_ASM("mip_rt_dump_if_ready", "mip_rt_state"));
 
 void mip_rt_set_ready(void) {
   __atomic_or_fetch(&mip_rt_state, MIP_RT_STATE_READY, __ATOMIC_RELEASE);
 }
-#define MIP_RT_OWN_DESCRIPTOR &mip_rt_descriptor
+#define MIP_RT_OWN_STATE &mip_rt_state
 #else
-#define MIP_RT_OWN_DESCRIPTOR NULL
+#define MIP_RT_OWN_STATE NULL
 #endif
 
 int mip_rt_each_note(const struct dl_phdr_info *info, mip_rt_note_fn fn,
@@ -78,42 +71,38 @@ int mip_rt_each_note(const struct dl_phdr_info *info, mip_rt_note_fn fn,
   return 0;
 }
 
-struct found {
-  const struct mip_rt_descriptor *descriptor;
-};
+/* An offset of the note's descriptor, from its own address. */
+static uintptr_t note_target(const uint8_t *at) {
+  return (uintptr_t)at + (uintptr_t)(intptr_t)(int32_t)mip_get_le32(at);
+}
 
 static int runtime_note(const struct dl_phdr_info *info, uint32_t type,
                         const char *name, uint32_t name_size,
                         const uint8_t *desc, uint32_t desc_size, void *arg) {
   if (type != MIP_RT_NOTE_TYPE || name_size != 4 ||
-      !mip_rt_streq(name, "MIP") || desc_size < 4)
+      !mip_rt_streq(name, "MIP") || desc_size < 8)
     return 0;
-  int32_t offset = (int32_t)mip_get_le32(desc);
-  uintptr_t at = (uintptr_t)desc + (uintptr_t)(intptr_t)offset;
-  const struct mip_rt_descriptor *d = (const struct mip_rt_descriptor *)at;
-  if (at % _Alignof(struct mip_rt_descriptor) ||
-      !mip_rt_object_has(info, at, sizeof *d) ||
-      d->version != MIP_RT_DESCRIPTOR_VERSION || d->size < sizeof *d ||
-      !d->dump || !mip_rt_object_has(info, (uintptr_t)d->dump, 1) ||
-      !d->state || !mip_rt_object_has(info, (uintptr_t)d->state, 4))
+  uintptr_t dump = note_target(desc), state = note_target(desc + 4);
+  if (!mip_rt_object_has(info, dump & ~(uintptr_t)MIP_RT_THUMB_BIT, 1) ||
+      state % 4 || !mip_rt_object_has(info, state, 4))
     return 0;
-  ((struct found *)arg)->descriptor = d;
+  struct mip_rt_descriptor *out = arg;
+  out->dump = (int (*)(void))dump;
+  out->state = (const uint32_t *)state;
   return 1;
 }
 
-const struct mip_rt_descriptor *
-mip_rt_find_descriptor(const struct dl_phdr_info *info) {
-  struct found f = {NULL};
-  mip_rt_each_note(info, runtime_note, &f);
-  return f.descriptor;
+int mip_rt_find_descriptor(const struct dl_phdr_info *info,
+                           struct mip_rt_descriptor *out) {
+  return mip_rt_each_note(info, runtime_note, out);
 }
 
 static int ready_elsewhere(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   (void)arg;
-  const struct mip_rt_descriptor *d = mip_rt_find_descriptor(info);
-  return d && d != MIP_RT_OWN_DESCRIPTOR &&
-         (__atomic_load_n(d->state, __ATOMIC_ACQUIRE) & MIP_RT_STATE_READY);
+  struct mip_rt_descriptor d;
+  return mip_rt_find_descriptor(info, &d) && d.state != MIP_RT_OWN_STATE &&
+         (__atomic_load_n(d.state, __ATOMIC_ACQUIRE) & MIP_RT_STATE_READY);
 }
 
 int mip_rt_other_ready(void) { return dl_iterate_phdr(ready_elsewhere, NULL); }

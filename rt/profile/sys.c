@@ -1,8 +1,7 @@
-/* The runtime's system calls (sys.h): one copy of the call and of the
- * errno it sets, for every call site. */
+/* The runtime's system calls (sys.h): one entry point for every call
+ * site. */
 #include <errno.h>
 
-#include "mip/io.h"
 #include "sys.h"
 
 __asm__(".pushsection .text.mip_rt_syscall,\"ax\",%progbits\n"
@@ -14,13 +13,16 @@ __asm__(".pushsection .text.mip_rt_syscall,\"ax\",%progbits\n"
         ".size mip_rt_syscall, . - mip_rt_syscall\n"
         ".popsection\n");
 
-/* Where mip_rt_syscall goes with the kernel's -errno. */
-MIP_RT_HIDDEN __attribute__((used)) long mip_rt_syscall_failed(long r);
-long mip_rt_syscall_failed(long r) {
-  errno = (int)-r;
-  return -1;
-}
-
 int mip_rt_write_all(int fd, const void *buf, uint64_t size) {
-  return mip_write_all_with(mip_sys_write, fd, buf, size);
+  const uint8_t *p = buf;
+  while (size) {
+    ssize_t n = mip_sys_write(fd, p, size);
+    if (n == -EINTR)
+      continue;
+    if (n <= 0)
+      return n ? (int)n : -EIO;
+    p += n;
+    size -= (uint64_t)n;
+  }
+  return 0;
 }

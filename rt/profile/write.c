@@ -24,6 +24,14 @@
  * file and rename.
  * Continuous mode (rt/continuous/) creates its file the same way, with the
  * same header and payloads at offsets of its own.
+ *
+ * Failures come back as -errno, as the system calls return them
+ * (sys.h): the program's errno is never touched.
+ *
+ * No state here (path.c neither): pool and continuous mode, which call
+ * the writer from outside the core, link a copy of their own
+ * (mip_rt_api.o, rt/build.mk), so that the core's may be inlined and
+ * specialized for its own calls.
  */
 #include <errno.h>
 #include <string.h>
@@ -103,12 +111,12 @@ int mip_rt_write_payloads(int fd, const struct mip_rt_payload *sections,
   static const uint8_t zeros[8];
   for (size_t i = 0; i < count; i++) {
     const struct mip_rt_payload *p = &sections[i];
-    if (p->write ? p->write(fd, p) != 0
-                 : mip_rt_write_all(fd, p->data, p->size) != 0)
-      return -1;
+    int rc = p->write ? p->write(fd, p) : mip_rt_write_all(fd, p->data, p->size);
     uint64_t pad = align8(sections[i].size) - sections[i].size;
-    if (pad && mip_rt_write_all(fd, zeros, pad) != 0)
-      return -1;
+    if (!rc && pad)
+      rc = mip_rt_write_all(fd, zeros, pad);
+    if (rc)
+      return rc;
   }
   return 0;
 }
@@ -146,25 +154,24 @@ static uint64_t temp_suffix(void) {
 /* The temporary file, "<path>.tmp.<16 hex digits>", beside path, created
  * by this call and by nothing else: O_EXCL | O_NOFOLLOW, so that a file
  * or a link someone put at the name is never opened (another name is
- * drawn instead). Read and write: continuous mode maps it. */
+ * drawn instead). Read and write: continuous mode maps it. Its
+ * descriptor, or -errno. */
 static int open_temp(const char *path, char *temp, size_t size) {
   int made_parents = 0;
   for (int tries = 0; tries < 64; tries++) {
     size_t n = mip_rt_append(temp, 0, size, path);
     n = mip_rt_append(temp, n, size, ".tmp.");
-    if (mip_rt_append_hex(temp, n, size, temp_suffix(), 8) >= size) {
-      errno = ENAMETOOLONG;
-      return -1;
-    }
+    if (mip_rt_append_hex(temp, n, size, temp_suffix(), 8) >= size)
+      return -ENAMETOOLONG;
     int fd = mip_sys_open(
         temp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0 || (errno == ENOENT && made_parents++) ||
-        (errno != ENOENT && errno != EEXIST))
+    if (fd >= 0 || (fd == -ENOENT && made_parents++) ||
+        (fd != -ENOENT && fd != -EEXIST))
       return fd;
-    if (errno == ENOENT)
+    if (fd == -ENOENT)
       mip_rt_make_parents(temp);
   }
-  return -1; /* EEXIST: every name drawn was taken */
+  return -EEXIST; /* every name drawn was taken */
 }
 
 uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw) {
@@ -177,11 +184,12 @@ uint64_t mip_rt_raw_size(const struct mip_rt_raw *raw) {
 
 int mip_rt_raw_fill(int fd, const void *arg) {
   const struct mip_rt_raw *raw = arg;
-  return write_header(fd, raw) != 0 ||
-                 mip_rt_write_payloads(fd, raw->sections, raw->count) != 0
-             ? -1
-             : 0;
+  int rc = write_header(fd, raw);
+  return rc ? rc : mip_rt_write_payloads(fd, raw->sections, raw->count);
 }
+
+/* What a failure's -errno says (anything else: an I/O error). */
+static const char *why_of(int rc) { return strerrordesc_np(rc < 0 ? -rc : EIO); }
 
 /* Through a temporary file renamed over path at the end: rename replaces
  * the name itself, whatever is there (a link is not followed). */
@@ -190,17 +198,18 @@ int mip_rt_replace_file(const char *path, mip_rt_fill_fn fill, const void *arg,
   char temp[MIP_RT_PATH_MAX + 24];
   int fd = open_temp(path, temp, sizeof temp);
   if (fd < 0) {
-    *why = strerrordesc_np(errno);
+    *why = why_of(fd);
     return -1;
   }
-  if (fill(fd, arg) != 0) {
-    *why = strerrordesc_np(errno ? errno : EIO);
-    mip_sys_close(fd);
-  } else if (mip_sys_close(fd) != 0 || mip_sys_rename(temp, path) != 0) {
-    *why = strerrordesc_np(errno);
-  } else {
+  int rc = fill(fd, arg);
+  int closed = mip_sys_close(fd);
+  if (!rc)
+    rc = closed;
+  if (!rc)
+    rc = mip_sys_rename(temp, path);
+  if (!rc)
     return 0;
-  }
+  *why = why_of(rc);
   mip_sys_unlink(temp);
   return -1;
 }
@@ -218,8 +227,7 @@ static int write_into(const char *path, int flags, mip_rt_fill_fn fill,
   int fd = mip_sys_open(
       path, flags | O_CREAT | O_NOCTTY | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd < 0) {
-    *why = errno == ENXIO ? "it is a FIFO that nobody reads"
-                          : strerrordesc_np(errno);
+    *why = fd == -ENXIO ? "it is a FIFO that nobody reads" : why_of(fd);
     return -1;
   }
   struct stat st;
@@ -229,15 +237,15 @@ static int write_into(const char *path, int flags, mip_rt_fill_fn fill,
   flags = mip_sys_fcntl(fd, F_GETFL, 0);
   if (flags >= 0)
     mip_sys_fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  if (rc == 0)
+  if (!rc)
     rc = fill(fd, arg);
-  if (rc != 0)
-    *why = strerrordesc_np(errno ? errno : EIO);
-  if (mip_sys_close(fd) != 0 && rc == 0) {
-    *why = strerrordesc_np(errno);
-    rc = -1;
-  }
-  return rc;
+  int closed = mip_sys_close(fd);
+  if (!rc)
+    rc = closed;
+  if (!rc)
+    return 0;
+  *why = why_of(rc);
+  return -1;
 }
 
 /* The rule of fs.protected_symlinks (and of protected_regular and
@@ -292,16 +300,6 @@ int mip_rt_write_file(const char *path, uint64_t size, int access,
     return mip_rt_replace_file(path, fill, arg, why);
   return write_into(path, access | (S_ISLNK(st.st_mode) ? 0 : O_NOFOLLOW),
                     fill, arg, why);
-}
-
-const struct mip_rt_payload_source *mip_rt_heap_payloads;
-
-/* A stand-in for edges.c, which replaces it when linked. */
-__attribute__((weak)) size_t mip_rt_edge_payloads(struct mip_rt_payload *out,
-                                                  size_t max) {
-  (void)out;
-  (void)max;
-  return 0;
 }
 
 size_t mip_rt_gather_run(const struct mip_rt_image *image,

@@ -28,23 +28,17 @@ static struct mip_rt_registration registration = {
     .version = MIP_RT_REGISTRATION_VERSION,
     .size = sizeof(struct mip_rt_registration),
 };
-static uint32_t state;
+MIP_RT_HIDDEN __attribute__((used)) uint32_t mip_rt_image_state;
 
-static int dump_if_ready(void) {
-  if (!(__atomic_load_n(&state, __ATOMIC_ACQUIRE) & MIP_RT_STATE_READY))
+MIP_RT_HIDDEN __attribute__((used)) int mip_rt_image_dump_if_ready(void);
+int mip_rt_image_dump_if_ready(void) {
+  if (!(__atomic_load_n(&mip_rt_image_state, __ATOMIC_ACQUIRE) &
+        MIP_RT_STATE_READY))
     return 0;
   return __mip_rt_dump_image(&registration);
 }
 
-MIP_RT_HIDDEN __attribute__((used)) const struct mip_rt_descriptor
-    mip_rt_image_descriptor = {
-        .version = MIP_RT_DESCRIPTOR_VERSION,
-        .size = sizeof(struct mip_rt_descriptor),
-        .dump = dump_if_ready,
-        .state = &state,
-};
-
-__asm__(MIP_RT_NOTE_ASM("mip_rt_image_descriptor"));
+__asm__(MIP_RT_NOTE_ASM("mip_rt_image_dump_if_ready", "mip_rt_image_state"));
 
 __attribute__((constructor(101))) static void image_start(void) {
   const uint8_t **at = registration.sections;
@@ -54,10 +48,11 @@ __attribute__((constructor(101))) static void image_start(void) {
 #include "mip/layout/raw_kinds.inc"
 #undef MIP_RAW_KIND
   if (__mip_rt_register(&registration) == 0)
-    __atomic_or_fetch(&state, MIP_RT_STATE_READY, __ATOMIC_RELEASE);
+    __atomic_or_fetch(&mip_rt_image_state, MIP_RT_STATE_READY, __ATOMIC_RELEASE);
 }
 
 __attribute__((destructor(101))) static void image_stop(void) {
-  if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) & MIP_RT_STATE_READY)
+  if (__atomic_load_n(&mip_rt_image_state, __ATOMIC_ACQUIRE) &
+      MIP_RT_STATE_READY)
     __mip_rt_unregister(&registration);
 }

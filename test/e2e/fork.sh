@@ -95,6 +95,38 @@ want=$(printf '%s\n' default.mipraw "default.$child.mipraw" "default.$FOO_ID.mip
   "default.$FOO_ID.$child.mipraw" | sort | tr '\n' ' ')
 expect_eq "library in a forked child" "$files" "$want"
 
+# 7. a fork after an instrumented library is unloaded: its fork handlers
+# went with it (registered under the library's __dso_handle), so the
+# fork runs none of its code, which is no longer mapped
+cat >unload.c <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  (void)argc;
+  void *h = dlopen(argv[1], RTLD_NOW);
+  if (!h)
+    return 1;
+  dlclose(h);
+  pid_t pid = fork();
+  if (pid == 0)
+    _exit(0);
+  int status;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || status != 0)
+    return 2;
+  puts("forked");
+  return 0;
+}
+C
+"$CLANG" -O2 unload.c -o unload -ldl
+mkdir unload.d
+if out=$(cd unload.d && ../unload "$TMP/libfoo.so" 2>&1) && [ "$out" = forked ]; then
+  pass "fork after the library's dlclose: none of its handlers run"
+else
+  fail "fork after the library's dlclose: $out"
+fi
+
 if ls ./*/*.tmp.* >/dev/null 2>&1; then
   fail "temporary files left behind"
 else

@@ -325,6 +325,19 @@ merge_into nopool/b nopool nopool/own/*.mipraw
   pass "without -fmip-pool: each file is the run, as its own file has it" ||
   fail "without -fmip-pool: the files differ from the run's own"
 
+# Its own file not writable (under a regular file): the default mode's
+# line, one per image, no file, the exit status kept.
+mkdir nopool/unwritable
+: >nopool/unwritable/afile
+set +e
+(cd nopool/unwritable && MIP_PROFILE_FILE=afile/%1m.mipraw ../../app-nopool 2 "" "" 4 2>err.txt)
+rc=$?
+set -e
+check "without -fmip-pool, unwritable: the exit status is kept" "$rc" 4
+check "without -fmip-pool, unwritable: the default mode's line per image" \
+  "$(sed "s/_0\.[0-9]*\./_0.PID./" nopool/unwritable/err.txt | sort)" \
+  "$(printf "mip: cannot write profile 'afile/%s_0.PID.mipraw': Not a directory\n" "$NAPP_ID" "$NLIB_ID" | sort)"
+
 # mip_dump() twice, then exit: three writes per image, one line each; a
 # forked child writes and says its own (its and its parent's mip_dump()
 # go to the default name, before the pool pattern is set).
