@@ -32,9 +32,10 @@ CONFIGS=${BENCH_CONFIGS:-"plain mip mip-c mip-co mip-co-c pgo-cov instr sancov"}
 # clang's MemProf (timed), and the builds compared with DHAT and MemProf.
 HEAP_CONFIGS="plain heap heap-allocs memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"
 ALL_PROGRAMS="sqlite3 lua bzip2"
-# make bench-heap's: those, and a program that keeps millions of small
-# blocks live at once.
-HEAP_PROGRAMS="$ALL_PROGRAMS cmark"
+# make bench-heap's: those, and two programs that keep millions of small
+# blocks live at once: cmark (C) and jsoncpp (C++, its blocks from std
+# containers).
+HEAP_PROGRAMS="$ALL_PROGRAMS cmark jsoncpp"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 
