@@ -1,10 +1,10 @@
 # make bench: the overhead benchmark (bench/README.md). Installs what it
-# needs, builds the plugin, the runtime and the mipcc driver, then runs
-# bench/run.sh, which prints the tables and writes build/bench/results.md.
+# needs, builds the plugin, the runtime and the mipcc and mipc++ drivers,
+# then runs bench/run.sh, which prints the tables and writes build/bench/results.md.
 # BENCH_PROGRAMS, BENCH_RUNS and BENCH_JOBS are read from the environment.
 .PHONY: bench-deps bench-run
 
-BENCH_TOOLS := $(PLUGIN) $(PLUGIN_CLANG) $(RT_LIB) $(MIPCC)
+BENCH_TOOLS := $(PLUGIN) $(PLUGIN_CLANG) $(RT_LIB) $(MIPCC) $(BIN)/mipc++
 
 bench: bench-deps
 	$(MAKE) bench-run

@@ -12,5 +12,5 @@ bench-heap: bench-deps
 	$(MAKE) bench-heap-run
 
 bench-heap-run: $(BENCH_TOOLS) $(MIPDATA)
-	LLVM_DIR=$(LLVM_DIR) CLANG=$(CLANG) BUILD=$(BUILD) PLUGIN=$(PLUGIN) \
+	LLVM_DIR=$(LLVM_DIR) CLANG=$(CLANG) CLANGXX=$(CLANGXX) BUILD=$(BUILD) PLUGIN=$(PLUGIN) \
 	  RT_LIB=$(RT_LIB) MIPCC=$(MIPCC) MIPDATA=$(MIPDATA) bench/heap/run.sh

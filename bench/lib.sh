@@ -9,6 +9,7 @@ abspath() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
 BUILD=$(abspath "${BUILD:-build}")
 
 CLANG=${CLANG:-$LLVM_DIR/bin/clang}
+CLANGXX=${CLANGXX:-$(dirname "$CLANG")/clang++}
 PLUGIN=$(abspath "${PLUGIN:-$BUILD/lib/mip/libmip.so}")
 RT_LIB=$(abspath "${RT_LIB:-$BUILD/lib/mip/libmip_rt.a}")
 MIPCC=$(abspath "${MIPCC:-$BUILD/bin/mipcc}")
@@ -31,9 +32,10 @@ CONFIGS=${BENCH_CONFIGS:-"plain mip mip-c mip-co mip-co-c pgo-cov instr sancov"}
 # clang's MemProf (timed), and the builds compared with DHAT and MemProf.
 HEAP_CONFIGS="plain heap heap-allocs memprof plain-fp heap-stub dhat heap-nosib memprof-nosib"
 ALL_PROGRAMS="sqlite3 lua bzip2"
-# make bench-heap's: those, and a program that keeps millions of small
-# blocks live at once.
-HEAP_PROGRAMS="$ALL_PROGRAMS cmark"
+# make bench-heap's: those, and two programs that keep millions of small
+# blocks live at once: cmark (C) and jsoncpp (C++, its blocks from std
+# containers).
+HEAP_PROGRAMS="$ALL_PROGRAMS cmark jsoncpp"
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 
@@ -76,10 +78,14 @@ machine_l2() {
 }
 
 # Loads bench/programs/PROG.sh: PKG, prog_prepare, PROG_SRCS, PROG_CFLAGS,
-# PROG_LIBS, prog_input, prog_run, SIZE_FULL, SIZE_CG, WORKLOAD.
+# PROG_LIBS, prog_input, prog_run, SIZE_FULL, SIZE_CG, WORKLOAD, and
+# PROG_LANG (c, the default, or c++), PROG_HEADER_DIRS (directories of
+# headers whose code the program compiles into itself, for heap/truth.sh;
+# default none).
 load_program() {
   local f=$BENCH_DIR/programs/$1.sh
   [ -f "$f" ] || die "unknown program '$1' (known: $HEAP_PROGRAMS)"
+  PROG_LANG=c PROG_HEADER_DIRS=
   # shellcheck source=/dev/null
   . "$f"
   PROG_DIR=$SRC/$PKG
@@ -97,8 +103,20 @@ mipcc_works() {
 }
 
 # Sets CC_CMD (compiler and flags before the sources) and LINK_EXTRA (after
-# them) for configuration $1.
+# them) for configuration $1, with the C++ drivers (clang++, mipc++) when
+# the program loaded is C++ (PROG_LANG).
 config_flags() {
+  c_config_flags "$1"
+  [ "${PROG_LANG:-c}" = c++ ] || return 0
+  case ${CC_CMD[0]} in
+    "$CLANG") CC_CMD[0]=$CLANGXX ;;
+    */mipcc) CC_CMD[0]=${CC_CMD[0]%cc}c++ ;;
+    *) die "no C++ driver for ${CC_CMD[0]} (configuration $1)" ;;
+  esac
+}
+
+# config_flags for a C program.
+c_config_flags() {
   LINK_EXTRA=()
   case $1 in
     plain)   CC_CMD=("$CLANG") ;;

@@ -16,6 +16,9 @@
 #            FILE, stdio buffers, getpwuid...): `via` is that function
 #   none     no frame in the program's sources (the dynamic loader, libc
 #            start-up): `site` is "-", `via` the whole stack
+# A frame is in the program's sources when its file, with no . or ..,
+# is under $dir or under one of $hdirs (space-separated: headers whose
+# code the program compiles into itself, such as the C++ library's).
 # For direct points `via` is the allocator frame (as DHAT names it: a
 # realloc of NULL shows as malloc). `context`: the site, then the
 # function names of the program's frames from the site's outwards, at most
@@ -23,22 +26,30 @@
 # kind none.
 def frame:
   capture("^0x[0-9A-Fa-f]+: (?<fn>.*) \\((?<loc>[^()]*)\\)$") // {fn: ., loc: ""};
+def normalized:
+  if startswith("/") then
+    split("/") | reduce .[] as $s ([];
+      if $s == ".." then .[:-1] elif $s == "." or $s == "" then . else . + [$s] end)
+    | "/" + join("/")
+  else . end;
+def mine($hd): . as $l | startswith($dir) or any($hd[]; . as $h | $l | startswith($h));
 def calls_allocator:
   ["strdup", "__strdup", "strndup", "__strndup", "reallocarray",
    "__libc_reallocarray"];
 
 .ftbl as $f
 | ($depth | tonumber) as $n
+| ($hdirs | split(" ") | map(select(. != ""))) as $hd
 | .pps[]
 | (if $at == "peak" then {tbk: .gbk, tb: .gb} + {fs} else . end)
-| (.fs | map($f[.] | frame)) as $fr
-| ([$fr[] | .loc | startswith($dir)] | index(true)) as $i
+| (.fs | map($f[.] | frame | .loc |= normalized)) as $fr
+| ([$fr[] | .loc | mine($hd)] | index(true)) as $i
 | if $i == null then
     ["none", "-", ($fr | map(.fn) | join(" < ")), .tbk, .tb, "-"]
   else
     ($fr[1:$i] | map(.fn)) as $via
     | ($fr[$i].loc | ltrimstr($dir)) as $site
-    | ([$site] + ([$fr[$i:][] | select(.loc | startswith($dir)) | .fn] | .[0:$n])
+    | ([$site] + ([$fr[$i:][] | select(.loc | mine($hd)) | .fn] | .[0:$n])
        | join("<")) as $context
     | if ($via - calls_allocator) == [] then
         ["direct", $site, $fr[0].fn, .tbk, .tb, $context]

@@ -95,11 +95,30 @@ bin=$BIN/$prog/heap-nosib
 
 # Sites as FILE:LINE relative to the program's source directory; contexts
 # as the site and the names of the frames above it that are in the
-# program's sources, as dhat.jq makes them.
+# program's sources, as dhat.jq makes them. Headers whose code the program
+# compiles into itself (PROG_HEADER_DIRS: C++'s containers allocate in
+# inlined std::allocator code) count as its sources, by their absolute
+# path, with no . or .. (DHAT keeps the path as the DWARF spells it,
+# /usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/...).
 dir=$(cd "$PROG_DIR" && pwd -P)/
+hdirs=${PROG_HEADER_DIRS:-}
+# rel(FILE): FILE relative to dir, FILE itself in a header directory, or ""
+rel='function rel(f,  n, i, k, part, out) {
+  n = split(f, part, "/"); k = 0
+  for (i = 2; i <= n; i++)
+    if (part[i] == "..") { if (k > 0) k-- }
+    else if (part[i] != "." && part[i] != "") out[++k] = part[i]
+  if (n > 1 && substr(f, 1, 1) == "/") { f = ""; for (i = 1; i <= k; i++) f = f "/" out[i] }
+  if (index(f, dir) == 1) return substr(f, length(dir) + 1)
+  n = split(hdirs, part, " ")
+  for (i = 1; i <= n; i++) if (index(f, part[i]) == 1) return f
+  return ""
+}'
 jq -r -f "$BENCH_DIR/heap/mip.jq" "$T/mip.json" |
-  awk -F'\t' -v OFS='\t' -v dir="$dir" -v depth="$DEPTH" '
-    function rel(f) { gsub(/\/\.\//, "/", f); return index(f, dir) == 1 ? substr(f, length(dir) + 1) : "" }
+  awk -F'\t' -v OFS='\t' -v dir="$dir" -v hdirs="$hdirs" -v depth="$DEPTH" "$rel"'
+    # a context with no allocation only freed blocks allocated out of
+    # sight of MIP (GhostFreeCount), such as strings the C++ library made
+    $1 == 0 && $4 == 0 { next }
     { k = (rel($6) != "" ? rel($6) : $6) ":" $7
       ctx = k
       m = 0
@@ -112,7 +131,7 @@ awk -F'\t' -v OFS='\t' '
   END { for (k in blocks) print k, alloc[k], blocks[k], bytes[k], re[k] }' "$T/mip.contexts" |
   sort >"$T/mip.tsv"
 for f in "$T"/dhat.*.json; do
-  jq -r --arg dir "$dir" --arg depth "$DEPTH" --arg at total -f "$BENCH_DIR/heap/dhat.jq" "$f"
+  jq -r --arg dir "$dir" --arg hdirs "$hdirs" --arg depth "$DEPTH" --arg at total -f "$BENCH_DIR/heap/dhat.jq" "$f"
 done >"$T/dhat.tsv"
 
 awk -F'\t' -v OFS='\t' '$1 == "library" { k = $2 "\t" $3; b[k] += $4; s[k] += $5 }
@@ -145,12 +164,11 @@ awk -F'\t' -v OFS='\t' '
 top=$(for f in "$T"/dhat.*.json; do
   echo "$(jq '[.pps[].gb] | add // 0' "$f") $f"
 done | sort -n | tail -1 | cut -d' ' -f2)
-jq -r --arg dir "$dir" --arg depth "$DEPTH" --arg at peak -f "$BENCH_DIR/heap/dhat.jq" "$top" |
+jq -r --arg dir "$dir" --arg hdirs "$hdirs" --arg depth "$DEPTH" --arg at peak -f "$BENCH_DIR/heap/dhat.jq" "$top" |
   awk -F'\t' -v OFS='\t' '$1 == "direct" { b[$2] += $4; s[$2] += $5 }
     END { for (k in b) print k, b[k], s[k] }' | sort >"$T/dhat.peak"
 jq -r '.heap // [] | .[] | [(.site.file // "-"), (.site.line // 0), .AtPeakCount, .AtPeakSize] | @tsv' "$T/mip.json" |
-  awk -F'\t' -v OFS='\t' -v dir="$dir" '
-    function rel(f) { gsub(/\/\.\//, "/", f); return index(f, dir) == 1 ? substr(f, length(dir) + 1) : "" }
+  awk -F'\t' -v OFS='\t' -v dir="$dir" -v hdirs="$hdirs" "$rel"'
     { k = (rel($1) != "" ? rel($1) : $1) ":" $2; b[k] += $3; s[k] += $4 }
     END { for (k in b) print k, b[k], s[k] }' | sort >"$T/mip.peak"
 join -t "$(printf '\t')" -a 1 -a 2 -e - -o 0,1.2,1.3,2.2,2.3 "$T/mip.peak" "$T/dhat.peak" >"$T/peak-sites.tsv"
