@@ -43,13 +43,7 @@ prog_prepare() { # SRCDIR
 prog_input() { # DIR N
   local f=$1/doc-$2.md
   [ -s "$f" ] && return 0
-  awk -v mb="$2" '
-    function rnd(m) { seed = (seed * 16807) % 2147483647; return seed % m }
-    function word(  k, w) {
-      w = ""
-      for (k = 1 + rnd(3); k > 0; k--) w = w syl[1 + rnd(nsyl)]
-      return w
-    }
+  awk -v mb="$2" -f "$BENCH_DIR/programs/words.awk" -f <(printf '%s' '
     # a line of running text with inline markup
     function text(n,  s, i, r) {
       s = word()
@@ -80,8 +74,6 @@ prog_input() { # DIR N
       out("")
     }
     BEGIN {
-      seed = 20240611
-      nsyl = split("ka lo mi ne ru sa ti vo be da fe gu ha ji ko pa re zu", syl, " ")
       nref = 200
       limit = mb * 1048576
       sec = 0
@@ -102,7 +94,7 @@ prog_input() { # DIR N
         }
       }
       for (k = 0; k < nref; k++) out("[ref" k "]: https://example.com/" word() "/" k " \"" word() "\"")
-    }' >"$f.tmp" && mv "$f.tmp" "$f"
+    }') >"$f.tmp" && mv "$f.tmp" "$f"
 }
 
 # Runs the conversion with $RUNNER (empty, or valgrind) in front; the HTML

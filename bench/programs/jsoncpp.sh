@@ -29,13 +29,7 @@ prog_prepare() { :; } # SRCDIR: nothing generated (include/json/version.h is in 
 prog_input() { # DIR N
   local f=$1/doc-$2.json
   [ -s "$f" ] && return 0
-  awk -v mb="$2" '
-    function rnd(m) { seed = (seed * 16807) % 2147483647; return seed % m }
-    function word(  k, w) {
-      w = ""
-      for (k = 1 + rnd(3); k > 0; k--) w = w syl[1 + rnd(nsyl)]
-      return w
-    }
+  awk -v mb="$2" -f "$BENCH_DIR/programs/words.awk" -f <(printf '%s' '
     function str(s) { return "\"" s "\"" }
     function out(s) { print s; bytes += length(s) + 1 }
     # one record: scalars of every kind, an array of strings, a nested
@@ -53,14 +47,12 @@ prog_input() { # DIR N
       out(s "]}" (last ? "" : ","))
     }
     BEGIN {
-      seed = 20240611
-      nsyl = split("ka lo mi ne ru sa ti vo be da fe gu ha ji ko pa re zu", syl, " ")
       limit = mb * 1048576
       out("{\"version\":1,\"records\":[")
       for (i = 1; bytes < limit; i++) record(i, 0)
       record(i, 1)
       out("]}")
-    }' >"$f.tmp" && mv "$f.tmp" "$f"
+    }') >"$f.tmp" && mv "$f.tmp" "$f"
 }
 
 # The runner writes NAME.actual (the tree), NAME.rewrite (the tree as

@@ -12,43 +12,26 @@ SRC=$HERE/progs/heap_truth
 # (mipcc adds frame pointers to heap builds itself).
 FLAGS="-O2 -gdwarf-4 -fno-optimize-sibling-calls"
 
-# heap_profile NAME ARGS...: runs NAME, writes NAME.json (show --heap)
-heap_profile() {
-  name=$1
-  shift
-  MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >"$name.out"
-  mip_profile --debug "$name" "$name.mip" "$name.mipraw"
-  mip_show "$name.mip" --heap >"$name.json"
-}
-
 compare_with_dhat() { # NAME BUILD-COMMAND SOURCES... (run with ARGS)
   name=$1 driver=$2 plain=$3 args=$4
   shift 4
   "$driver" -fmip-generate=heap $FLAGS "$@" -o "$name"
   "$plain" $FLAGS "$@" -o "$name.dhat"
-  heap_profile "$name" $args
+  heap_run "$name" $args
   valgrind --tool=dhat --dhat-out-file="$name.dhat.json" "./$name.dhat" $args \
     >"$name.dhat.out" 2>"$name.dhat.log"
   if ! cmp -s "$name.out" "$name.dhat.out"; then
     fail "$name: the two builds print different output"
   fi
-  mip_sites "$name.json" >"$name.mip-sites"
-  dhat_sites "$name.dhat.json" "$SRC" >"$name.dhat-sites"
-  n=$(wc -l <"$name.mip-sites")
-  if [ "$n" -ge 3 ] && cmp -s "$name.mip-sites" "$name.dhat-sites"; then
-    pass "$name: blocks and bytes equal DHAT's at all $n sites"
-  else
-    fail "$name: sites differ from DHAT's (site blocks bytes; < DHAT, > MIP):"
-    diff "$name.dhat-sites" "$name.mip-sites" | sed 's/^/     /'
-  fi
+  expect_dhat_sites "$name" "$name.json" "$name.dhat.json" "$SRC"
 }
 
 compare_with_dhat truth "$MIPCC" "$CLANG" 6 "$SRC/main.c" "$SRC/store.c" "$SRC/suite.c"
 compare_with_dhat objects "$MIPCXX" "$CLANGXX" "" "$SRC/objects.cpp"
 
 # The comparison can fail: one block more at one site is caught.
-awk 'NR == 1 { $2++ } { print }' truth.mip-sites >broken-sites
-if cmp -s broken-sites truth.dhat-sites; then
+awk 'NR == 1 { $2++ } { print }' truth.json.sites >broken-sites
+if cmp -s broken-sites truth.dhat.json.sites; then
   fail "a changed count still matched DHAT"
 else
   pass "a changed count is caught by the comparison"
@@ -95,7 +78,7 @@ jq -c '.heap[] | select(.site.line == 10) | [.AllocCount, .ReallocCount]' truth.
 
 # ---- access counts: 5120 stores and 1536 loads, nothing else.
 mip_build heap access -O2 -g "$SRC/access.c"
-heap_profile access
+heap_run access
 got=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' access.json)
 [ "$got" = 6656 ] && pass "access pattern: exactly 6656 accesses (5120 stores, 1536 loads)" ||
   fail "access pattern: $got accesses, want 6656"
@@ -105,14 +88,14 @@ density=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessDensity] | add
 
 # ---- copies and fills: one access per granule touched, 22 a round.
 mip_build heap copies -O2 -g "$SRC/copies.c"
-heap_profile copies
+heap_run copies
 got=$(jq '[.heap[] | select(.TotalSize == 4096) | .TotalAccessCount] | add' copies.json)
 [ "$got" = 2200 ] && pass "copies and fills: exactly 2200 accesses (one per granule touched)" ||
   fail "copies and fills: $got accesses, want 2200"
 
 # ---- 8 threads, 1000 blocks each of 16..23 bytes at one site.
 mip_build heap threads -O2 -g -pthread "$SRC/threads.c"
-heap_profile threads
+heap_run threads
 count=$(jq '[.heap[] | select(.site != null) | .AllocCount] | add' threads.json)
 bytes=$(jq '[.heap[] | select(.site != null) | .TotalSize] | add' threads.json)
 [ "$count" = 8000 ] && [ "$bytes" = 156000 ] &&
@@ -122,7 +105,7 @@ bytes=$(jq '[.heap[] | select(.site != null) | .TotalSize] | add' threads.json)
 # ---- a block freed by a library MIP did not instrument dies then.
 "$CLANG" -O2 -fPIC -shared "$SRC/release.c" -o librelease.so
 "$MIPCC" -fmip-generate=heap -O2 -g "$SRC/lifetime.c" -L. -lrelease -Wl,-rpath,"$TMP" -o lifetime
-heap_profile lifetime
+heap_run lifetime
 jq -c '.heap[] | select(.TotalSize == 1000) | [.LiveAtExitCount, .MaxLifetime]' lifetime.json >life
 case "$(cat life)" in
 "[0,"[0-9]"]" | "[0,"[0-9][0-9]"]" | "[0,1"[0-9][0-9]"]")

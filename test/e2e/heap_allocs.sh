@@ -20,15 +20,6 @@ SRC=$HERE/progs/heap_truth
 # As heap.sh: DWARF 4 for DHAT, no tail calls so both builds keep frames.
 FLAGS="-O2 -gdwarf-4 -fno-optimize-sibling-calls"
 
-# profile NAME ARGS...: runs NAME into NAME.mip, show --heap as NAME.json
-profile() {
-  name=$1
-  shift
-  MIP_PROFILE_FILE=$name.mipraw "./$name" "$@" >"$name.out"
-  mip_profile --debug "$name" "$name.mip" "$name.mipraw"
-  mip_show "$name.mip" --heap >"$name.json"
-}
-
 # contexts JSON: each context's frames and the figures heap-allocs keeps
 contexts() {
   jq -c '.heap[] | [[.frames[].function], .AllocCount, .TotalSize,
@@ -43,21 +34,13 @@ C_SRCS="$SRC/main.c $SRC/store.c $SRC/suite.c"
 "$MIPCC" -fmip-generate=heap $FLAGS $C_SRCS -o counted
 # shellcheck disable=SC2086
 "$CLANG" $FLAGS $C_SRCS -o plain
-profile allocs 6
-profile counted 6
+heap_run allocs 6
+heap_run counted 6
 ./plain 6 >plain.out
 check "heap-allocs: the program's output is the plain build's" cmp -s allocs.out plain.out
 
 valgrind --tool=dhat --dhat-out-file=dhat.json ./plain 6 >dhat.out 2>dhat.log
-mip_sites allocs.json >allocs.sites
-dhat_sites dhat.json "$SRC" >dhat.sites
-n=$(wc -l <allocs.sites)
-if [ "$n" -ge 3 ] && cmp -s allocs.sites dhat.sites; then
-  pass "heap-allocs: blocks and bytes equal DHAT's at all $n sites"
-else
-  fail "heap-allocs: sites differ from DHAT's (< DHAT, > MIP):"
-  diff dhat.sites allocs.sites | sed 's/^/     /'
-fi
+expect_dhat_sites heap-allocs allocs.json dhat.json "$SRC"
 contexts allocs.json >allocs.contexts
 contexts counted.json >counted.contexts
 n=$(wc -l <allocs.contexts)
@@ -70,18 +53,10 @@ fi
 
 "$MIPCXX" -fmip-generate=heap-allocs $FLAGS "$SRC/objects.cpp" -o objects
 "$CLANGXX" $FLAGS "$SRC/objects.cpp" -o objects.plain
-profile objects
+heap_run objects
 valgrind --tool=dhat --dhat-out-file=objects.dhat.json ./objects.plain \
   >objects.dhat.out 2>objects.dhat.log
-mip_sites objects.json >objects.sites
-dhat_sites objects.dhat.json "$SRC" >objects.dhat.sites
-n=$(wc -l <objects.sites)
-if [ "$n" -ge 3 ] && cmp -s objects.sites objects.dhat.sites; then
-  pass "heap-allocs, C++: blocks and bytes equal DHAT's at all $n sites"
-else
-  fail "heap-allocs, C++: sites differ from DHAT's (< DHAT, > MIP):"
-  diff objects.dhat.sites objects.sites | sed 's/^/     /'
-fi
+expect_dhat_sites "heap-allocs, C++" objects.json objects.dhat.json "$SRC"
 
 # The shadow's offset (include/mip/arch.h) in the code: heap mode's
 # counters use it, heap-allocs has none.

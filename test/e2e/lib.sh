@@ -208,6 +208,31 @@ copy_bytes() {
 
 # ---- heap profiles against DHAT --------------------------------------------------
 
+# heap_run NAME ARGS...: runs ./NAME with ARGS into NAME.mip (NAME's own
+# debug information), its stdout in NAME.out and show --heap in NAME.json
+heap_run() {
+  heap_name=$1
+  shift
+  MIP_PROFILE_FILE=$heap_name.mipraw "./$heap_name" "$@" >"$heap_name.out"
+  mip_profile --debug "$heap_name" "$heap_name.mip" "$heap_name.mipraw"
+  mip_show "$heap_name.mip" --heap >"$heap_name.json"
+}
+
+# expect_dhat_sites LABEL JSON DHAT_JSON SOURCE_DIR: passes when the
+# profile's blocks and bytes per site (show --heap JSON) equal DHAT's, at
+# three sites at least; otherwise shows the difference
+expect_dhat_sites() {
+  mip_sites "$2" >"$2.sites"
+  dhat_sites "$3" "$4" >"$3.sites"
+  sites_n=$(wc -l <"$2.sites")
+  if [ "$sites_n" -ge 3 ] && cmp -s "$2.sites" "$3.sites"; then
+    pass "$1: blocks and bytes equal DHAT's at all $sites_n sites"
+  else
+    fail "$1: sites differ from DHAT's (< DHAT, > MIP):"
+    diff "$3.sites" "$2.sites" | sed 's/^/     /'
+  fi
+}
+
 # mip_sites JSON...: per allocation site "file:line blocks bytes", from
 # the contexts of show --heap --format json (of one profile or several).
 mip_sites() { mip_sites_by AllocCount TotalSize "$@"; }
