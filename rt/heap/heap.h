@@ -81,6 +81,9 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p,
                                               uint64_t size);
 MIP_RT_HIDDEN void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p,
                                             uint64_t size);
+/* The addresses whose counters the shadow at base holds: those below the
+ * limit this returns (0: none, base 0). */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_limit(uintptr_t base);
 /* A dying block's counters, summed already: the whole pages of them
  * that only [p, p + size) uses go back to the system (they read as zero
  * again), when there are enough to be worth a call; 1 when they did.
@@ -501,6 +504,11 @@ struct mip_rt_heap_config {
   uint64_t arena_words;   /* u64 words of stack storage, < 2^32 */
 };
 
+/* Blocks this small (nearly all, in programs that allocate many) span
+ * one or two granules: their counters are cleared and summed without a
+ * loop or a call (heap_state.c). */
+#define MIP_RT_HEAP_SMALL_BYTES 64u
+
 /* The defaults of the process's state. */
 #define MIP_RT_HEAP_CONTEXTS (1u << 17)
 #define MIP_RT_HEAP_CONTEXTS_MAX 0x3ffffu /* what a block can name */
@@ -548,6 +556,11 @@ struct mip_rt_heap {
                    MIP_OPTIONS heap_record=0 */
   uint64_t sample; /* 0: every block recorded; else a block with chance
                       1 - exp(-size / sample) (heap_sample.c) */
+  /* A block of 1 to MIP_RT_HEAP_SMALL_BYTES bytes at an address below
+   * this has its one or two counters in the shadow (0: no shadow): what
+   * lets nearly every birth and death clear and sum them without a loop
+   * (heap_state.c). */
+  uint64_t small_below;
   struct mip_rt_heap_timeline timeline;
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
