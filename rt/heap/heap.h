@@ -762,16 +762,25 @@ MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp,
  * kept by their first frame and the allocation's site (a context is one
  * site's: two sites whose hooks share a return address share every frame,
  * and still are two contexts). again: when the walk it last recorded from
- * fp for site (with this limit) would visit the same frames now, 1 with
- * the context found for it (for the state of this serial) and its flags;
- * otherwise 0. record: where the walk from fp about to start (its s->site
+ * fp for site (with this limit) would visit the same frames now,
+ * MIP_RT_HEAP_RECENT_HIT with the context found for it (for the state of
+ * this serial) and its flags; otherwise 0. record: where the walk from fp about to start (its s->site
  * set) keeps the 16 bytes of each frame it visits (NULL: nowhere),
  * recorded: it visited that many (s->ticket names the record, 0: none),
  * found: the context found for it. */
 #define MIP_RT_HEAP_RECENT_FRAMES (MIP_RT_HEAP_DEPTH_DEFAULT + 1)
-MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uintptr_t site,
-                                           uint32_t limit, uint32_t serial,
-                                           uint32_t *context, uint32_t *flags);
+MIP_RT_HIDDEN uint64_t mip_rt_heap_recent_again(const void *fp,
+                                                uintptr_t site, uint32_t limit,
+                                                uint32_t serial);
+/* What again returns when it finds the walk: this bit, its flags, its
+ * context (one value, no stores through pointers on the way back). */
+#define MIP_RT_HEAP_RECENT_HIT (1ULL << 63)
+static inline uint32_t mip_rt_heap_recent_context(uint64_t hit) {
+  return (uint32_t)hit;
+}
+static inline uint32_t mip_rt_heap_recent_flags(uint64_t hit) {
+  return (uint32_t)(hit >> 32) & ~(uint32_t)(MIP_RT_HEAP_RECENT_HIT >> 32);
+}
 MIP_RT_HIDDEN uintptr_t (*mip_rt_heap_recent_record(
     const void *fp, uint32_t limit, struct mip_rt_heap_stack *s))[2];
 MIP_RT_HIDDEN void mip_rt_heap_recent_recorded(struct mip_rt_heap_stack *s,

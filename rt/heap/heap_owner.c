@@ -72,8 +72,11 @@ static void fetch(struct mip_rt_heap *h, uintptr_t p) {
 static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
                            uint32_t depth, uintptr_t site) {
   uint32_t context, flags;
-  if (!mip_rt_heap_recent_again(fp, site, depth, h->serial, &context,
-                                &flags)) {
+  uint64_t hit = mip_rt_heap_recent_again(fp, site, depth, h->serial);
+  if (hit) {
+    context = mip_rt_heap_recent_context(hit);
+    flags = mip_rt_heap_recent_flags(hit);
+  } else {
     struct mip_rt_heap_stack s;
     s.site = site;
     mip_rt_heap_unwind(fp, &s, depth);
