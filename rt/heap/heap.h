@@ -556,13 +556,13 @@ struct mip_rt_heap {
                    MIP_OPTIONS heap_record=0 */
   uint64_t sample; /* 0: every block recorded; else a block with chance
                       1 - exp(-size / sample) (heap_sample.c) */
+  struct mip_rt_heap_timeline timeline;
+  struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
   /* A block of 1 to MIP_RT_HEAP_SMALL_BYTES bytes at an address below
    * this has its one or two counters in the shadow (0: no shadow): what
    * lets nearly every birth and death clear and sum them without a loop
    * (heap_state.c). */
   uint64_t small_below;
-  struct mip_rt_heap_timeline timeline;
-  struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
 };
 
 /* bytes of zeroed memory (MAP_NORESERVE), or NULL; errno unchanged. */
@@ -881,7 +881,23 @@ struct mip_rt_heap_ops {
  * image's heap runtime (and taking ownership if nobody has it) first if
  * need be; NULL when heap profiling is off (an owner of another,
  * incompatible version). */
-MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner(void);
+MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner_slow(void);
+/* This image's ops once its runtime has started with the shadow in place
+ * (NULL before, and for good without a shadow): then the header can be
+ * read, and when it names them, they are the owner's. */
+MIP_RT_HIDDEN extern const struct mip_rt_heap_ops *mip_rt_heap_own_ops;
+/* Every hook asks: in the process's usual case, the image's own ops
+ * owning the state, two loads and a comparison, without a call. */
+static inline const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
+  const struct mip_rt_heap_ops *mine =
+      __atomic_load_n(&mip_rt_heap_own_ops, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(mine != NULL, 1) &&
+      __builtin_expect(__atomic_load_n(&MIP_RT_HEAP_HEADER->owner,
+                                       __ATOMIC_ACQUIRE) == mine,
+                       1))
+    return mine;
+  return mip_rt_heap_owner_slow();
+}
 /* The same for the interposed functions, which see every free of the
  * process from its start: the owner if there is one, starting nothing. */
 MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner_if_any(void);

@@ -461,6 +461,7 @@ void mip_rt_heap_start(char **envp) {
   int took = claim();
   errno = saved;
   __atomic_store_n(&phase, 2, __ATOMIC_RELEASE);
+  __atomic_store_n(&mip_rt_heap_own_ops, &ops, __ATOMIC_RELEASE);
   /* From a constructor or the preinit entry (envp), no other thread can
    * be loading an object. */
   if (took)
@@ -494,7 +495,9 @@ usable(const struct mip_rt_heap_ops *o) {
   return check(o);
 }
 
-const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
+const struct mip_rt_heap_ops *mip_rt_heap_own_ops;
+
+const struct mip_rt_heap_ops *mip_rt_heap_owner_slow(void) {
   if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2) {
     mip_rt_heap_start(NULL);
     if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)
