@@ -361,7 +361,8 @@ struct mip_rt_heap_timeline {
    * (heap_timeline.c, mip_rt_heap_timeline_enter). */
   uint32_t busy;  /* the owner is changing the totals without the lock */
   uintptr_t owner;
-  uint32_t multi; /* more than one thread: the lock, always */
+  uint32_t multi; /* more than one thread: the lock, always
+                     (MIP_RT_HEAP_MULTI_*) */
   /* Changed by a new maximum, or a new point, only. */
   uint32_t peak_ms;
   uint64_t peak_blocks, peak_event;
@@ -370,6 +371,13 @@ struct mip_rt_heap_timeline {
   uint64_t interval;  /* events per point, a power of two */
   struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
 };
+
+/* multi: a second thread came and waits for the first to leave the
+ * totals (the barrier, then busy 0); then settled: every thread may take
+ * the lock. A thread that finds it coming waits for settled too, or it
+ * would change the totals beside the first. */
+#define MIP_RT_HEAP_MULTI_COMING 1u
+#define MIP_RT_HEAP_MULTI_SETTLED 2u
 
 /* The event just counted starts a point: the one before is written to
  * points[] (halving them when they run out) and this one's maximum is
