@@ -81,6 +81,9 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p,
                                               uint64_t size);
 MIP_RT_HIDDEN void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p,
                                             uint64_t size);
+/* The addresses whose counters the shadow at base holds: those below the
+ * limit this returns (0: none, base 0). */
+MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_limit(uintptr_t base);
 /* A dying block's counters, summed already: the whole pages of them
  * that only [p, p + size) uses go back to the system (they read as zero
  * again), when there are enough to be worth a call; 1 when they did.
@@ -358,7 +361,8 @@ struct mip_rt_heap_timeline {
    * (heap_timeline.c, mip_rt_heap_timeline_enter). */
   uint32_t busy;  /* the owner is changing the totals without the lock */
   uintptr_t owner;
-  uint32_t multi; /* more than one thread: the lock, always */
+  uint32_t multi; /* more than one thread: the lock, always
+                     (MIP_RT_HEAP_MULTI_*) */
   /* Changed by a new maximum, or a new point, only. */
   uint32_t peak_ms;
   uint64_t peak_blocks, peak_event;
@@ -367,6 +371,13 @@ struct mip_rt_heap_timeline {
   uint64_t interval;  /* events per point, a power of two */
   struct mip_rt_heap_point *points; /* MIP_RT_HEAP_POINTS, mmap'd */
 };
+
+/* multi: a second thread came and waits for the first to leave the
+ * totals (the barrier, then busy 0); then settled: every thread may take
+ * the lock. A thread that finds it coming waits for settled too, or it
+ * would change the totals beside the first. */
+#define MIP_RT_HEAP_MULTI_COMING 1u
+#define MIP_RT_HEAP_MULTI_SETTLED 2u
 
 /* The event just counted starts a point: the one before is written to
  * points[] (halving them when they run out) and this one's maximum is
@@ -501,6 +512,11 @@ struct mip_rt_heap_config {
   uint64_t arena_words;   /* u64 words of stack storage, < 2^32 */
 };
 
+/* Blocks this small (nearly all, in programs that allocate many) span
+ * one or two granules: their counters are cleared and summed without a
+ * loop or a call (heap_state.c). */
+#define MIP_RT_HEAP_SMALL_BYTES 64u
+
 /* The defaults of the process's state. */
 #define MIP_RT_HEAP_CONTEXTS (1u << 17)
 #define MIP_RT_HEAP_CONTEXTS_MAX 0x3ffffu /* what a block can name */
@@ -550,6 +566,11 @@ struct mip_rt_heap {
                       1 - exp(-size / sample) (heap_sample.c) */
   struct mip_rt_heap_timeline timeline;
   struct mip_rt_heap_shard shards[MIP_RT_HEAP_SHARDS];
+  /* A block of 1 to MIP_RT_HEAP_SMALL_BYTES bytes at an address below
+   * this has its one or two counters in the shadow (0: no shadow): what
+   * lets nearly every birth and death clear and sum them without a loop
+   * (heap_state.c). */
+  uint64_t small_below;
 };
 
 /* bytes of zeroed memory (MAP_NORESERVE), or NULL; errno unchanged. */
@@ -749,16 +770,25 @@ MIP_RT_HIDDEN uint32_t mip_rt_heap_unwind(const void *fp,
  * kept by their first frame and the allocation's site (a context is one
  * site's: two sites whose hooks share a return address share every frame,
  * and still are two contexts). again: when the walk it last recorded from
- * fp for site (with this limit) would visit the same frames now, 1 with
- * the context found for it (for the state of this serial) and its flags;
- * otherwise 0. record: where the walk from fp about to start (its s->site
+ * fp for site (with this limit) would visit the same frames now,
+ * MIP_RT_HEAP_RECENT_HIT with the context found for it (for the state of
+ * this serial) and its flags; otherwise 0. record: where the walk from fp about to start (its s->site
  * set) keeps the 16 bytes of each frame it visits (NULL: nowhere),
  * recorded: it visited that many (s->ticket names the record, 0: none),
  * found: the context found for it. */
 #define MIP_RT_HEAP_RECENT_FRAMES (MIP_RT_HEAP_DEPTH_DEFAULT + 1)
-MIP_RT_HIDDEN int mip_rt_heap_recent_again(const void *fp, uintptr_t site,
-                                           uint32_t limit, uint32_t serial,
-                                           uint32_t *context, uint32_t *flags);
+MIP_RT_HIDDEN uint64_t mip_rt_heap_recent_again(const void *fp,
+                                                uintptr_t site, uint32_t limit,
+                                                uint32_t serial);
+/* What again returns when it finds the walk: this bit, its flags, its
+ * context (one value, no stores through pointers on the way back). */
+#define MIP_RT_HEAP_RECENT_HIT (1ULL << 63)
+static inline uint32_t mip_rt_heap_recent_context(uint64_t hit) {
+  return (uint32_t)hit;
+}
+static inline uint32_t mip_rt_heap_recent_flags(uint64_t hit) {
+  return (uint32_t)(hit >> 32) & ~(uint32_t)(MIP_RT_HEAP_RECENT_HIT >> 32);
+}
 MIP_RT_HIDDEN uintptr_t (*mip_rt_heap_recent_record(
     const void *fp, uint32_t limit, struct mip_rt_heap_stack *s))[2];
 MIP_RT_HIDDEN void mip_rt_heap_recent_recorded(struct mip_rt_heap_stack *s,
@@ -859,7 +889,23 @@ struct mip_rt_heap_ops {
  * image's heap runtime (and taking ownership if nobody has it) first if
  * need be; NULL when heap profiling is off (an owner of another,
  * incompatible version). */
-MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner(void);
+MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner_slow(void);
+/* This image's ops once its runtime has started with the shadow in place
+ * (NULL before, and for good without a shadow): then the header can be
+ * read, and when it names them, they are the owner's. */
+MIP_RT_HIDDEN extern const struct mip_rt_heap_ops *mip_rt_heap_own_ops;
+/* Every hook asks: in the process's usual case, the image's own ops
+ * owning the state, two loads and a comparison, without a call. */
+static inline const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
+  const struct mip_rt_heap_ops *mine =
+      __atomic_load_n(&mip_rt_heap_own_ops, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(mine != NULL, 1) &&
+      __builtin_expect(__atomic_load_n(&MIP_RT_HEAP_HEADER->owner,
+                                       __ATOMIC_ACQUIRE) == mine,
+                       1))
+    return mine;
+  return mip_rt_heap_owner_slow();
+}
 /* The same for the interposed functions, which see every free of the
  * process from its start: the owner if there is one, starting nothing. */
 MIP_RT_HIDDEN const struct mip_rt_heap_ops *mip_rt_heap_owner_if_any(void);

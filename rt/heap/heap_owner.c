@@ -72,8 +72,11 @@ static void fetch(struct mip_rt_heap *h, uintptr_t p) {
 static uint32_t context_at(struct mip_rt_heap *h, const void *fp,
                            uint32_t depth, uintptr_t site) {
   uint32_t context, flags;
-  if (!mip_rt_heap_recent_again(fp, site, depth, h->serial, &context,
-                                &flags)) {
+  uint64_t hit = mip_rt_heap_recent_again(fp, site, depth, h->serial);
+  if (hit) {
+    context = mip_rt_heap_recent_context(hit);
+    flags = mip_rt_heap_recent_flags(hit);
+  } else {
     struct mip_rt_heap_stack s;
     s.site = site;
     mip_rt_heap_unwind(fp, &s, depth);
@@ -475,6 +478,7 @@ void mip_rt_heap_start(char **envp) {
   int took = claim();
   errno = saved;
   __atomic_store_n(&phase, 2, __ATOMIC_RELEASE);
+  __atomic_store_n(&mip_rt_heap_own_ops, &ops, __ATOMIC_RELEASE);
   /* From a constructor or the preinit entry (envp), no other thread can
    * be loading an object. */
   if (took)
@@ -508,7 +512,9 @@ usable(const struct mip_rt_heap_ops *o) {
   return check(o);
 }
 
-const struct mip_rt_heap_ops *mip_rt_heap_owner(void) {
+const struct mip_rt_heap_ops *mip_rt_heap_own_ops;
+
+const struct mip_rt_heap_ops *mip_rt_heap_owner_slow(void) {
   if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2) {
     mip_rt_heap_start(NULL);
     if (__atomic_load_n(&phase, __ATOMIC_ACQUIRE) != 2)

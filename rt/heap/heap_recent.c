@@ -50,11 +50,14 @@ struct recent {
   uint32_t limit;  /* the depth limit it had */
   uint32_t frames; /* how many it visited, 0: too many to keep */
   uint32_t ticket; /* the recording's */
-  uint32_t found;  /* the ticket context goes with, 0: none */
+  uint32_t found;  /* the ticket context goes with, 0: none (never for a
+                      walk of too many frames to keep) */
   uint32_t busy;   /* being recorded */
   uint32_t flags;
   uint32_t context;
-  uint32_t serial; /* the heap state's, for which context holds */
+  uint32_t reserved;
+  uint64_t tag; /* what context holds for: limit | the heap state's serial
+                   << 32, so that one comparison checks both */
   uintptr_t frame[MIP_RT_HEAP_RECENT_FRAMES][2] __attribute__((aligned(16)));
 };
 
@@ -94,14 +97,16 @@ static const char *compare(const uintptr_t *then, const char *f,
 
 /* Whether every frame r's walk visited still holds what it did. A check
  * of another walk from the same place fails mostly in its first frames:
- * it stops at the first group of four that differs, and after that looks
- * at groups of eight (deep stacks that hold are the common case, and the
- * test costs as much as a frame). */
+ * it stops at the first group of four that differs. Past them, the frames
+ * that do not make a group of eight come first, by a jump into a row of
+ * eight comparisons, then groups of eight, each tested once (deep stacks
+ * that hold are the common case, and a test costs as much as a frame). */
 static int unchanged(const struct recent *r) {
   const char *f = r->fp;
-  const uintptr_t(*then)[2] = r->frame, (*end)[2] = r->frame + r->frames;
+  const uintptr_t(*then)[2] = r->frame;
+  uint32_t n = r->frames;
   frame_bytes diff = {0, 0};
-  if (end - then >= 4) {
+  if (n >= 4) {
     f = compare(then[0], f, &diff);
     f = compare(then[1], f, &diff);
     f = compare(then[2], f, &diff);
@@ -109,44 +114,69 @@ static int unchanged(const struct recent *r) {
     if (any(diff))
       return 0;
     then += 4;
+    n -= 4;
   }
-  for (; end - then >= 8; then += 8) {
-    for (int k = 0; k < 8; k++)
-      f = compare(then[k], f, &diff);
+  switch (n & 7) {
+  case 7:
+    f = compare(*then++, f, &diff);
+    /* fall through */
+  case 6:
+    f = compare(*then++, f, &diff);
+    /* fall through */
+  case 5:
+    f = compare(*then++, f, &diff);
+    /* fall through */
+  case 4:
+    f = compare(*then++, f, &diff);
+    /* fall through */
+  case 3:
+    f = compare(*then++, f, &diff);
+    /* fall through */
+  case 2:
+    f = compare(*then++, f, &diff);
+    /* fall through */
+  case 1:
+    f = compare(*then++, f, &diff);
+    /* fall through */
+  default:
+    break;
+  }
+  for (n >>= 3; n; n--, then += 8) {
     if (any(diff))
       return 0;
+    for (int k = 0; k < 8; k++)
+      f = compare(then[k], f, &diff);
   }
-  for (; then < end; then++)
-    f = compare(*then, f, &diff);
   return !any(diff);
 }
 
-/* Whether r is a finished record of a walk from fp for site with this
- * limit whose context, for this serial, is known. */
+/* Whether r is a finished record of a walk from fp for site whose
+ * context, for this tag (limit and serial), is known: a record being
+ * made (busy) is not, nor one whose ticket moved on. */
 static int usable(const struct recent *r, const void *fp, uintptr_t site,
-                  uint32_t limit, uint32_t serial, uint32_t ticket) {
+                  uint64_t tag, uint32_t ticket) {
   return r->fp == fp && r->site == site && !r->busy && r->found == ticket &&
-         r->limit == limit && r->serial == serial && r->frames;
+         r->tag == tag;
 }
 
-int mip_rt_heap_recent_again(const void *fp, uintptr_t site, uint32_t limit,
-                             uint32_t serial, uint32_t *context,
-                             uint32_t *flags) {
+uint64_t mip_rt_heap_recent_again(const void *fp, uintptr_t site,
+                                  uint32_t limit, uint32_t serial) {
   uint32_t set = set_of(fp, site), o = order[set];
+  uint64_t tag = limit | (uint64_t)serial << 32;
   for (uint32_t i = 0; i < WAYS; i++) {
     struct recent *r = &recent[set][(o >> (8 * i)) & 0xff];
     uint32_t ticket = r->ticket;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (!usable(r, fp, site, limit, serial, ticket) || !unchanged(r))
+    if (!usable(r, fp, site, tag, ticket) || !unchanged(r))
       continue;
-    *context = r->context;
-    *flags = r->flags;
+    uint64_t hit = MIP_RT_HEAP_RECENT_HIT | (uint64_t)r->flags << 32 |
+                   r->context;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (r->ticket != ticket || r->busy)
       return 0;
     if (i)
       order[set] = to_front(o, i);
-    return 1;
+    return hit;
   }
   return 0;
 }
@@ -189,10 +219,10 @@ void mip_rt_heap_recent_found(const struct mip_rt_heap_stack *s,
   if (s->way == NOWHERE)
     return;
   struct recent *r = &recent[0][0] + s->way;
-  if (r->busy || r->ticket != s->ticket)
+  if (r->busy || r->ticket != s->ticket || !r->frames)
     return;
   r->context = context;
-  r->serial = serial;
+  r->tag = r->limit | (uint64_t)serial << 32;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   r->found = s->ticket;
 }

@@ -234,13 +234,18 @@ int mip_rt_heap_shadow_map(void) {
   return 1;
 }
 
+uint64_t mip_rt_heap_shadow_limit(uintptr_t base) {
+  if (!base)
+    return 0;
+  return base == MIP_RT_HEAP_SHADOW_OFFSET ? covered : MIP_RT_HEAP_ADDR_LIMIT;
+}
+
 /* The counters of the granules [p, p + size) overlaps, as [*first,
  * *last]; 0 when the range lies outside user space. */
 static int granules(uintptr_t base, uintptr_t p, uint64_t size,
                     mip_rt_heap_counter **first, mip_rt_heap_counter **last) {
-  uint64_t limit = base == MIP_RT_HEAP_SHADOW_OFFSET ? covered
-                                                     : MIP_RT_HEAP_ADDR_LIMIT;
-  if (!base || p >= limit)
+  uint64_t limit = mip_rt_heap_shadow_limit(base);
+  if (p >= limit)
     return 0;
   uint64_t end = size ? size : 1;
   end = end > limit - p ? limit : p + end;

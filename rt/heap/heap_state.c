@@ -88,6 +88,9 @@ int mip_rt_heap_init(struct mip_rt_heap *h,
   h->arena = mip_rt_heap_map(c->arena_words * sizeof *h->arena);
   h->first_tables = mip_rt_heap_map(MIP_RT_HEAP_FIRST_TABLES_BYTES);
   h->timeline.points = mip_rt_heap_map(TIMELINE_BYTES);
+  uint64_t limit = mip_rt_heap_shadow_limit(h->shadow);
+  h->small_below = limit > MIP_RT_HEAP_SMALL_BYTES
+                       ? limit - MIP_RT_HEAP_SMALL_BYTES : 0;
   mip_rt_heap_timeline_clear(&h->timeline);
   if (!h->contexts || !h->depot || !h->arena || !h->first_tables ||
       !h->timeline.points) {
@@ -139,6 +142,39 @@ void mip_rt_heap_forget(struct mip_rt_heap *h) {
 
 static void stat(struct mip_rt_heap *h, enum mip_rt_heap_stat s) {
   __atomic_fetch_add(&h->stats[s], 1, __ATOMIC_RELAXED);
+}
+
+/* The counters of a block of 1 to MIP_RT_HEAP_SMALL_BYTES bytes in the
+ * shadow, its first and its last granule's (the same one, for a block
+ * within one): 1, or 0 for any other block, whose counters the loops of
+ * heap_shadow.c go through. */
+static inline int small_block(const struct mip_rt_heap *h, uintptr_t p,
+                              uint64_t size, mip_rt_heap_counter **first,
+                              mip_rt_heap_counter **last) {
+  if (size - 1 >= MIP_RT_HEAP_SMALL_BYTES || p >= h->small_below)
+    return 0;
+  *first = (mip_rt_heap_counter *)(h->shadow +
+                                   ((p >> MIP_RT_HEAP_GRANULE_SHIFT)
+                                    << MIP_RT_HEAP_COUNTER_SHIFT));
+  *last = (mip_rt_heap_counter *)(h->shadow +
+                                  (((p + size - 1) >> MIP_RT_HEAP_GRANULE_SHIFT)
+                                   << MIP_RT_HEAP_COUNTER_SHIFT));
+  return 1;
+}
+
+/* A block's counters cleared, as mip_rt_heap_shadow_zero does: only
+ * those that are not 0 written. */
+static inline void clear_counters(const struct mip_rt_heap *h, uintptr_t p,
+                                  uint64_t size) {
+  mip_rt_heap_counter *first, *last;
+  if (!small_block(h, p, size, &first, &last)) {
+    mip_rt_heap_shadow_zero(h->shadow, p, size);
+    return;
+  }
+  if (*first)
+    *first = 0;
+  if (*last)
+    *last = 0;
 }
 
 static uint32_t cpu_id(uint32_t cpu) {
@@ -226,16 +262,22 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
   }
   /* After the lock: a locked instruction waits for every store before it,
    * and these may miss the cache. */
-  mip_rt_heap_shadow_zero(h->shadow, p, size);
+  clear_counters(h, p, size);
 }
 
 void mip_rt_heap_taken_at(struct mip_rt_heap *h, struct mip_rt_heap_taken *t,
                           uint32_t now, uint32_t cpu) {
-  t->count = mip_rt_heap_shadow_sum(h->shadow, t->block.addr, t->block.size);
-  /* Before the real free or realloc, while the block is still its own:
-   * a big block's counters take no memory once it is gone. */
-  if (mip_rt_heap_shadow_release(h->shadow, t->block.addr, t->block.size))
-    t->block.flags |= MIP_RT_HEAP_RELEASED;
+  mip_rt_heap_counter *first, *last;
+  if (small_block(h, t->block.addr, t->block.size, &first, &last)) {
+    t->count = *first + (last != first ? *last : 0);
+  } else {
+    t->count =
+        mip_rt_heap_shadow_sum(h->shadow, t->block.addr, t->block.size);
+    /* Before the real free or realloc, while the block is still its own:
+     * a big block's counters take no memory once it is gone. */
+    if (mip_rt_heap_shadow_release(h->shadow, t->block.addr, t->block.size))
+      t->block.flags |= MIP_RT_HEAP_RELEASED;
+  }
   t->dealloc_ms = now;
   t->dealloc_cpu = cpu;
 }

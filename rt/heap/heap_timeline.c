@@ -46,20 +46,36 @@ static int barrier_works(void) {
   return rc > 0 && (rc & MEMBARRIER_CMD_GLOBAL);
 }
 
+/* Until the thread that found a second one has seen the first leave. */
+static void wait_settled(struct mip_rt_heap_timeline *t) {
+  while (__atomic_load_n(&t->multi, __ATOMIC_ACQUIRE) !=
+         MIP_RT_HEAP_MULTI_SETTLED)
+    sched_yield();
+}
+
 /* A second thread: from now on every change takes the lock. The owner may
  * be changing the totals without it right now, having checked multi
  * before this store reached it: after the barrier its busy mark is seen
  * here (the barrier drained its stores), or its check sees multi; so
- * once busy reads 0, it has left and will not come back unlocked. */
+ * once busy reads 0, it has left and will not come back unlocked. Only
+ * then is multi settled: any other thread that came meanwhile waits for
+ * that, as this one waits for busy. */
 static void go_multi(struct mip_rt_heap_timeline *t) {
-  __atomic_store_n(&t->multi, 1, __ATOMIC_SEQ_CST);
+  uint32_t none = 0;
+  if (!__atomic_compare_exchange_n(&t->multi, &none, MIP_RT_HEAP_MULTI_COMING,
+                                   0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE)) {
+    wait_settled(t);
+    return;
+  }
   barrier_everywhere();
   while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE))
     sched_yield();
+  __atomic_store_n(&t->multi, MIP_RT_HEAP_MULTI_SETTLED, __ATOMIC_RELEASE);
 }
 
 int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
-  if (!__atomic_load_n(&t->multi, __ATOMIC_ACQUIRE)) {
+  uint32_t multi = __atomic_load_n(&t->multi, __ATOMIC_ACQUIRE);
+  if (!multi) {
     uintptr_t self = mip_rt_thread_pointer(), none = 0;
     if (t->owner == self ||
         __atomic_compare_exchange_n(&t->owner, &none, self, 0,
@@ -68,10 +84,14 @@ int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
       __atomic_signal_fence(__ATOMIC_SEQ_CST);
       if (!__atomic_load_n(&t->multi, __ATOMIC_RELAXED))
         return 0;
+      /* the owner itself: it has left, the lock is its way in now */
       __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
     } else {
       go_multi(t);
     }
+  } else if (multi != MIP_RT_HEAP_MULTI_SETTLED &&
+             t->owner != mip_rt_thread_pointer()) {
+    wait_settled(t);
   }
   mip_rt_heap_lock(&t->lock);
   return 1;
@@ -163,5 +183,5 @@ void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
    * kernel without membarrier takes the lock from the start. */
   t->owner = owner;
   t->busy = busy;
-  t->multi = multi || !barrier_works();
+  t->multi = (multi || !barrier_works()) ? MIP_RT_HEAP_MULTI_SETTLED : 0;
 }

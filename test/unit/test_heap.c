@@ -621,8 +621,10 @@ static uint32_t walk(const void *fp, struct mip_rt_heap_stack *st,
 
 static int again_at(const void *fp, uintptr_t site, uint32_t limit,
                     uint32_t serial, uint32_t *context) {
-  uint32_t flags;
-  return mip_rt_heap_recent_again(fp, site, limit, serial, context, &flags);
+  uint64_t hit = mip_rt_heap_recent_again(fp, site, limit, serial);
+  if (hit)
+    *context = mip_rt_heap_recent_context(hit);
+  return hit != 0;
 }
 
 static int again(const void *fp, uint32_t limit, uint32_t serial,
