@@ -362,8 +362,12 @@ grep -qxF -- "$expected" names/show.txt &&
   pass "show text: a short name's row as before: '$expected'" ||
   fail "show text: no row '$expected': $(grep ' tally ' names/show.txt)"
 # Names that all fit a line keep their column as wide as the longest: a
-# C static's cell in annotate, "NAME (static, UNIT)", with a long unit.
-deep=names/a/unit/of/a/project/with/a/long/path/src
+# C static's cell in annotate, "NAME (static, UNIT)", with a long unit:
+# 96 characters, whatever the length of $TMP (a line holds 100).
+room=$((96 - ${#TMP} - 46))
+[ "$room" -ge 8 ] || room=8
+deep=names/$(printf '%s' a/unit/of/a/project/with/a/long/path/in/a/source/tree/of/many/levels |
+  cut -c "1-$room" | sed 's:/*$::')
 mkdir -p "$deep"
 printf 'static int helper(int x) { return 2 * x; }\nint main(int c, char **v) { (void)v; return helper(c) - 2; }\n' \
   >"$deep/util.c"
