@@ -7,6 +7,9 @@
 // one) as UsePass finds it. So here, by key:
 //
 // * each function's calls become its entry count;
+// * with block counts, a function they show cold (by the profile
+//   summary, LLVM's rule) is optimized for size before the inliner and
+//   the unroller grow it;
 // * a call site gets a count where the profile determines it: the
 //   callee's calls times the share of its sampled calls that came from
 //   this caller (edges), split evenly among the caller's sites of that
