@@ -69,29 +69,46 @@ uint64_t scaled(uint64_t Count, uint64_t Scale) {
   return Count > UINT64_MAX / Scale ? UINT64_MAX : Count * Scale;
 }
 
+// A block's count is the sum of the edges into it (the entry block's
+// includes the edge from outside: the calls).
+uint64_t maxBlockCount(const SpanningTree &Tree,
+                       const std::vector<uint64_t> &Count) {
+  DenseMap<const BasicBlock *, uint64_t> In;
+  uint64_t Max = 0;
+  for (size_t I = 0; I < Tree.edges().size(); ++I)
+    if (const BasicBlock *Dst = Tree.edges()[I].Dst) {
+      uint64_t &C = In[Dst];
+      C = Count[I] > UINT64_MAX - C ? UINT64_MAX : C + Count[I];
+      Max = std::max(Max, C);
+    }
+  return Max;
+}
+
 } // namespace
 
-Expected<EdgeCountsUse> applyEdgeCounts(Function &F, const Profile &P,
-                                        uint64_t Scale) {
+Expected<EdgeCountsResult> applyEdgeCounts(Function &F, const Profile &P,
+                                           uint64_t Scale) {
   if (F.isDeclaration() || !P.hasEdgeCounts())
-    return EdgeCountsUse::Absent;
+    return EdgeCountsResult{};
   std::optional<SpanningTree> Tree = SpanningTree::of(F);
   if (!Tree || !Tree->counters())
-    return EdgeCountsUse::Absent;
+    return EdgeCountsResult{};
   Expected<Profile::EdgeCounts> Found = P.edgeCounts(
       profileKey(F), computeCfgHash(F, CfgHashRecipe::ShapeAndTargets),
       Tree->counters());
   if (!Found)
     return Found.takeError();
   if (Found->Counts.empty())
-    return Found->Stale ? EdgeCountsUse::Stale : EdgeCountsUse::Absent;
+    return EdgeCountsResult{Found->Stale ? EdgeCountsUse::Stale
+                                         : EdgeCountsUse::Absent};
   std::vector<uint64_t> Count = Tree->solve(Found->Counts);
   // The first edge is the one into the entry block: the calls.
   F.setEntryCount(Function::ProfileCount(scaled(Count[0], Scale),
                                          Function::PCT_Real));
   weighBranches(F, *Tree, Count);
   F.addFnAttr(ExactCounts);
-  return EdgeCountsUse::Applied;
+  return EdgeCountsResult{EdgeCountsUse::Applied,
+                          scaled(maxBlockCount(*Tree, Count), Scale)};
 }
 
 bool hasExactCounts(const Function &F) { return F.hasFnAttribute(ExactCounts); }

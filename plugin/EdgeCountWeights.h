@@ -28,9 +28,16 @@ enum class EdgeCountsUse {
   Applied, // F has its entry count (times Scale) and branch weights
 };
 
-llvm::Expected<EdgeCountsUse> applyEdgeCounts(llvm::Function &F,
-                                              const Profile &P,
-                                              uint64_t Scale);
+struct EdgeCountsResult {
+  EdgeCountsUse Use = EdgeCountsUse::Absent;
+  // Applied: the count of F's block that ran most (times Scale), which
+  // says, as LLVM's own PGO reads it, whether the whole function is cold.
+  uint64_t MaxBlockCount = 0;
+};
+
+llvm::Expected<EdgeCountsResult> applyEdgeCounts(llvm::Function &F,
+                                                 const Profile &P,
+                                                 uint64_t Scale);
 
 // Whether F's counts came from its edge counts (which the end of the
 // pipeline then leaves as they are).

@@ -87,4 +87,28 @@ bool applyTemperature(Function &F, const TemperatureReason &Why, bool MinSize,
   return true;
 }
 
+bool applyColdCounts(Function &F, uint64_t MaxCount, uint64_t Scale,
+                     OptimizationRemarkEmitter &ORE) {
+  if (const char *Reason = conflict(F, MIP_TEMP_COLD)) {
+    ORE.emit([&] {
+      return OptimizationRemarkMissed(PassName, "ColdCounts", &F)
+             << "not optimized for size: " << Reason;
+    });
+    return false;
+  }
+  markCold(F, true);
+  uint64_t Runs = MaxCount / Scale;
+  ORE.emit([&] {
+    OptimizationRemark R(PassName, "ColdCounts", &F);
+    R << "marked cold before inlining: ";
+    if (MaxCount == 0)
+      R << "it never ran";
+    else
+      R << "its busiest block ran " << ore::NV("Count", Runs)
+        << (Runs == 1 ? " time" : " times") << ", cold by the profile summary";
+    return R << (F.hasFnAttribute(Attribute::MinSize) ? " (minsize)" : "");
+  });
+  return true;
+}
+
 } // namespace mip

@@ -27,6 +27,16 @@ struct TemperatureReason {
 bool applyTemperature(llvm::Function &F, const TemperatureReason &Why,
                       bool MinSize, llvm::OptimizationRemarkEmitter &ORE);
 
+// Marks F cold and optimized for size (attributes `cold`, `minsize`,
+// `optsize`; section prefix "unlikely") before inlining, as its block
+// counts show it cold: even its busiest block, which ran MaxCount times
+// (Calls per call of the profile), ran no more than the profile summary
+// calls cold. Leaves alone a function whose source marks it hot or gives
+// it a section; an optnone one gets no minsize. Says so in a remark;
+// returns whether F changed.
+bool applyColdCounts(llvm::Function &F, uint64_t MaxCount, uint64_t Scale,
+                     llvm::OptimizationRemarkEmitter &ORE);
+
 } // namespace mip
 
 #endif
