@@ -127,8 +127,9 @@ run() {
     # shellcheck disable=SC2034 # read by prog_run (bench/programs/PROG.sh)
     RUNNER="$*"
     case $c in
-      heap-s*) b=heap; export MIP_OPTIONS=heap_sample=${c#heap-s} ;;
-      heap-allocs-s*) b=heap-allocs; export MIP_OPTIONS=heap_sample=${c#heap-allocs-s} ;;
+      # heap-sRATE, not heap-stub (a build of its own)
+      heap-s[0-9]*) b=heap; export MIP_OPTIONS=heap_sample=${c#heap-s} ;;
+      heap-allocs-s[0-9]*) b=heap-allocs; export MIP_OPTIONS=heap_sample=${c#heap-allocs-s} ;;
       heaptrack) b=plain; RUNNER="$RUNNER $HERE/heaptrack.sh $s/heaptrack.$RANDOM" ;;
     esac
     prog_run "$BIN/$p/$b" "$WORK/$p" "$SIZE_FULL" "$o" "$s"
