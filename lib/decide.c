@@ -151,12 +151,17 @@ mip_cloned_class(const uint64_t contexts[MIP_CLASS_COUNT]) {
   return contexts[MIP_CLASS_HOT] ? MIP_CLASS_HOT : MIP_CLASS_NOTCOLD;
 }
 
+/* Whether v's build counted no accesses (heap-allocs). */
+static int view_uncounted(const struct mip_view *v) {
+  uint64_t uncounted = 0;
+  mip_view_stat(v, MIP_STAT_HEAP_UNCOUNTED, &uncounted);
+  return uncounted != 0;
+}
+
 enum mip_alloc_class mip_view_context_class(const struct mip_view *v,
                                             const struct mip_mib *m,
                                             const struct mip_decide_options *o) {
-  uint64_t uncounted = 0;
-  mip_view_stat(v, MIP_STAT_HEAP_UNCOUNTED, &uncounted);
-  return uncounted ? MIP_CLASS_NOTCOLD : mip_mib_class(m, o);
+  return view_uncounted(v) ? MIP_CLASS_NOTCOLD : mip_mib_class(m, o);
 }
 
 int mip_view_site_decision(const struct mip_view *v, uint32_t site,
@@ -165,7 +170,7 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
                            struct mip_error *err) {
   *d = (struct mip_site_decision){.alloc_class = MIP_CLASS_NOTCOLD};
   struct mip_mib total = {{0}};
-  int any = 0;
+  int any = 0, uncounted = view_uncounted(v);
   uint64_t first, n = mip_view_site_contexts(v, site, &first);
   for (uint64_t i = first; i < first + n; i++) {
     struct mip_heap_context c;
@@ -173,7 +178,7 @@ int mip_view_site_decision(const struct mip_view *v, uint32_t site,
       return -1;
     if (!c.mib.v[MIP_MIBI_AllocCount])
       continue;
-    d->contexts[mip_view_context_class(v, &c.mib, o)]++;
+    d->contexts[uncounted ? MIP_CLASS_NOTCOLD : mip_mib_class(&c.mib, o)]++;
     if (any)
       mip_mib_merge(&total, &c.mib);
     else

@@ -96,9 +96,6 @@ struct diff_heap {
   const struct report *r[REPORT_SIDES];
   struct report_match match;
   double factor[REPORT_METRICS];
-  /* Metrics both sides measured (report_metric_compared): the others are
-   * in no table, no condition and no list. */
-  int measured[REPORT_METRICS];
   struct diff_total total[REPORT_METRICS];
   struct diff_context *contexts; /* one per group, in group order */
   size_t context_count;
@@ -120,6 +117,9 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
 double diff_value(const struct diff_heap *h, const struct diff_context *c,
                   enum report_side s, enum report_metric m);
 void diff_heap_free(struct diff_heap *h);
+/* Whether both sides measured m (report_metric_compared): a metric
+ * they did not is in no table, no condition and no list. */
+int diff_measured(const struct diff_heap *h, enum report_metric m);
 /* Which sides are sampled heap profiles, whose figures are estimates
  * ("" when neither), in line. */
 void diff_sampled_text(const struct diff_heap *h, char *line, size_t size);

@@ -270,7 +270,7 @@ static void evaluate(const struct diff *d, struct diff_condition *c) {
   }
   if ((c->skipped = !d->heap.compared))
     return;
-  if ((c->skipped = !d->heap.measured[c->metric])) {
+  if ((c->skipped = !diff_measured(&d->heap, c->metric))) {
     snprintf(c->measured, sizeof c->measured,
              "not evaluated: a side counted no accesses (heap-allocs)");
     return;

@@ -157,12 +157,9 @@ void diff_heap(struct diff_heap *h, const struct report *const r[REPORT_SIDES],
   h->r[REPORT_NEW] = r[REPORT_NEW];
   if (!h->compared)
     return;
-  for (int m = 0; m < REPORT_METRICS; m++) {
+  for (int m = 0; m < REPORT_METRICS; m++)
     h->factor[m] = report_scale(r[REPORT_BASE], r[REPORT_NEW], o->normalize,
                                 (enum report_metric)m);
-    h->measured[m] = report_metric_compared(r[REPORT_BASE], r[REPORT_NEW],
-                                            (enum report_metric)m);
-  }
   report_match(&h->match, r[REPORT_BASE], r[REPORT_NEW], REPORT_CONTEXTS,
                o->match);
   list_groups(h);
@@ -184,6 +181,10 @@ void diff_sampled_text(const struct diff_heap *h, char *line, size_t size) {
   else
     snprintf(line, size, "base %s, new %s", side[REPORT_BASE][0] ? side[REPORT_BASE] : "exact",
              side[REPORT_NEW][0] ? side[REPORT_NEW] : "exact");
+}
+
+int diff_measured(const struct diff_heap *h, enum report_metric m) {
+  return report_metric_compared(h->r[REPORT_BASE], h->r[REPORT_NEW], m);
 }
 
 void diff_heap_free(struct diff_heap *h) {

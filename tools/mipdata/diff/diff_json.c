@@ -193,8 +193,8 @@ static void emit_heap(struct emitter *e, const struct diff *d) {
     const struct diff_total *t = &h->total[m];
     emit_object_begin(e, report_metrics[m].key);
     emit_string(e, "unit", report_metrics[m].unit);
-    emit_bool(e, "measured", h->measured[m]);
-    if (!h->measured[m]) { /* a side counted no accesses: no figure */
+    emit_bool(e, "measured", diff_measured(h, (enum report_metric)m));
+    if (!diff_measured(h, (enum report_metric)m)) { /* a side counted no accesses: no figure */
       emit_object_end(e);
       continue;
     }
@@ -212,7 +212,7 @@ static void emit_heap(struct emitter *e, const struct diff *d) {
   emit_u64(e, "above_floor", h->above_floor);
   emit_object_begin(e, "ratios");
   for (int m = 0; m < REPORT_METRICS; m++)
-    if (h->measured[m])
+    if (diff_measured(h, (enum report_metric)m))
       emit_ratios(e, report_metrics[m].key, &h->ratios[m]);
   emit_object_end(e);
   emit_string(e, "metric", report_metrics[d->o->metric].key);

@@ -26,7 +26,7 @@ void diff_table_totals(const struct diff *d, struct table *t) {
   for (int i = 1; i < 5; i++)
     t->right_align[i] = 1;
   for (int m = 0; m < REPORT_METRICS; m++) {
-    if (!d->heap.measured[m])
+    if (!diff_measured(&d->heap, (enum report_metric)m))
       continue;
     const struct diff_total *x = &d->heap.total[m];
     char b[64], n[64], delta[64], change[32];
@@ -64,7 +64,7 @@ static void ratios_table(struct table *t) {
 void diff_table_ratios(const struct diff *d, struct table *t) {
   ratios_table(t);
   for (int m = 0; m < REPORT_METRICS; m++)
-    if (d->heap.measured[m])
+    if (diff_measured(&d->heap, (enum report_metric)m))
       ratios_row(t, report_metrics[m].label, &d->heap.ratios[m]);
 }
 
