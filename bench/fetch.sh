@@ -24,10 +24,23 @@ fi
 list=$(ls "$apt"/sources.sources "$apt"/sources.list 2>/dev/null | head -n 1)
 [ -s "$list" ] || die "no Debian package sources found in /etc/apt to fetch $pkg from"
 
-aptget() {
-  apt-get -q -o "Dir::Etc::SourceList=$list" -o Dir::Etc::SourceParts=/dev/null \
-    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" \
-    -o APT::Sandbox::User=root "$@"
+apt_options=(-o "Dir::Etc::SourceList=$list" -o Dir::Etc::SourceParts=/dev/null
+  -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
+  -o APT::Sandbox::User=root)
+aptget() { apt-get -q "${apt_options[@]}" "$@"; }
+
+# The newest version of the source package; when the mirror lacks its
+# files (a security update it does not carry yet: 404), the other
+# versions the lists name, newest first.
+fetch_source() {
+  aptget source "$pkg" && return 0
+  local v
+  for v in $(apt-cache "${apt_options[@]}" showsrc "$pkg" 2>/dev/null |
+    sed -n 's/^Version: //p' | sort -r -u -V); do
+    echo "retrying with version $v"
+    rm -rf ./* && aptget source "$pkg=$v" && return 0
+  done
+  return 1
 }
 
 if ! ls "$apt"/lists/*Sources* >/dev/null 2>&1; then
@@ -41,7 +54,7 @@ log "fetching Debian source package $pkg"
 dl=$SRC/dl-$pkg
 rm -rf "$dl" "${SRC:?}/$pkg"
 mkdir -p "$dl"
-(cd "$dl" && aptget source "$pkg") >"$dl.log" 2>&1 ||
+(cd "$dl" && fetch_source) >"$dl.log" 2>&1 ||
   { tail -n 20 "$dl.log" >&2; die "apt-get source $pkg failed (log: $dl.log)"; }
 tree=$(find "$dl" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 [ -n "$tree" ] || die "apt-get source $pkg unpacked nothing (log: $dl.log)"

@@ -119,7 +119,7 @@ $(CONTINUOUS): $(CONTINUOUS_OBJ)
 # takes that this cannot: the symbols the other members use, the weak
 # stand-ins, mip_dump).
 RT_CORE := exit write path util report image dump note options fork \
-  continuous_stub probe sys
+  continuous_stub sys
 # And beside it, mip_rt_api.o: a copy of the core's files that keep no
 # state and that only pool and continuous mode call from outside (the
 # writer, the profile's name), compiled as one module too. The archive
@@ -280,7 +280,7 @@ $(foreach t,$(CROSS_BUILT),$(eval $(call cross_runtime,$(t))))
 # order, edges or heap runtime: their state is an image's own
 # (docs/mipcc.md says what a link of such objects does).
 SHARED_RT_SRC := $(RT_CORE:%=rt/profile/%.c) rt/profile/write_fd.c \
-  rt/profile/dump_all.c \
+  rt/profile/dump_all.c rt/profile/probe.c \
   rt/shared/runtime.c $(filter-out rt/pool/merge_heap.c,$(wildcard rt/pool/*.c))
 SHARED_RT_CFLAGS = $(RT_CFLAGS) -Irt/shared -DMIP_RT_SHARED
 # -z defs: every symbol it uses is its own or libc's.

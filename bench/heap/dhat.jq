@@ -23,7 +23,9 @@
 # realloc of NULL shows as malloc). `context`: the site, then the
 # function names of the program's frames from the site's outwards, at most
 # $depth of them, joined by "<" (frames in libraries left out); "-" for
-# kind none.
+# kind none. Function names are bare (names.jq).
+include "names";
+
 def frame:
   capture("^0x[0-9A-Fa-f]+: (?<fn>.*) \\((?<loc>[^()]*)\\)$") // {fn: ., loc: ""};
 def normalized:
@@ -49,7 +51,7 @@ def calls_allocator:
   else
     ($fr[1:$i] | map(.fn)) as $via
     | ($fr[$i].loc | ltrimstr($dir)) as $site
-    | ([$site] + ([$fr[$i:][] | select(.loc | mine($hd)) | .fn] | .[0:$n])
+    | ([$site] + ([$fr[$i:][] | select(.loc | mine($hd)) | .fn | base_name] | .[0:$n])
        | join("<")) as $context
     | if ($via - calls_allocator) == [] then
         ["direct", $site, $fr[0].fn, .tbk, .tb, $context]

@@ -114,7 +114,16 @@ rel='function rel(f,  n, i, k, part, out) {
   for (i = 1; i <= n; i++) if (index(f, part[i]) == 1) return f
   return ""
 }'
-jq -r -f "$BENCH_DIR/heap/mip.jq" "$T/mip.json" |
+# Frames named as DHAT's are (names.jq): MIP's linkage names demangled
+# (llvm-cxxfilt, one per line), then bare on both sides.
+jq -r '[.heap // [] | .[].frames[].function | strings] | unique | .[]' \
+  "$T/mip.json" >"$T/names.mangled"
+"$LLVM_DIR/bin/llvm-cxxfilt" <"$T/names.mangled" | paste "$T/names.mangled" - |
+  jq -R -n '[inputs | split("\t") | {(.[0]): .[1]}] | add // {}' >"$T/names.json"
+jq --slurpfile names "$T/names.json" -L "$BENCH_DIR/heap" 'include "names";
+  .heap[]?.frames[]?.function |= (strings |= ($names[0][.] // . | base_name))' \
+  "$T/mip.json" >"$T/mip.named.json"
+jq -r -f "$BENCH_DIR/heap/mip.jq" "$T/mip.named.json" |
   awk -F'\t' -v OFS='\t' -v dir="$dir" -v hdirs="$hdirs" -v depth="$DEPTH" "$rel"'
     # a context with no allocation only freed blocks allocated out of
     # sight of MIP (GhostFreeCount), such as strings the C++ library made
@@ -131,7 +140,7 @@ awk -F'\t' -v OFS='\t' '
   END { for (k in blocks) print k, alloc[k], blocks[k], bytes[k], re[k] }' "$T/mip.contexts" |
   sort >"$T/mip.tsv"
 for f in "$T"/dhat.*.json; do
-  jq -r --arg dir "$dir" --arg hdirs "$hdirs" --arg depth "$DEPTH" --arg at total -f "$BENCH_DIR/heap/dhat.jq" "$f"
+  jq -r --arg dir "$dir" --arg hdirs "$hdirs" --arg depth "$DEPTH" --arg at total -L "$BENCH_DIR/heap" -f "$BENCH_DIR/heap/dhat.jq" "$f"
 done >"$T/dhat.tsv"
 
 awk -F'\t' -v OFS='\t' '$1 == "library" { k = $2 "\t" $3; b[k] += $4; s[k] += $5 }
@@ -164,7 +173,7 @@ awk -F'\t' -v OFS='\t' '
 top=$(for f in "$T"/dhat.*.json; do
   echo "$(jq '[.pps[].gb] | add // 0' "$f") $f"
 done | sort -n | tail -1 | cut -d' ' -f2)
-jq -r --arg dir "$dir" --arg hdirs "$hdirs" --arg depth "$DEPTH" --arg at peak -f "$BENCH_DIR/heap/dhat.jq" "$top" |
+jq -r --arg dir "$dir" --arg hdirs "$hdirs" --arg depth "$DEPTH" --arg at peak -L "$BENCH_DIR/heap" -f "$BENCH_DIR/heap/dhat.jq" "$top" |
   awk -F'\t' -v OFS='\t' '$1 == "direct" { b[$2] += $4; s[$2] += $5 }
     END { for (k in b) print k, b[k], s[k] }' | sort >"$T/dhat.peak"
 jq -r '.heap // [] | .[] | [(.site.file // "-"), (.site.line // 0), .AtPeakCount, .AtPeakSize] | @tsv' "$T/mip.json" |

@@ -47,8 +47,22 @@ enum {
 #undef MIP_BYTES
 };
 
+/* Whether the struct in memory is its encoding already: a little-endian
+ * host, and no padding (the fields are in file order, so without padding
+ * each lies at its encoded offset, and the struct is the encoded size
+ * exactly). Then encoding and decoding are a copy. */
+enum {
+  MIP_LAYOUT_ID(_native) =
+      MIP_LE_HOST && sizeof(struct MIP_LAYOUT_CAT(mip_rec_, MIP_LAYOUT_NAME)) ==
+                         (size_t)MIP_LAYOUT_ID(_size)
+};
+
 static inline void MIP_LAYOUT_ID(_encode)(
     const struct MIP_LAYOUT_CAT(mip_rec_, MIP_LAYOUT_NAME) *in, uint8_t *out) {
+  if (MIP_LAYOUT_ID(_native)) {
+    mip_copy_bytes(out, (const uint8_t *)in, MIP_LAYOUT_ID(_size));
+    return;
+  }
   size_t at = 0;
 #define MIP_U16(n) mip_put_le16(out + at, in->n), at += 2;
 #define MIP_U32(n) mip_put_le32(out + at, in->n), at += 4;

@@ -22,6 +22,13 @@
 #define MIP_RT_POOL_SYMBOL "__mip_link_pool"
 #define MIP_RT_POOL_HEAP_SYMBOL "__mip_link_pool_heap"
 
+/* The check that keeps a configure-time test program from leaving a
+ * profile behind (rt/profile/probe.c) is in libmip_rt.a too, and an
+ * image links it only when mipcc links an executable named as build
+ * systems name those programs (conftest, cmTC_*), through an undefined
+ * reference to MIP_RT_PROBE_SYMBOL. */
+#define MIP_RT_PROBE_SYMBOL "__mip_link_probe"
+
 /* mip_dump() (and the copy of the loaded objects a forked child's dump
  * walks) is in a member of its own: an instrumented object that refers
  * to mip_dump also refers to MIP_RT_DUMP_SYMBOL, which that member

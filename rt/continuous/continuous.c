@@ -271,13 +271,12 @@ void mip_rt_continuous_start(const char *pattern) {
   if (mip_rt_pool_size(pattern)) {
     mip_rt_report("MIP_PROFILE_FILE '", pattern,
                   "' pools (%Nm) and asks for continuous mode (%c), which "
-                  "would replace the pooled file: pooled only",
-                  NULL);
+                  "would replace the pooled file: pooled only");
     return;
   }
   if (mip_rt_profile_path(pattern, mip_rt_self(), mip_rt_forked(), live.path,
                           sizeof live.path) != 0) {
-    mip_rt_report("profile file name too long: ", pattern, NULL);
+    mip_rt_report("profile file name too long: ", pattern);
     errno = saved;
     return;
   }
@@ -286,7 +285,7 @@ void mip_rt_continuous_start(const char *pattern) {
     __atomic_store_n(&live.state, IDLE, __ATOMIC_RELEASE);
     live.failed_why = why;
     mip_rt_report("cannot count into profile '", live.path, "': ", why,
-                  " (it is written at exit instead)", NULL);
+                  " (it is written at exit instead)");
   } else {
     __atomic_store_n(&live.state, ACTIVE, __ATOMIC_RELEASE);
     live.failed_why = NULL;
@@ -294,7 +293,7 @@ void mip_rt_continuous_start(const char *pattern) {
       char bytes[24];
       mip_rt_append_u64(bytes, 0, sizeof bytes, live.tail);
       mip_rt_report("counting into profile '", live.path, "' (", bytes,
-                    " bytes)", NULL);
+                    " bytes)");
     }
   }
   errno = saved;
@@ -424,7 +423,7 @@ int mip_rt_continuous_forked(void) {
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
       mip_rt_report("forked child cannot let go of its parent's profile '",
                     live.path, "': ", strerrordesc_np(errno),
-                    " (its counts go there)", NULL);
+                    " (its counts go there)");
       errno = saved;
       return -1; /* zeroing them would clear the parent's counts */
     }

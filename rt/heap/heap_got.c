@@ -649,7 +649,7 @@ static void forget_unloaded(void) {
 static void report_once(uint32_t *done, const char *a, const char *b,
                         const char *c) {
   if (!__atomic_exchange_n(done, 1, __ATOMIC_RELAXED))
-    mip_rt_report(a, b, c, NULL);
+    mip_rt_report(a, b, c);
 }
 
 /* Under scan_lock, while active. */

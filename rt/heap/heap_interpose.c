@@ -128,8 +128,7 @@ static int resolve_now(void) {
     r = __libc_realloc;
   if (!f || !r) {
     mip_rt_report("heap profiling cannot find the C library's free and "
-                  "realloc",
-                  NULL);
+                  "realloc");
     abort();
   }
   real_free = f;

@@ -47,15 +47,14 @@ static void report(uint64_t lost, uint64_t born, int seen, const char *why) {
                   "lifetimes are unknown (a free MIP cannot redirect: "
                   "through a pointer from dlsym(RTLD_DEFAULT or RTLD_NEXT) "
                   "or copied before the library was loaded, or in "
-                  "statically linked code)",
-                  NULL);
+                  "statically linked code)");
   else
     mip_rt_report(number(a, sizeof a, lost), " of ", number(b, sizeof b, born),
                   " heap blocks (", c,
                   "%) were freed where MIP could not see it or are still "
                   "live: their lifetimes are unknown (frees by code MIP did "
                   "not instrument went unseen: ",
-                  why, ")", NULL);
+                  why, ")");
 }
 
 void mip_rt_heap_loss_note(struct mip_rt_heap *h) {

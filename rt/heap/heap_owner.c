@@ -262,7 +262,7 @@ static int claim(void) {
     };
     if (mip_rt_heap_init(&state, &config) != 0) {
       __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
-      mip_rt_report("heap profiling off: no memory for its tables", NULL);
+      mip_rt_report("heap profiling off: no memory for its tables");
     } else {
       state.off = !mip_rt_heap_record_at_start;
       state.sample = mip_rt_heap_sample_option;
@@ -344,13 +344,13 @@ static void read_options(const char *text, int quiet) {
       else if (!quiet)
         mip_rt_report("MIP_OPTIONS: heap_stack_depth wants a number from 1 "
                       "to 128, not '",
-                      value, "' (ignored)", NULL);
+                      value, "' (ignored)");
     } else if (mip_rt_streq(key, "heap_record")) {
       if (has_value && (mip_rt_streq(value, "0") || mip_rt_streq(value, "1")))
         mip_rt_heap_record_at_start = value[0] == '1';
       else if (!quiet)
         mip_rt_report("MIP_OPTIONS: heap_record wants 0 or 1, not '", value,
-                      "' (ignored)", NULL);
+                      "' (ignored)");
     } else if (mip_rt_streq(key, "heap_sample") ||
                mip_rt_streq(key, "heap_sample_seed")) {
       uint64_t n;
@@ -362,17 +362,16 @@ static void read_options(const char *text, int quiet) {
                       seed ? " wants a number, not '"
                            : " wants a number of bytes (K, M, G: KiB, MiB, "
                              "GiB), not '",
-                      value, "' (ignored)", NULL);
+                      value, "' (ignored)");
     } else if (mip_rt_streq(key, "heap_patch")) {
       if (has_value && (mip_rt_streq(value, "0") || mip_rt_streq(value, "1")))
         mip_rt_heap_patch = value[0] == '1';
       else if (!quiet)
         mip_rt_report("MIP_OPTIONS: heap_patch wants 0 or 1, not '", value,
-                      "' (ignored)", NULL);
+                      "' (ignored)");
     } else if (!quiet && key[0] == 'h' && key[1] == 'e' && key[2] == 'a' &&
                key[3] == 'p' && key[4] == '_') {
-      mip_rt_report("MIP_OPTIONS: unknown option '", key, "' (ignored)",
-                    NULL);
+      mip_rt_report("MIP_OPTIONS: unknown option '", key, "' (ignored)");
     }
   }
 }
@@ -495,8 +494,7 @@ static const struct mip_rt_heap_ops *check(const struct mip_rt_heap_ops *o) {
       o->size < sizeof(struct mip_rt_heap_ops)) {
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
       mip_rt_report("heap profiling off in an image whose MIP runtime "
-                    "differs from the one that owns the heap state",
-                    NULL);
+                    "differs from the one that owns the heap state");
     return NULL;
   }
   __atomic_store_n(&checked, o, __ATOMIC_RELAXED);
@@ -583,8 +581,7 @@ static void heap_init(int argc, char **argv, char **envp) {
   mip_rt_heap_interpose_init();
   if (pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child))
     mip_rt_report("cannot register a fork handler: a forked child's heap "
-                  "profile will repeat its parent's",
-                  NULL);
+                  "profile will repeat its parent's");
 }
 
 /* A library that owns the state gives it up when it is unloaded (its

@@ -100,7 +100,7 @@ static int give_up(const char *why) {
   mip_rt_report(MIP_RT_HEAP_SHADOW_BASE ? "heap profiling off: it needs "
                                         : "heap profiling needs ",
                 "the address range ", from, "-", to,
-                " for its shadow memory, ", why, NULL);
+                " for its shadow memory, ", why);
   if (!MIP_RT_HEAP_SHADOW_BASE)
     abort();
   return 0;

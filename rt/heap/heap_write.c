@@ -392,7 +392,7 @@ size_t mip_rt_heap_stats_of(struct mip_rt_heap *h, uint64_t unseen_frees,
   uint64_t bytes = (sizeof(struct stats) + 4095) & ~(uint64_t)4095;
   struct stats *s = mip_rt_heap_map(bytes);
   if (!s) {
-    mip_rt_report("heap profile left out: no memory for its snapshot", NULL);
+    mip_rt_report("heap profile left out: no memory for its snapshot");
     return count;
   }
   s->bytes = bytes;
@@ -467,7 +467,7 @@ size_t mip_rt_heap_contexts_of(struct mip_rt_heap *h, uintptr_t site_lo,
   bytes = (bytes + 4095) & ~(uint64_t)4095;
   struct snapshot *s = mip_rt_heap_map(bytes);
   if (!s) {
-    mip_rt_report("heap profile left out: no memory for its snapshot", NULL);
+    mip_rt_report("heap profile left out: no memory for its snapshot");
     return count;
   }
   s->bytes = bytes;

@@ -176,7 +176,7 @@ void mip_rt_pool_after_fork(void) {
 /* Locks the file at path (never through a link: merge_lock.c) and merges
  * the run into it. */
 static int merge_run(struct mip_rt_merge *m, const char *path, uint64_t *runs) {
-  int fd = mip_rt_pool_lock(path, mip_rt_options.pool_wait, &m->why);
+  int fd = mip_rt_pool_lock(path, mip_rt_pool_wait, &m->why);
   if (fd < 0)
     return -1;
   __atomic_store_n(&locked_fd, fd, __ATOMIC_RELAXED);
@@ -210,10 +210,10 @@ static int fall_back(const char *path, const struct mip_rt_image *image,
                  : mip_rt_write_raw_size(other, image, &size, &problem);
   if (rc != 0)
     mip_rt_report("cannot merge profile into '", path, "': ", why->text,
-                  "; cannot write '", other, "' either: ", problem, NULL);
+                  "; cannot write '", other, "' either: ", problem);
   else
     mip_rt_report("cannot merge profile into '", path, "': ", why->text,
-                  "; wrote '", other, "' instead", NULL);
+                  "; wrote '", other, "' instead");
   return -1;
 }
 
@@ -236,7 +236,7 @@ static void say_merged(const char *path, uint64_t runs) {
     return;
   char digits[24];
   mip_rt_append_u64(digits, 0, sizeof digits, runs);
-  mip_rt_report("merged profile into '", path, "' (", digits, " runs)", NULL);
+  mip_rt_report("merged profile into '", path, "' (", digits, " runs)");
 }
 
 static int pool_dump(const char *path, const struct mip_rt_image *image);
@@ -254,7 +254,7 @@ static int pool_dump(const char *path, const struct mip_rt_image *image) {
   if (!claim()) {
     if (mip_rt_options.verbose)
       mip_rt_report("profile already merged into '", path,
-                    "' by this process (one run per process)", NULL);
+                    "' by this process (one run per process)");
     return 0;
   }
   struct mip_rt_xfsz guard;

@@ -13,6 +13,7 @@
  *   merge_peak_check.c  lib's checks of heap peaks and timelines
  *   merge_mib.c       how MemInfoBlocks combine: lib's own rules
  *   merge_lock.c      the lock, with a bounded wait
+ *   merge_options.c   its setting of MIP_OPTIONS (pool_wait)
  *   merge_arena.c     the memory all of it uses, mapped, never malloc's
  *
  * Everything the file holds is checked before it is used: a file that
@@ -23,6 +24,10 @@
 
 #include "mip_rt.h"
 #include "mipfmt.h" /* struct mip_mib: the merge rules are lib's (merge_mib.c) */
+
+/* ---- merge_options.c: pool_wait of MIP_OPTIONS ---------------------- */
+/* Seconds to wait for a pooled file's lock (default 60). */
+MIP_RT_HIDDEN extern int mip_rt_pool_wait;
 
 /* ---- merge_arena.c: memory for one merge, given back whole ---------- */
 struct mip_rt_arena {

@@ -15,7 +15,7 @@ static void say_not_continuous(const char *pattern,
   if (mip_rt_profile_path(pattern, image, mip_rt_forked(), path,
                           sizeof path) == 0)
     mip_rt_report("cannot count into profile '", path, "': ", because,
-                  " (it is written at exit instead)", NULL);
+                  " (it is written at exit instead)");
 }
 
 /* At start-up: continuous mode when the pattern asks for it (%c). Whether
@@ -40,8 +40,7 @@ void mip_rt_continuous_refused(const struct mip_rt_image *image) {
   if (mip_rt_pool_size(pattern))
     mip_rt_report("MIP_PROFILE_FILE '", pattern,
                   "' pools (%Nm) and asks for continuous mode (%c), which "
-                  "would replace the pooled file: pooled only",
-                  NULL);
+                  "would replace the pooled file: pooled only");
   else
     say_not_continuous(pattern, image,
                        "linked with -fmip-shared-runtime, which has no "

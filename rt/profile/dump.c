@@ -93,7 +93,7 @@ static void say_unpooled(const char *pooled, const char *own) {
   if (__atomic_exchange_n(&said_in, pid, __ATOMIC_RELAXED) != pid)
     mip_rt_report("cannot pool profile into '", pooled,
                   "': linked without pool mode (mipcc -fmip-pool); wrote '",
-                  own, "' instead", NULL);
+                  own, "' instead");
 }
 
 int mip_rt_dump_image(const struct mip_rt_image *image) {
@@ -117,7 +117,7 @@ int mip_rt_dump_image(const struct mip_rt_image *image) {
   if (write_profile(path, image, &size, &why) != 0) {
     /* Said once already, when continuous mode could not make the file. */
     if (!mip_rt_continuous_failed(path, why))
-      mip_rt_report("cannot write profile '", path, "': ", why, NULL);
+      mip_rt_report("cannot write profile '", path, "': ", why);
     return -1;
   }
   if (path == own) {
@@ -127,10 +127,10 @@ int mip_rt_dump_image(const struct mip_rt_image *image) {
   if (mip_rt_options.verbose) {
     char bytes[24];
     mip_rt_append_u64(bytes, 0, sizeof bytes, size);
-    mip_rt_report("wrote profile '", path, "' (", bytes, " bytes)", NULL);
+    mip_rt_report("wrote profile '", path, "' (", bytes, " bytes)");
   }
   return 0;
 too_long:
-  mip_rt_report("profile file name too long: ", pattern, NULL);
+  mip_rt_report("profile file name too long: ", pattern);
   return -1;
 }

@@ -28,18 +28,22 @@ void mip_rt_process_init(void) {
 }
 
 void mip_rt_write_at_exit(const struct mip_rt_image *image) {
-  if (!mip_rt_options.dump_at_exit)
-    return;
-  const char *probe = mip_rt_probe();
-  if (!probe) {
+  if (mip_rt_options.dump_at_exit && !mip_rt_probe_exit(image))
     mip_rt_dump_image(image);
-  } else if (mip_rt_options.verbose && image->is_main) {
-    mip_rt_report("no profile for '", probe,
-                  "', a configure-time test program (set MIP_PROFILE_FILE "
-                  "to write one)",
-                  NULL);
-  }
 }
+
+#ifndef MIP_RT_SHARED
+/* Stand-ins for probe.c, which only a configure-time test program's
+ * executable links: any other image learns from its state word whether
+ * such a program's marked it. */
+__attribute__((weak)) void mip_rt_probe_init(void) {}
+
+__attribute__((weak)) int
+mip_rt_probe_exit(const struct mip_rt_image *image) {
+  (void)image;
+  return __atomic_load_n(&mip_rt_state, __ATOMIC_RELAXED) & MIP_RT_STATE_PROBE;
+}
+#endif
 
 /* The shared runtime's images have their own object (rt/shared/image.c). */
 #ifndef MIP_RT_SHARED

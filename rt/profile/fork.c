@@ -94,8 +94,7 @@ void mip_rt_fork_init(void) {
   if (__register_atfork(mip_rt_objects_before_fork, NULL, in_child,
                         __dso_handle) != 0)
     mip_rt_report("cannot register a fork handler: a forked child may "
-                  "repeat its parent's counts, or hang at exit",
-                  NULL);
+                  "repeat its parent's counts, or hang at exit");
 }
 
 int mip_rt_forked(void) { return __atomic_load_n(&forked, __ATOMIC_RELAXED); }

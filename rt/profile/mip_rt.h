@@ -163,6 +163,13 @@ MIP_RT_HIDDEN extern const struct mip_rt_payload_source *mip_rt_heap_payloads;
   ".long " state " - .\n"                                                     \
   ".popsection\n"
 #define MIP_RT_STATE_READY 1u /* the image's constructor has run */
+/* the process is a configure-time test program that writes no profile at
+ * exit (probe.c marks it in every image) */
+#define MIP_RT_STATE_PROBE 2u
+#ifndef MIP_RT_SHARED
+/* The image's own state word, MIP_RT_STATE_* bits (note.c). */
+MIP_RT_HIDDEN extern uint32_t mip_rt_state;
+#endif
 
 /* What an image's note leads to. */
 struct mip_rt_descriptor {
@@ -208,19 +215,26 @@ MIP_RT_HIDDEN void mip_rt_write_at_exit(const struct mip_rt_image *image);
 struct mip_rt_options {
   int dump_at_exit; /* 1 */
   int verbose;      /* 0 */
-  int pool_wait;    /* 60: seconds to wait for a pooled file's lock */
 };
 MIP_RT_HIDDEN extern struct mip_rt_options mip_rt_options;
 /* Parses text (NULL: nothing set) into mip_rt_options; reports unknown
  * keys and bad values unless quiet. */
 MIP_RT_HIDDEN void mip_rt_options_parse(const char *text, int quiet);
+/* A pool_* setting, value NULL without '=' (rt/pool/merge_options.c;
+ * nothing without pool mode). */
+MIP_RT_HIDDEN void mip_rt_pool_option(const char *key, const char *value,
+                                      int quiet);
 
 /* probe.c: whether this process is a configure-time test program
  * (conftest, cmTC_*) that writes no profile at exit, since
  * MIP_PROFILE_FILE does not ask for one; decided by mip_rt_probe_init()
- * at start-up. mip_rt_probe() is its file name, or NULL. */
+ * at start-up. mip_rt_probe_exit(image): 1 when image writes no profile
+ * at exit for that reason (said with MIP_OPTIONS=verbose=1). Without
+ * probe.c (any image but such a program's executable: mip/link.h) the
+ * stand-ins of exit.c read the image's state word, which that
+ * executable marks. */
 MIP_RT_HIDDEN void mip_rt_probe_init(void);
-MIP_RT_HIDDEN const char *mip_rt_probe(void);
+MIP_RT_HIDDEN int mip_rt_probe_exit(const struct mip_rt_image *image);
 
 /* rt/shared/runtime.c: calls fn on each image registered with the shared
  * runtime (libmip_rt.so). */
@@ -421,9 +435,14 @@ MIP_RT_HIDDEN void mip_rt_xfsz_unblock(const struct mip_rt_xfsz *guard);
  * as the runtime starts, so that reports go only to the stderr the
  * program started with. */
 MIP_RT_HIDDEN void mip_rt_stderr_init(void);
-/* One line on stderr: "mip: " and the strings up to the NULL; nothing
- * when fd 2 is no longer the file it was at start-up. */
-MIP_RT_HIDDEN void mip_rt_report(const char *first, ...)
-    __attribute__((sentinel));
+/* One line on stderr: "mip: " and the strings given, one after the
+ * other; nothing when fd 2 is no longer the file it was at start-up.
+ * mip_rt_report_parts takes them up to a NULL. The strings go as
+ * an array, not as variadic arguments, whose handling (the registers
+ * saved for va_arg, the checks of where the next one is) every image
+ * would carry in its runtime. */
+MIP_RT_HIDDEN void mip_rt_report_parts(const char *const *parts);
+#define mip_rt_report(...)                                                     \
+  mip_rt_report_parts((const char *const[]){__VA_ARGS__, NULL})
 
 #endif

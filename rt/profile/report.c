@@ -38,14 +38,11 @@ static int stderr_is_ours(void) {
          st.st_dev == started_stderr.dev && st.st_ino == started_stderr.ino;
 }
 
-void mip_rt_report(const char *first, ...) {
+void mip_rt_report_parts(const char *const *parts) {
   char line[MIP_RT_PATH_MAX + 256];
   size_t n = mip_rt_append(line, 0, sizeof line - 1, "mip: ");
-  va_list ap;
-  va_start(ap, first);
-  for (const char *s = first; s; s = va_arg(ap, const char *))
-    n = mip_rt_append(line, n, sizeof line - 1, s);
-  va_end(ap);
+  for (; *parts; parts++)
+    n = mip_rt_append(line, n, sizeof line - 1, *parts);
   if (n > sizeof line - 2)
     n = sizeof line - 2;
   line[n++] = '\n';

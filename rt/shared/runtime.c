@@ -47,8 +47,7 @@ static int take_slot(const struct mip_rt_registration *reg) {
     return 0;
   }
   mip_rt_report("more than " MIP_RT_STR(MAX_IMAGES) " images registered "
-                "with libmip_rt.so: no profile for the others",
-                NULL);
+                "with libmip_rt.so: no profile for the others");
   return -1;
 }
 
@@ -58,8 +57,7 @@ __mip_rt_register(const struct mip_rt_registration *reg) {
   int rc = -1;
   if (reg->version != MIP_RT_REGISTRATION_VERSION || reg->size < sizeof *reg)
     mip_rt_report("an image built by another version of MIP than "
-                  "libmip_rt.so: no profile for it",
-                  NULL);
+                  "libmip_rt.so: no profile for it");
   else
     rc = take_slot(reg);
   errno = saved;

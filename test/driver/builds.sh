@@ -446,6 +446,24 @@ t_probes_asked() {
     { say "$(ls "$W"/probe-conftest*)"; false; }
 }
 check "conftest with MIP_PROFILE_FILE, and other names: profiles" t_probes_asked
+# The check is linked only into executables named as probes are, however
+# the output is spelled: an ordinary program and a shared library do
+# without it.
+t_probe_linked() {
+  links_probe() { "$LLVM_BIN/llvm-nm" "$1" 2>/dev/null | grep -q ' __mip_link_probe$'; }
+  (cd "$W" && mkdir -p spell &&
+    "$MIPCC" -fmip-generate probe.c -Llib -lwork --output=spell/conftest &&
+    "$MIPCC" -fmip-generate probe.c -Llib -lwork -ospell/cmTC_0a1b2 &&
+    "$MIPCC" -fmip-generate probe.c -Llib -lwork -o spell/app &&
+    "$MIPCC" -fmip-generate -shared -fPIC lib.o -o spell/conftest.so) 2>>"$ERR" || return 1
+  links_probe "$W/probe-conftest/conftest" && links_probe "$W/probe-cmTC_5f3a1/cmTC_5f3a1" &&
+    links_probe "$W/spell/conftest" && links_probe "$W/spell/cmTC_0a1b2" ||
+    { say "a probe without the check"; return 1; }
+  ! links_probe "$W/spell/app" && ! links_probe "$W/lib/libwork.so" &&
+    ! links_probe "$W/spell/conftest.so" && ! links_probe "$W/probe-conftest2/conftest2" ||
+    { say "the check in an image that is no probe"; return 1; }
+}
+check "the probe's check: linked into conftest and cmTC_* executables only" t_probe_linked
 
 # ---- 6. a profile of another build in the merge ----------------------------
 

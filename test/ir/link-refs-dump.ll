@@ -5,10 +5,13 @@
 ; RUN: %opt -passes=mip-generate -S %s -o %t.ll
 ; RUN: %FileCheck %s --input-file=%t.ll
 
-; CHECK: module asm ".pushsection .rodata.mip.link,\22aR\22,%progbits"
+; CHECK: module asm ".pushsection .rodata.mip.link,\22aGR\22,%progbits,__mip_link_with_mipcc_or_libmip_rt.ref,comdat"
 ; CHECK-NEXT: module asm ".p2align 2"
 ; CHECK-NEXT: module asm ".long __mip_link_with_mipcc_or_libmip_rt@PLT"
 ; CHECK-NEXT: module asm ".hidden __mip_link_with_mipcc_or_libmip_rt"
+; CHECK-NEXT: module asm ".popsection"
+; CHECK-NEXT: module asm ".pushsection .rodata.mip.link,\22aGR\22,%progbits,__mip_link_dump.ref,comdat"
+; CHECK-NEXT: module asm ".p2align 2"
 ; CHECK-NEXT: module asm ".long __mip_link_dump@PLT"
 ; CHECK-NEXT: module asm ".hidden __mip_link_dump"
 ; CHECK-NEXT: module asm ".popsection"

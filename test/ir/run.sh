@@ -5,7 +5,7 @@
 #   %default-opt  the same for the default release (lib/mip/libmip.so's)
 #   %S       the test directory    %clang   clang
 #   %llc     llc                   %t       a scratch file prefix
-#   %FileCheck, %objdump           tools from that LLVM (not, count on PATH)
+#   %FileCheck, %objdump, %readelf tools from that LLVM (not, count on PATH)
 #   %profile FILE MODES OUT        a real profile of FILE in OUT.mip
 #                                  (profile.sh: instrument, run, merge)
 #   %lib                           test/e2e/lib.sh sourced: its helpers
@@ -78,6 +78,7 @@ for test in "$HERE"/*.ll; do
       -e "s|%S|$HERE|g" \
       -e "s|%FileCheck|$LLVM_BIN/FileCheck|g" \
       -e "s|%objdump|$LLVM_BIN/llvm-objdump|g" \
+      -e "s|%readelf|$LLVM_BIN/llvm-readelf|g" \
       -e "s|%profile|$HERE/profile.sh $BUILD|g" \
       -e "s|%lib|. $HERE/../e2e/lib.sh;|g" \
       -e "s|%t|$TMP/$name|g" \

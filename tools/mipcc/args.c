@@ -263,6 +263,10 @@ static void apply_flag(struct walk *w, const char *arg) {
     rq->fuse_ld = arg + strlen("-fuse-ld=");
   } else if (has_prefix(arg, "--ld-path=")) {
     rq->ld_path = arg + strlen("--ld-path=");
+  } else if (has_prefix(arg, "--output=")) {
+    rq->output = arg + strlen("--output=");
+  } else if (has_prefix(arg, "-o") && arg[2] && !has_prefix(arg, "-obj")) {
+    rq->output = arg + 2; /* -oFILE; -objcmt-..., -object are others */
   } else if (strcmp(arg, "-r") == 0) {
     rq->relocatable = true;
   } else if (strcmp(arg, "--version") == 0) {
@@ -287,6 +291,9 @@ static size_t apply_option(struct walk *w, const struct arg *a, size_t left) {
     set_lang(w, a[1].text);
   else if (values == 1 && strcmp(a->text, "-target") == 0)
     w->rq->target = a[1].text;
+  else if (values == 1 && (strcmp(a->text, "-o") == 0 ||
+                           strcmp(a->text, "--output") == 0))
+    w->rq->output = a[1].text;
   else if (values == 1)
     linkargs_option(w->rq->link, a->text, a[1].text);
   if (!values)

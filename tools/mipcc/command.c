@@ -94,6 +94,9 @@ static void add_libraries(struct strvec *cmd, const struct request *rq,
     strvec_push(cmd, add->continuous);
   /* Pool mode's merge, which nothing refers to: pulled out of the archive
    * by name, and for a heap image its heap part too (mip/link.h). */
+  /* A configure-time test program's check, pulled out by name too. */
+  if (add->probe)
+    strvec_push(cmd, "-Wl,-u," MIP_RT_PROBE_SYMBOL);
   if (add->pool) {
     strvec_push(cmd, "-Wl,-u," MIP_RT_POOL_SYMBOL);
     if (add->interpose)

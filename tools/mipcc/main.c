@@ -223,6 +223,18 @@ static void decide_lto_link(const struct request *rq, struct additions *add) {
   add->lto_plugin = mip_file("libmip.so");
 }
 
+/* Whether output is what build systems name the test programs they run
+ * while configuring: autoconf's AC_RUN_IFELSE and libtool's checks
+ * "conftest", CMake's try_run and check_*_source_runs "cmTC_" and a
+ * number. Executables only: a.out by default. */
+static bool names_a_probe(const char *output) {
+  if (!output)
+    return false;
+  const char *slash = strrchr(output, '/');
+  const char *name = slash ? slash + 1 : output;
+  return strcmp(name, "conftest") == 0 || has_prefix(name, "cmTC_");
+}
+
 static struct additions decide(const struct request *rq) {
   struct additions add = {0};
   /* Armv7 code is Thumb-2 unless the command says -marm, as Debian's
@@ -284,6 +296,10 @@ static struct additions decide(const struct request *rq) {
   /* Pool mode's merge is most of the runtime's size: only the images
    * linked for it carry it. */
   add.pool = add.runtime && rq->pool && !add.image_object;
+  /* Nor do any but build systems' test programs carry the check that
+   * keeps those from leaving profiles behind (mip/link.h). */
+  add.probe = add.runtime && !add.image_object &&
+              !linkargs_shared(rq->link) && names_a_probe(rq->output);
   if ((rq->use || rq->generate) && rq->lto)
     decide_lto_link(rq, &add);
   if (rq->use && needs_alloc(rq, &scan, &add.alloc_why))
@@ -367,6 +383,8 @@ int main(int argc, char **argv) {
     note("%s added: -fmip-continuous", MIP_CONTINUOUS_OBJECT);
   if (verbose_on && add.pool)
     note("pool mode's merge added: -fmip-pool");
+  if (verbose_on && add.probe)
+    note("configure-time test program's check added: %s", rq.output);
   if (verbose_on && add.alloc_why)
     note("libmip_alloc.a %s", add.alloc_why);
   if (add.order)

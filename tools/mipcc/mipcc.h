@@ -127,6 +127,7 @@ struct request {
   bool no_link;      /* -c, -S, -E, -fsyntax-only, -M, -MM, --precompile... */
   bool no_codegen;   /* -E, -fsyntax-only, -M, -MM, --precompile... */
   bool relocatable;  /* -r: a partial link, not an image */
+  const char *output; /* FILE of the last -o FILE (--output), or NULL */
   bool version;      /* --version: clang prints its own */
   const char *llvm;  /* N of --mip-llvm=N, or NULL */
   size_t inputs;     /* input files, of any kind */
@@ -285,6 +286,9 @@ struct additions {
   const char *continuous; /* absolute path of mip_continuous.o (continuous
                              mode, -fmip-continuous), NULL for none */
   bool pool;           /* pool mode's merge, out of libmip_rt.a (-fmip-pool) */
+  bool probe; /* the configure-time test program's check, out of
+                 libmip_rt.a (an executable named as build systems name
+                 them: conftest, cmTC_*) */
   const char *image_object; /* -fmip-shared-runtime: absolute path of
                                mip_rt_image.o, and runtime is that of
                                libmip_rt.so; NULL otherwise */
