@@ -735,7 +735,14 @@ MIP_RT_HIDDEN extern uint32_t mip_rt_heap_record_at_start;
 struct mip_rt_heap_bounds {
   uintptr_t lo, hi; /* hi == 0: not looked up yet */
 };
-MIP_RT_HIDDEN const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void);
+MIP_RT_HIDDEN extern __thread struct mip_rt_heap_bounds mip_rt_heap_stack_bounds;
+MIP_RT_HIDDEN const struct mip_rt_heap_bounds *
+mip_rt_heap_thread_stack_slow(void);
+static inline const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void) {
+  if (__builtin_expect(mip_rt_heap_stack_bounds.hi != 0, 1))
+    return &mip_rt_heap_stack_bounds;
+  return mip_rt_heap_thread_stack_slow();
+}
 /* Whether a walk may start at frame f: not when the bounds are unknown,
  * or when f is on another stack (a signal stack, a coroutine's); then the
  * stack is frame 0 alone. */
