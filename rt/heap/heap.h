@@ -81,6 +81,35 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_sum(uintptr_t base, uintptr_t p,
                                               uint64_t size);
 MIP_RT_HIDDEN void mip_rt_heap_shadow_touch(uintptr_t base, uintptr_t p,
                                             uint64_t size);
+/* 0 until this image has seen the process's shadow in place, then the
+ * last address it covers (mip_rt_heap_shadow_limit's, less one). */
+MIP_RT_HIDDEN extern uintptr_t mip_rt_heap_touch_last;
+/* mip_rt_heap_shadow_touch of a range of size (at least 1) bytes at p on
+ * the process's shadow, inline, when this image has it and it covers the
+ * range: what nearly every memcpy, memmove and memset hook does, without
+ * a call or a check of the runtime's start (the shadow is all it needs);
+ * 0, nothing done, otherwise. */
+static inline int mip_rt_heap_touch_fast(uintptr_t p, uint64_t size) {
+  uintptr_t last = __atomic_load_n(&mip_rt_heap_touch_last, __ATOMIC_ACQUIRE);
+  if (p > last || size - 1 > last - p)
+    return 0;
+  /* The shadow's place in a register, as the runtime's other shadow code
+   * has it, not in the instructions: code that names it there is
+   * instrumented code (test/e2e/heap_allocs.sh tells builds apart so). */
+  uintptr_t base = MIP_RT_HEAP_SHADOW_OFFSET;
+  __asm__("" : "+r"(base));
+  mip_rt_heap_counter *c =
+      (mip_rt_heap_counter *)(base + ((p >> MIP_RT_HEAP_GRANULE_SHIFT)
+                                      << MIP_RT_HEAP_COUNTER_SHIFT));
+  mip_rt_heap_counter *end =
+      (mip_rt_heap_counter *)(base + (((p + (uintptr_t)(size - 1)) >>
+                                       MIP_RT_HEAP_GRANULE_SHIFT)
+                                      << MIP_RT_HEAP_COUNTER_SHIFT));
+  for (; c <= end; c++)
+    if (*c != MIP_RT_HEAP_COUNTER_MAX) /* saturates, as instrumented code */
+      ++*c;
+  return 1;
+}
 /* The addresses whose counters the shadow at base holds: those below the
  * limit this returns (0: none, base 0). */
 MIP_RT_HIDDEN uint64_t mip_rt_heap_shadow_limit(uintptr_t base);
@@ -735,7 +764,14 @@ MIP_RT_HIDDEN extern uint32_t mip_rt_heap_record_at_start;
 struct mip_rt_heap_bounds {
   uintptr_t lo, hi; /* hi == 0: not looked up yet */
 };
-MIP_RT_HIDDEN const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void);
+MIP_RT_HIDDEN extern __thread struct mip_rt_heap_bounds mip_rt_heap_stack_bounds;
+MIP_RT_HIDDEN const struct mip_rt_heap_bounds *
+mip_rt_heap_thread_stack_slow(void);
+static inline const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void) {
+  if (__builtin_expect(mip_rt_heap_stack_bounds.hi != 0, 1))
+    return &mip_rt_heap_stack_bounds;
+  return mip_rt_heap_thread_stack_slow();
+}
 /* Whether a walk may start at frame f: not when the bounds are unknown,
  * or when f is on another stack (a signal stack, a coroutine's); then the
  * stack is frame 0 alone. */

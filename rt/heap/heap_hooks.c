@@ -109,7 +109,7 @@ HOOK void __mip_heap_free(void *p, uint8_t *site) {
 /* memcpy, memmove (each range) and memset: one access to each granule.
  * No owner needed, only the shadow. */
 HOOK void __mip_heap_access_range(const void *p, uint64_t size) {
-  if (!size)
+  if (!size || mip_rt_heap_touch_fast((uintptr_t)p, size))
     return;
   mip_rt_heap_start(NULL);
   if (mip_rt_heap_shadow_present())

@@ -56,16 +56,22 @@ static uint32_t shadowless;
 
 /* ---- The owner's side ------------------------------------------------- */
 
-/* Starts fetching what a birth or death at p will touch, the table slot
- * and the first counters, which are seldom in the cache: the walk, the
- * clock and the CPU run meanwhile. */
-static void fetch(struct mip_rt_heap *h, uintptr_t p) {
-  mip_rt_heap_table_prefetch(h, p);
+/* Starts fetching the first counters of a block at p, which are seldom
+ * in the cache: its table lookup (and a birth's walk) run meanwhile. */
+static void fetch_counters(struct mip_rt_heap *h, uintptr_t p) {
   if (h->shadow && (uint64_t)p < MIP_RT_HEAP_ADDR_LIMIT)
     __builtin_prefetch((const void *)(h->shadow +
                                       ((p >> MIP_RT_HEAP_GRANULE_SHIFT)
                                        << MIP_RT_HEAP_COUNTER_SHIFT)),
                        1);
+}
+
+/* The same and the block's table slot, for a birth: its walk, or the
+ * check of a recent one, runs meanwhile. (A death looks its slot up at
+ * once: fetching it first would only compute its place twice.) */
+static void fetch(struct mip_rt_heap *h, uintptr_t p) {
+  mip_rt_heap_table_prefetch(h, p);
+  fetch_counters(h, p);
 }
 
 /* The context of the allocation whose hook's frame is fp. */
@@ -122,8 +128,7 @@ static void op_settle(const struct mip_rt_heap_taken *t, int died) {
   mip_rt_heap_settle(&state, t, died);
 }
 
-/* A free in instrumented code, of a block nearly always live: the clock
- * and the CPU are read while its slot is fetched. */
+/* A free in instrumented code, of a block nearly always live. */
 static int op_free(const void *p) {
   struct mip_rt_heap *h = &state;
   if (h->sample) {
@@ -134,7 +139,7 @@ static int op_free(const void *p) {
       mip_rt_heap_settle(h, &t, 1);
     return 1;
   }
-  fetch(h, (uintptr_t)p);
+  fetch_counters(h, (uintptr_t)p);
   return mip_rt_heap_free(h, (uintptr_t)p, mip_rt_heap_now(h),
                           mip_rt_heap_cpu());
 }

@@ -62,16 +62,40 @@ struct recent {
 };
 
 static __thread struct recent recent[1u << SETS_LOG2][WAYS];
-/* Per set, its ways most recently used first, a byte each. */
+/* Per set, its ways most recently used first, a byte each, kept xor
+ * IN_ORDER so that a thread's zeroed TLS starts them in order. */
 #define IN_ORDER 0x03020100u
-static __thread uint32_t order[1u << SETS_LOG2] = {
-    IN_ORDER, IN_ORDER, IN_ORDER, IN_ORDER,
-    IN_ORDER, IN_ORDER, IN_ORDER, IN_ORDER};
-_Static_assert(WAYS == 4 && SETS_LOG2 == 3, "order's layout");
+static __thread uint32_t order_bits[1u << SETS_LOG2];
+_Static_assert(WAYS == 4, "order's layout");
+static uint32_t order_of(uint32_t set) { return order_bits[set] ^ IN_ORDER; }
+static void set_order(uint32_t set, uint32_t o) {
+  order_bits[set] = o ^ IN_ORDER;
+}
 static __thread uint32_t tickets;
 
+/* The return address of the frame after fp's, if the walk would take
+ * it (else 0): what tells apart the stacks of an allocation wrapper
+ * called from many places at one depth, whose walks share fp and site.
+ * (One frame more would take as much again on every allocation.) */
+static uintptr_t caller_of(const void *fp) {
+  const struct mip_rt_heap_bounds *b = mip_rt_heap_thread_stack();
+  uintptr_t f = (uintptr_t)fp;
+  if (!mip_rt_heap_start_ok(b, f))
+    return 0;
+  uintptr_t next = *(const uintptr_t *)f;
+  return mip_rt_heap_next_ok(b, f, next) ? ((const uintptr_t *)next)[1] : 0;
+}
+
+/* A walk's set: by its first frame, its site and the caller after it, so
+ * that the walks of one hot pair of frame and site (a wrapper's, reached
+ * along many paths: a parser's node allocator) spread over the sets
+ * instead of taking turns in the four ways of one, where each replaces
+ * the next before it is used again. That caller is among the frames the
+ * walk visited, so a walk found unchanged is looked for in the set it
+ * was kept in. */
 static uint32_t set_of(const void *fp, uintptr_t site) {
-  uint64_t key = (uintptr_t)fp ^ (uint64_t)site << 17;
+  uint64_t key = (uintptr_t)fp ^ (uint64_t)site << 17 ^
+                 (uint64_t)caller_of(fp) * 0xd6e8feb86659fd93ULL;
   return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SETS_LOG2));
 }
 
@@ -161,7 +185,7 @@ static int usable(const struct recent *r, const void *fp, uintptr_t site,
 
 uint64_t mip_rt_heap_recent_again(const void *fp, uintptr_t site,
                                   uint32_t limit, uint32_t serial) {
-  uint32_t set = set_of(fp, site), o = order[set];
+  uint32_t set = set_of(fp, site), o = order_of(set);
   uint64_t tag = limit | (uint64_t)serial << 32;
   for (uint32_t i = 0; i < WAYS; i++) {
     struct recent *r = &recent[set][(o >> (8 * i)) & 0xff];
@@ -175,7 +199,7 @@ uint64_t mip_rt_heap_recent_again(const void *fp, uintptr_t site,
     if (r->ticket != ticket || r->busy)
       return 0;
     if (i)
-      order[set] = to_front(o, i);
+      set_order(set, to_front(o, i));
     return hit;
   }
   return 0;
@@ -183,7 +207,7 @@ uint64_t mip_rt_heap_recent_again(const void *fp, uintptr_t site,
 
 uintptr_t (*mip_rt_heap_recent_record(const void *fp, uint32_t limit,
                                       struct mip_rt_heap_stack *s))[2] {
-  uint32_t set = set_of(fp, s->site), o = order[set];
+  uint32_t set = set_of(fp, s->site), o = order_of(set);
   uint32_t way = o >> 24; /* the least recently used */
   struct recent *r = &recent[set][way];
   s->ticket = 0;
@@ -197,7 +221,7 @@ uintptr_t (*mip_rt_heap_recent_record(const void *fp, uint32_t limit,
   r->fp = fp;
   r->site = s->site;
   r->limit = limit;
-  order[set] = to_front(o, 3);
+  set_order(set, to_front(o, 3));
   return r->frame;
 }
 

@@ -57,6 +57,7 @@
 #endif
 
 static uint32_t mapped; /* this image has seen the shadow in place */
+uintptr_t mip_rt_heap_touch_last; /* and then the last address it covers */
 
 #if MIP_RT_HEAP_SHADOW_BASE
 /* The counters instrumented code adds to (plugin/HeapAccesses.cpp):
@@ -145,6 +146,8 @@ int mip_rt_heap_shadow_present(void) {
     return 0;
   cover(MIP_RT_HEAP_HEADER->addr_bits);
   use_shadow();
+  __atomic_store_n(&mip_rt_heap_touch_last, (uintptr_t)(covered - 1),
+                   __ATOMIC_RELEASE);
   __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
   return 1;
 }
@@ -230,6 +233,8 @@ int mip_rt_heap_shadow_map(void) {
                                    : "which cannot be reserved");
   }
   use_shadow();
+  __atomic_store_n(&mip_rt_heap_touch_last, (uintptr_t)(covered - 1),
+                   __ATOMIC_RELEASE);
   __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
   return 1;
 }

@@ -20,11 +20,11 @@
 
 #include "heap.h"
 
-static __thread struct mip_rt_heap_bounds stack;
+__thread struct mip_rt_heap_bounds mip_rt_heap_stack_bounds;
 
-const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack(void) {
-  struct mip_rt_heap_bounds *b = &stack;
-  if (__builtin_expect(!b->hi, 0)) {
+const struct mip_rt_heap_bounds *mip_rt_heap_thread_stack_slow(void) {
+  struct mip_rt_heap_bounds *b = &mip_rt_heap_stack_bounds;
+  if (!b->hi) {
     int saved = errno; /* pthread_getattr_np reads /proc, may set it */
     pthread_attr_t attr;
     void *addr;
