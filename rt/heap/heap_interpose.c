@@ -176,9 +176,8 @@ static int take(const struct mip_rt_heap_ops *o, void *p,
 
 /* A free that the owner may have to close: mostly of blocks nobody
  * tracks, so the table first, the clock and the CPU only for a block
- * found there. Out of line, its record on its own stack: the interposed
- * free then ends in a jump to the real one. */
-static __attribute__((noinline)) void close_if_tracked(void *p) {
+ * found there. */
+static inline __attribute__((always_inline)) void close_if_tracked(void *p) {
   const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
   struct mip_rt_heap_taken t;
   if (take(o, p, &t))
@@ -186,10 +185,22 @@ static __attribute__((noinline)) void close_if_tracked(void *p) {
 }
 
 /* Kept until dlsym is done: a leak if more come than there is room. */
-static __attribute__((noinline)) void park(void *p) {
+static void park(void *p) {
   uint32_t i = __atomic_fetch_add(&parked_count, 1, __ATOMIC_RELAXED);
   if (i < PARKED)
     parked[i] = p;
+}
+
+/* A free the owner may have to close, or before the real free is known.
+ * Out of line, its record on its own stack, so that the interposed free
+ * keeps no register and ends in a jump to the real one. */
+static __attribute__((noinline)) void free_slowly(void *p, int tracked) {
+  if (tracked)
+    close_if_tracked(p);
+  if (resolve())
+    real_free(p);
+  else
+    park(p);
 }
 
 /* None of these changes errno on its own (the table operations call
@@ -207,12 +218,13 @@ void __mip_heap_interposed_free(void *p) {
   mip_rt_heap_just_freed = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   /* Sampled, a pointer without a mark was not recorded (heap.h). */
-  if (closed != (uintptr_t)p && !mip_rt_heap_sample_untracked((uintptr_t)p))
-    close_if_tracked(p);
-  if (resolve())
+  int tracked =
+      closed != (uintptr_t)p && !mip_rt_heap_sample_untracked((uintptr_t)p);
+  if (__builtin_expect(!tracked, 1) &&
+      __builtin_expect(__atomic_load_n(&resolved, __ATOMIC_ACQUIRE), 1))
     real_free(p);
   else
-    park(p);
+    free_slowly(p, tracked);
 }
 
 /* The real call, with the old block taken out first and settled after. */
@@ -246,7 +258,11 @@ static inline __attribute__((always_inline)) int may_be_tracked(void *old) {
   return old && !mip_rt_heap_sample_untracked((uintptr_t)old);
 }
 
-void *__mip_heap_interposed_realloc(void *old, size_t size) {
+/* A realloc of a block the owner may hold, or before the real functions
+ * are known. Out of line, so that the interposed realloc keeps no
+ * register. */
+static __attribute__((noinline)) void *realloc_slowly(void *old,
+                                                      size_t size) {
   if (!resolve()) {
     if (__libc_realloc)
       return __libc_realloc(old, size);
@@ -256,6 +272,13 @@ void *__mip_heap_interposed_realloc(void *old, size_t size) {
   if (!may_be_tracked(old))
     return real_realloc(old, size);
   return reallocate(old, size, 1, 0);
+}
+
+void *__mip_heap_interposed_realloc(void *old, size_t size) {
+  if (__builtin_expect(__atomic_load_n(&resolved, __ATOMIC_ACQUIRE), 1) &&
+      !may_be_tracked(old))
+    return real_realloc(old, size);
+  return realloc_slowly(old, size);
 }
 
 void *__mip_heap_interposed_reallocarray(void *old, size_t n, size_t m) {

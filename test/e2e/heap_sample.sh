@@ -155,9 +155,9 @@ done
 
 # What a block not recorded costs, at 512 KiB: the heap-allocs build's
 # instructions over the plain build's, per block (a malloc, realloc or
-# realloc(NULL, n) and its free; 400,000 of them), under callgrind. 192
+# realloc(NULL, n) and its free; 400,000 of them), under callgrind. 191
 # before the free learned from a mark that its block was not recorded,
-# and the hooks kept no register for such a block; 66 after.
+# and the hooks kept no register for such a block; 65 after.
 mip_build heap-allocs churn -O2 "$SRC/churn.c"
 "$CLANG" -O2 "$SRC/churn.c" -o churn.plain
 # ir BINARY: its instructions under callgrind, sampling at 512 KiB
