@@ -72,7 +72,11 @@ $(filter $(OBJ)/rt/heap/%.o,$(RT_OBJ)): ALL_CFLAGS += -O2 \
 # compiler save every argument: 20 of the 35 instructions of such a
 # hook.) General registers only: glibc before 2.40 may clobber vector
 # registers in the descriptor call of a dlopen'd library's dynamic TLS.
-rt_heap_tls_cflags = $(if $(filter x86_64%,$(1)),-mtls-dialect=gnu2 -mgeneral-regs-only)
+# Where the compiler knows them for x86-64 (clang 19 does, 16 does not:
+# then the default's, slower and as right).
+RT_CC_TLSDESC := $(shell $(CC) --target=x86_64-linux-gnu -mtls-dialect=gnu2 \
+  -x c -c /dev/null -o /dev/null 2>/dev/null && echo yes)
+rt_heap_tls_cflags = $(if $(RT_CC_TLSDESC),$(if $(filter x86_64%,$(1)),-mtls-dialect=gnu2 -mgeneral-regs-only))
 RT_HEAP_TLS_SRC := rt/heap/heap_hooks.c rt/heap/heap_interpose.c
 $(RT_HEAP_TLS_SRC:%.c=$(OBJ)/%.o): ALL_CFLAGS += $(call rt_heap_tls_cflags,$(RT_HOST))
 # And pool mode's merge, linked only for it (-fmip-pool), stays at -Os:
