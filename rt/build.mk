@@ -63,6 +63,22 @@ $(RT_OBJ): ALL_CFLAGS += $(RT_CFLAGS) $(call rt_arch_cflags,$(RT_HOST))
 # than at -Os, for 6 KiB more text).
 $(filter $(OBJ)/rt/heap/%.o,$(RT_OBJ)): ALL_CFLAGS += -O2 \
   $(call rt_heap_arch_cflags,$(RT_HOST))
+# The hooks and the interposed functions, which see every block, read
+# their thread's countdown and notes through TLS descriptors on x86-64
+# (-mtls-dialect=gnu2, AArch64's own default): that access is a call
+# which keeps every register, so that a block a sampled run passes over
+# costs the hook no register saved. (The default's __tls_get_addr call,
+# which the link of an executable turns into a load, still makes the
+# compiler save every argument: 20 of the 35 instructions of such a
+# hook.) General registers only: glibc before 2.40 may clobber vector
+# registers in the descriptor call of a dlopen'd library's dynamic TLS.
+# Where the compiler knows them for x86-64 (clang 19 does, 16 does not:
+# then the default's, slower and as right).
+RT_CC_TLSDESC := $(shell $(CC) --target=x86_64-linux-gnu -mtls-dialect=gnu2 \
+  -x c -c /dev/null -o /dev/null 2>/dev/null && echo yes)
+rt_heap_tls_cflags = $(if $(RT_CC_TLSDESC),$(if $(filter x86_64%,$(1)),-mtls-dialect=gnu2 -mgeneral-regs-only))
+RT_HEAP_TLS_SRC := rt/heap/heap_hooks.c rt/heap/heap_interpose.c
+$(RT_HEAP_TLS_SRC:%.c=$(OBJ)/%.o): ALL_CFLAGS += $(call rt_heap_tls_cflags,$(RT_HOST))
 # And pool mode's merge, linked only for it (-fmip-pool), stays at -Os:
 # the figures of `make bench-pool` (docs/runtime.md) were taken so.
 $(filter $(OBJ)/rt/pool/%.o,$(RT_OBJ)): ALL_CFLAGS += -Os
@@ -245,6 +261,7 @@ $$($(1)_RT_OBJ) $$($(1)_CONTINUOUS_OBJ): ALL_CFLAGS += --target=$(1) \
   $$(RT_CFLAGS) $$(call rt_arch_cflags,$(1))
 $$(filter $$(OBJ)/$(1)/rt/heap/%.o,$$($(1)_RT_OBJ)): ALL_CFLAGS += -O2 \
   $$(call rt_heap_arch_cflags,$(1))
+$$(RT_HEAP_TLS_SRC:%.c=$$(OBJ)/$(1)/%.o): ALL_CFLAGS += $$(call rt_heap_tls_cflags,$(1))
 $$(filter $$(OBJ)/$(1)/rt/pool/%.o,$$($(1)_RT_OBJ)): ALL_CFLAGS += -Os
 $$($(1)_INTERPOSE_OBJ): ALL_CFLAGS += --target=$(1) -fPIC -Irt/arch
 $$(OBJ)/$(1)/rt/interpose/shared.o: ALL_CFLAGS += -DMIP_INTERPOSE_FOR_SHARED

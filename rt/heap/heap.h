@@ -1050,6 +1050,70 @@ static inline int mip_rt_heap_sampled(uint64_t rate, uint64_t size) {
   }
   return mip_rt_heap_sample_slow(rate, size);
 }
+/* Sampled, whether the countdown passes over the thread's next block of
+ * size bytes (then counted down by it): what the hooks ask before they
+ * make a frame. 0 when every block is recorded, or when the block reaches
+ * the sample point (then mip_rt_heap_sample_slow decides). */
+static inline __attribute__((always_inline)) int
+mip_rt_heap_sample_passes(uint64_t size) {
+  if (__builtin_expect(mip_rt_heap_sample_option != 0, 1)) {
+    uint64_t *left = &mip_rt_heap_sample_left; /* its address found once */
+    if (__builtin_expect(size < *left, 1)) {
+      *left -= size;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The marks of a sampled run's recorded blocks, so that the free of any
+ * other block learns it was not recorded without a table lookup: per 512
+ * bytes of address space (1 KiB on Armv7) a counter of the recorded
+ * blocks live in the table that start there, kept by the owner's state
+ * (heap_state.c: 1 more when a birth adds its block to the table, 1 less
+ * when one dies; atomic, since neighbours may be born and die on other
+ * threads). They are the shadow's own counters: a counter of each 64
+ * bytes of the shadow, which only a program access to the shadow itself
+ * would count (none does), so they take no memory of their own and
+ * share the shadow's place in every image. Where counters do not cover
+ * (an address above the shadow's limit under valgrind) the table is
+ * asked. */
+#define MIP_RT_HEAP_SHADOW_OF(a)                                               \
+  (MIP_RT_HEAP_SHADOW_OFFSET +                                                 \
+   (((uintptr_t)(a) >> MIP_RT_HEAP_GRANULE_SHIFT) << MIP_RT_HEAP_COUNTER_SHIFT))
+static inline mip_rt_heap_counter *mip_rt_heap_sample_mark_of(uintptr_t p) {
+  /* MIP_RT_HEAP_SHADOW_OF(MIP_RT_HEAP_SHADOW_OF(p)), the offset being a
+   * multiple of a granule: one shift of p and a constant. */
+  return (mip_rt_heap_counter *)(MIP_RT_HEAP_SHADOW_OF(
+                                     MIP_RT_HEAP_SHADOW_OFFSET) +
+                                 ((p >> (2 * MIP_RT_HEAP_GRANULE_SHIFT -
+                                         MIP_RT_HEAP_COUNTER_SHIFT))
+                                  << MIP_RT_HEAP_COUNTER_SHIFT));
+}
+/* The addresses the shadow covers (heap_shadow.c; the header's). */
+MIP_RT_HIDDEN extern uint64_t mip_rt_heap_shadow_covered;
+/* A block at p joined (born 1) or left for good (born 0) the table of a
+ * sampled state h: its mark, when h counts in the process's shadow. */
+MIP_RT_HIDDEN void mip_rt_heap_sample_mark(const struct mip_rt_heap *h,
+                                           uintptr_t p, int born);
+/* The last block a realloc moved on this thread (heap_owner.c): the hook
+ * that follows puts the new block in its context. */
+MIP_RT_HIDDEN extern __thread uintptr_t mip_rt_heap_moved_from;
+/* This image's ops (heap_owner.c): the header names them when this image
+ * owns the heap state. */
+MIP_RT_HIDDEN extern const struct mip_rt_heap_ops mip_rt_heap_image_ops;
+/* Whether a free of p needs nothing from the heap state, in a few loads:
+ * this image samples (so its shadow is in place: the option is read only
+ * then), no recorded block starts in p's 512 bytes, and this image owns
+ * the state (so its heap_sample is the state's, which keeps the marks). */
+static inline __attribute__((always_inline)) int
+mip_rt_heap_sample_untracked(uintptr_t p) {
+  return mip_rt_heap_sample_option &&
+         (uint64_t)p < mip_rt_heap_shadow_covered &&
+         !__atomic_load_n(mip_rt_heap_sample_mark_of(p), __ATOMIC_RELAXED) &&
+         __atomic_load_n(&MIP_RT_HEAP_HEADER->owner, __ATOMIC_ACQUIRE) ==
+             &mip_rt_heap_image_ops;
+}
 
 /* ---- Blocks whose death went unseen (heap_loss.c) ------------------- */
 

@@ -16,16 +16,22 @@
 #include "heap_hooks.h"
 
 #define HOOK MIP_RT_HIDDEN __attribute__((noinline, disable_tail_calls))
+/* What a hook does past its first checks, out of line: the hook itself
+ * then keeps no register across a call, and what a sampled run does for
+ * most blocks (the countdown, a free without a mark) is done before any
+ * is saved. The walk still starts at the hook's frame (fp), which stays
+ * while the call runs. */
+#define SLOW static __attribute__((noinline))
 
-/* Sampled (heap_sample, which every image reads alike once started): a
- * block not chosen costs the countdown alone, not even a call to the
- * owner; nothing goes into the table, so the pointer a free hook left
- * needs no clearing either. */
-static void born(void *p, uint64_t size, uint8_t *site, const void *fp,
-                 uint32_t block_flags) {
+/* A block the countdown did not pass over (sampled: heap_sample, which
+ * every image reads alike once started, mip_rt_heap_sample_passes): it
+ * reached the sample point, and is drawn and recorded, or (the thread's
+ * first) not. Unsampled, every block. */
+SLOW void born(void *p, uint64_t size, uint8_t *site, const void *fp,
+               uint32_t block_flags) {
   uint64_t rate = mip_rt_heap_sample_option;
   if (__builtin_expect(rate != 0, 0)) {
-    if (!mip_rt_heap_sampled(rate, size))
+    if (!mip_rt_heap_sample_slow(rate, size))
       return;
     block_flags |= MIP_RT_HEAP_CHOSEN;
   }
@@ -38,58 +44,75 @@ static void born(void *p, uint64_t size, uint8_t *site, const void *fp,
 
 HOOK void __mip_heap_alloc(void *p, uint64_t size, uint8_t *site) {
   *site = 1;
-  if (p)
+  if (p && !mip_rt_heap_sample_passes(size))
     born(p, size, site, __builtin_frame_address(0), 0);
 }
 
 HOOK void __mip_heap_alloc_str(void *p, uint8_t *site) {
   *site = 1;
-  if (p)
-    born(p, mip_rt_strlen(p) + 1, site, __builtin_frame_address(0), 0);
+  uint64_t size;
+  if (p && !mip_rt_heap_sample_passes(size = mip_rt_strlen(p) + 1))
+    born(p, size, site, __builtin_frame_address(0), 0);
 }
 
 HOOK void __mip_heap_alloc_at(void **out, int result, uint64_t size,
                               uint8_t *site) {
   *site = 1;
-  if (result == 0 && out && *out)
+  if (result == 0 && out && *out && !mip_rt_heap_sample_passes(size))
     born(*out, size, site, __builtin_frame_address(0), 0);
+}
+
+/* A realloc of a block the owner may hold (see below). */
+SLOW void reallocated(void *old, void *p, uint64_t size, uint8_t *site,
+                      const void *fp) {
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
+  if (o && !p) {
+    o->free(old);
+  } else if (o) {
+    mip_rt_heap_just_freed = 0;
+    o->realloc(old, p, size, (uintptr_t)site, fp, mip_rt_heap_depth);
+  }
 }
 
 /* After realloc or reallocarray: when p is not NULL, old dies (unless the
  * interposed realloc closed it already) and p is born in the context of
  * the block it came from (as DHAT counts it), or in this call's when MIP
  * never saw old; p NULL with size 0 freed old; p NULL otherwise changed
- * nothing. */
+ * nothing. realloc(NULL, n) is an allocation, as the owner's realloc
+ * would make it. Sampled, so is a realloc of an old block that was not
+ * recorded (no mark, and not the one the interposed realloc just moved):
+ * p is a block of this call's, with its own chance, as the owner's
+ * realloc would make it, and the owner is not asked. */
 HOOK void __mip_heap_realloc(void *old, void *p, uint64_t size,
                              uint8_t *site) {
   *site = 1;
-  if (!p && size)
-    return;
-  if (!old) { /* realloc(NULL, n): an allocation, as the owner's realloc
-                 would make it */
-    if (p)
+  if (!old) {
+    if (p && !mip_rt_heap_sample_passes(size))
       born(p, size, site, __builtin_frame_address(0), 0);
     return;
   }
-  const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
-  if (o && !p) {
-    o->free(old);
-  } else if (o) {
-    mip_rt_heap_just_freed = 0;
-    o->realloc(old, p, size, (uintptr_t)site, __builtin_frame_address(0),
-               mip_rt_heap_depth);
+  int untracked = mip_rt_heap_sample_untracked((uintptr_t)old) &&
+                  (uintptr_t)old != mip_rt_heap_moved_from;
+  if (!p) { /* failed (size not 0: nothing changed), or freed old */
+    if (!size && !untracked)
+      reallocated(old, p, size, site, __builtin_frame_address(0));
+    return;
   }
+  if (!untracked)
+    reallocated(old, p, size, site, __builtin_frame_address(0));
+  else if (!mip_rt_heap_sample_passes(size))
+    born(p, size, site, __builtin_frame_address(0), MIP_RT_HEAP_REALLOC);
 }
 
-/* A free of a pointer MIP never saw (a ghost free), from the hook whose
- * frame is fp: counted, and its stack walked. Out of line, so that the
- * hook keeps nothing but site across its call of free. */
-static __attribute__((noinline, cold)) void ghost_free(uint8_t *site,
-                                                       const void *fp) {
-  __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
-  const struct mip_rt_heap_ops *o = mip_rt_heap_owner(); /* found before */
-  if (o)
+/* A free in instrumented code that the owner may have to close. A free of
+ * a pointer MIP never saw (a ghost free) is counted, and its stack walked
+ * from fp. */
+SLOW void freed(void *p, uint8_t *site, const void *fp) {
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
+  if (o && !o->free(p)) {
+    __atomic_fetch_add(&mip_rt_heap_unseen_frees, 1, __ATOMIC_RELAXED);
     o->ghost((uintptr_t)site, fp, mip_rt_heap_depth);
+  }
 }
 
 HOOK void __mip_heap_free(void *p, uint8_t *site) {
@@ -101,9 +124,9 @@ HOOK void __mip_heap_free(void *p, uint8_t *site) {
    * across the calls: a signal handler's free of another block in
    * between clears it, and the free then only looks again. */
   mip_rt_heap_just_freed = (uintptr_t)p;
-  const struct mip_rt_heap_ops *o = mip_rt_heap_owner();
-  if (o && !o->free(p))
-    ghost_free(site, __builtin_frame_address(0));
+  /* Sampled, a pointer without a mark was not recorded: nothing to do. */
+  if (!mip_rt_heap_sample_untracked((uintptr_t)p))
+    freed(p, site, __builtin_frame_address(0));
 }
 
 /* memcpy, memmove (each range) and memset: one access to each granule.

@@ -42,7 +42,8 @@
  * mip_rt_heap_just_freed: this one then does not look for it again.
  * Otherwise it looks and, finding nothing, says nothing: it sees every
  * free of the process, libc's own included, so a pointer it never saw is
- * no news. realloc: the
+ * no news; sampled, a pointer without a mark (heap.h) it does not even
+ * look up. realloc: the
  * old block is taken out (its counters summed) before the real realloc,
  * and dies only if that succeeded (or the size was 0, which frees it);
  * otherwise it goes back. The new block is born only in the hook, where
@@ -172,6 +173,35 @@ static int take(const struct mip_rt_heap_ops *o, void *p,
   return o && o->take(p, t);
 }
 
+/* A free that the owner may have to close: mostly of blocks nobody
+ * tracks, so the table first, the clock and the CPU only for a block
+ * found there. */
+static inline __attribute__((always_inline)) void close_if_tracked(void *p) {
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
+  struct mip_rt_heap_taken t;
+  if (take(o, p, &t))
+    o->settle(&t, 1);
+}
+
+/* Kept until dlsym is done: a leak if more come than there is room. */
+static void park(void *p) {
+  uint32_t i = __atomic_fetch_add(&parked_count, 1, __ATOMIC_RELAXED);
+  if (i < PARKED)
+    parked[i] = p;
+}
+
+/* A free the owner may have to close, or before the real free is known.
+ * Out of line, its record on its own stack, so that the interposed free
+ * keeps no register and ends in a jump to the real one. */
+static __attribute__((noinline)) void free_slowly(void *p, int tracked) {
+  if (tracked)
+    close_if_tracked(p);
+  if (resolve())
+    real_free(p);
+  else
+    park(p);
+}
+
 /* None of these changes errno on its own (the table operations call
  * nothing that could; the lookup of the real functions keeps it). */
 void __mip_heap_interposed_free(void *p) {
@@ -184,32 +214,22 @@ void __mip_heap_interposed_free(void *p) {
   /* Read and cleared at once, as far as this thread goes: a signal
    * handler's free in between sees 0, or p (then p is closed already). */
   uintptr_t closed = mip_rt_heap_just_freed;
-  if (closed) {
-    mip_rt_heap_just_freed = 0;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  }
-  if (closed != (uintptr_t)p) {
-    /* Mostly blocks nobody tracks: the table first, the clock and the
-     * CPU only for a block found there. */
-    const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
-    struct mip_rt_heap_taken t;
-    if (take(o, p, &t))
-      o->settle(&t, 1);
-  }
-  if (resolve()) {
+  mip_rt_heap_just_freed = 0;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  /* Sampled, a pointer without a mark was not recorded (heap.h). */
+  int tracked =
+      closed != (uintptr_t)p && !mip_rt_heap_sample_untracked((uintptr_t)p);
+  if (__builtin_expect(!tracked, 1) &&
+      __builtin_expect(__atomic_load_n(&resolved, __ATOMIC_ACQUIRE), 1))
     real_free(p);
-  } else {
-    /* Kept until dlsym is done: a leak if more come than there is room. */
-    uint32_t i = __atomic_fetch_add(&parked_count, 1, __ATOMIC_RELAXED);
-    if (i < PARKED)
-      parked[i] = p;
-  }
+  else
+    free_slowly(p, tracked);
 }
 
 /* The real call, with the old block taken out first and settled after. */
-static void *reallocate(void *old, size_t size, size_t n, int array) {
-  mip_rt_heap_just_freed = 0;
-  const struct mip_rt_heap_ops *o = old ? mip_rt_heap_owner_if_any() : NULL;
+static __attribute__((noinline)) void *reallocate(void *old, size_t size,
+                                                  size_t n, int array) {
+  const struct mip_rt_heap_ops *o = mip_rt_heap_owner_if_any();
   struct mip_rt_heap_taken t;
   int taken = take(o, old, &t);
   size_t total = 0;
@@ -228,14 +248,36 @@ static void *reallocate(void *old, size_t size, size_t n, int array) {
   return q;
 }
 
-void *__mip_heap_interposed_realloc(void *old, size_t size) {
+/* Whether a realloc of old may need the owner: realloc(NULL, n) does not
+ * (the hook that follows in instrumented code makes its block), nor,
+ * sampled, a realloc of a block without a mark (heap.h). Either way the
+ * pointer a free hook left is forgotten. */
+static inline __attribute__((always_inline)) int may_be_tracked(void *old) {
+  mip_rt_heap_just_freed = 0;
+  return old && !mip_rt_heap_sample_untracked((uintptr_t)old);
+}
+
+/* A realloc of a block the owner may hold, or before the real functions
+ * are known. Out of line, so that the interposed realloc keeps no
+ * register. */
+static __attribute__((noinline)) void *realloc_slowly(void *old,
+                                                      size_t size) {
   if (!resolve()) {
     if (__libc_realloc)
       return __libc_realloc(old, size);
     errno = ENOMEM;
     return NULL;
   }
+  if (!may_be_tracked(old))
+    return real_realloc(old, size);
   return reallocate(old, size, 1, 0);
+}
+
+void *__mip_heap_interposed_realloc(void *old, size_t size) {
+  if (__builtin_expect(__atomic_load_n(&resolved, __ATOMIC_ACQUIRE), 1) &&
+      !may_be_tracked(old))
+    return real_realloc(old, size);
+  return realloc_slowly(old, size);
 }
 
 void *__mip_heap_interposed_reallocarray(void *old, size_t n, size_t m) {
@@ -246,5 +288,7 @@ void *__mip_heap_interposed_reallocarray(void *old, size_t n, size_t m) {
     errno = ENOMEM;
     return NULL;
   }
+  if (!may_be_tracked(old) && real_reallocarray)
+    return real_reallocarray(old, n, m);
   return reallocate(old, n, m, 1);
 }

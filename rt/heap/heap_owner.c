@@ -145,8 +145,9 @@ static int op_free(const void *p) {
 }
 
 /* The last block a realloc moved on this thread, for the hook that comes
- * right after it in instrumented code. */
-static __thread uintptr_t moved_from;
+ * right after it in instrumented code (which looks at it first when it
+ * samples: heap_hooks.c). */
+__thread uintptr_t mip_rt_heap_moved_from;
 static __thread uint32_t moved_context;
 
 static void op_settle_moved(const struct mip_rt_heap_taken *t, int died) {
@@ -154,10 +155,10 @@ static void op_settle_moved(const struct mip_rt_heap_taken *t, int died) {
   /* A block of another generation (the parent's, or live at a reset)
    * is not followed: the new block is one of the realloc call's. */
   if (died && t->block.generation == state.generation) {
-    moved_from = t->block.addr;
+    mip_rt_heap_moved_from = t->block.addr;
     moved_context = t->block.context;
   } else if (died) {
-    moved_from = 0;
+    mip_rt_heap_moved_from = 0;
   }
 }
 
@@ -166,8 +167,8 @@ static void op_settle_moved(const struct mip_rt_heap_taken *t, int died) {
  * now); 0 when MIP never saw a block at old. */
 static int context_moved_from(struct mip_rt_heap *h, uintptr_t old,
                               uint32_t *context) {
-  if (old && moved_from == old) {
-    moved_from = 0;
+  if (old && mip_rt_heap_moved_from == old) {
+    mip_rt_heap_moved_from = 0;
     *context = moved_context;
     return 1;
   }
@@ -237,6 +238,10 @@ static const struct mip_rt_heap_ops ops = {
     .record = op_record,
     .reset = op_reset,
 };
+/* The same, by a name the hooks compare the header's owner with (heap.h,
+ * mip_rt_heap_sample_untracked). */
+extern const struct mip_rt_heap_ops mip_rt_heap_image_ops
+    __attribute__((alias("ops")));
 
 static int owner_here(void) {
   return __atomic_load_n(&phase, __ATOMIC_ACQUIRE) == 2 && !shadowless &&

@@ -16,6 +16,11 @@
  * summed per context (SampleWeight, SampleBytes of mib.inc), are unbiased
  * estimates of its blocks and bytes. The runtime has no libm: the
  * logarithm and the exponential are computed here, to about 1e-13.
+ *
+ * The free of a block not recorded must cost next to nothing too: the
+ * state marks where its recorded blocks start (mip_rt_heap_sample_mark,
+ * heap.h), and a free whose pointer has no mark goes no further than the
+ * hook or the interposed free.
  */
 #include "heap.h"
 
@@ -137,4 +142,19 @@ int mip_rt_heap_sample_slow(uint64_t rate, uint64_t size) {
   }
   mip_rt_heap_sample_left = draw(rate); /* from the end of this block */
   return 1;
+}
+
+/* Only a state counting in the process's shadow marks (a unit test's
+ * state has a shadow of its own), and only below what the shadow covers:
+ * a free above it asks the table (heap.h). */
+void mip_rt_heap_sample_mark(const struct mip_rt_heap *h, uintptr_t p,
+                             int born) {
+  if (h->shadow != MIP_RT_HEAP_SHADOW_OFFSET ||
+      (uint64_t)p >= mip_rt_heap_shadow_covered)
+    return;
+  mip_rt_heap_counter *mark = mip_rt_heap_sample_mark_of(p);
+  if (born)
+    __atomic_add_fetch(mark, 1, __ATOMIC_RELAXED);
+  else
+    __atomic_sub_fetch(mark, 1, __ATOMIC_RELAXED);
 }

@@ -74,12 +74,13 @@ static void use_shadow(void) {
 #else
 static void use_shadow(void) {}
 #endif
-/* The addresses the shadow covers, as its header says. */
-static uint64_t covered = MIP_RT_HEAP_ADDR_LIMIT;
+/* The addresses the shadow covers, as its header says (heap.h: the
+ * sampled free's marks are read below it only). */
+uint64_t mip_rt_heap_shadow_covered = MIP_RT_HEAP_ADDR_LIMIT;
 
 static void cover(uint32_t addr_bits) {
   if (addr_bits && addr_bits < MIP_RT_ADDR_BITS)
-    covered = (uint64_t)1 << addr_bits;
+    mip_rt_heap_shadow_covered = (uint64_t)1 << addr_bits;
 }
 
 /* v as 0x and its hex digits, no leading zeros. */
@@ -242,7 +243,8 @@ int mip_rt_heap_shadow_map(void) {
 uint64_t mip_rt_heap_shadow_limit(uintptr_t base) {
   if (!base)
     return 0;
-  return base == MIP_RT_HEAP_SHADOW_OFFSET ? covered : MIP_RT_HEAP_ADDR_LIMIT;
+  return base == MIP_RT_HEAP_SHADOW_OFFSET ? mip_rt_heap_shadow_covered
+                                         : MIP_RT_HEAP_ADDR_LIMIT;
 }
 
 /* The counters of the granules [p, p + size) overlaps, as [*first,

@@ -242,6 +242,8 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
     stat(h, MIP_RT_HEAP_STAT_DROPPED);
     return;
   }
+  if (rc == 0 && h->sample) /* replacing a block keeps its address's mark */
+    mip_rt_heap_sample_mark(h, p, 1);
   if (rc > 0) {
     /* Its counters are still the old block's: the new one has not been
      * touched by instrumented code yet. */
@@ -299,6 +301,8 @@ int mip_rt_heap_take(struct mip_rt_heap *h, uintptr_t p,
 void mip_rt_heap_settle(struct mip_rt_heap *h,
                         const struct mip_rt_heap_taken *t, int dies) {
   if (dies) {
+    if (h->sample)
+      mip_rt_heap_sample_mark(h, t->block.addr, 0);
     died(h, &t->block, t->count, t->dealloc_ms, t->dealloc_cpu);
   } else {
     if (t->block.flags & MIP_RT_HEAP_RELEASED)
@@ -314,6 +318,8 @@ int mip_rt_heap_free(struct mip_rt_heap *h, uintptr_t p, uint32_t now,
   struct mip_rt_heap_taken t;
   if (!mip_rt_heap_take(h, p, &t, now, cpu))
     return 0;
+  if (h->sample)
+    mip_rt_heap_sample_mark(h, p, 0);
   died(h, &t.block, t.count, t.dealloc_ms, t.dealloc_cpu); /* settled */
   return 1;
 }

@@ -423,6 +423,20 @@ cross_heap() {
   expect_eq "$ARCH heap: a block a library frees is not live at exit" \
     "$(jq -c '[.heap[] | select(.TotalSize == 1000) | .LiveAtExitCount]' "lifetime.$TAG.json")" "[0]"
 
+  # Sampled, every block recorded (heap_sample=1): the exact run's
+  # contexts, blocks that uninstrumented code frees and reallocates
+  # included, so every recorded block has its mark in the shadow's own
+  # shadow, whose place differs per architecture (docs/heap.md).
+  heap_one sampled "$HERE/progs/heap_sample/foreign.c" &&
+    jq -c '.heap[] | [[.frames[].function], .AllocCount, .TotalSize,
+      .ReallocCount, .LiveAtExitCount]' "sampled.$TAG.json" | sort >sampled.exact &&
+    MIP_OPTIONS=heap_sample=1 heap_profile "sampled.$TAG" "$TARGET_RUN" &&
+    jq -c '.heap[] | [[.frames[].function], .AllocCount, .TotalSize,
+      .ReallocCount, .LiveAtExitCount]' "sampled.$TAG.json" | sort >sampled.all
+  [ "$(wc -l <sampled.exact)" -ge 3 ] && cmp -s sampled.exact sampled.all &&
+    pass "$ARCH heap: every block sampled, the exact run's contexts" ||
+    fail "$ARCH heap: every block sampled, contexts differ from the exact run's"
+
   cross_heap_dlopen
 }
 
