@@ -147,7 +147,7 @@ int mip_rt_heap_shadow_present(void) {
     return 0;
   cover(MIP_RT_HEAP_HEADER->addr_bits);
   use_shadow();
-  __atomic_store_n(&mip_rt_heap_touch_last, (uintptr_t)(covered - 1),
+  __atomic_store_n(&mip_rt_heap_touch_last, (uintptr_t)(mip_rt_heap_shadow_covered - 1),
                    __ATOMIC_RELEASE);
   __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
   return 1;
@@ -234,7 +234,7 @@ int mip_rt_heap_shadow_map(void) {
                                    : "which cannot be reserved");
   }
   use_shadow();
-  __atomic_store_n(&mip_rt_heap_touch_last, (uintptr_t)(covered - 1),
+  __atomic_store_n(&mip_rt_heap_touch_last, (uintptr_t)(mip_rt_heap_shadow_covered - 1),
                    __ATOMIC_RELEASE);
   __atomic_store_n(&mapped, 1, __ATOMIC_RELEASE);
   return 1;
