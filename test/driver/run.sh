@@ -149,13 +149,31 @@ t_modes() {
 }
 check "-fmip-generate=LIST reaches the plugin verbatim" t_modes
 
-FP="-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer"
+FP="-fno-omit-frame-pointer"
+cat >"$W/fp.c" <<'EOF'
+#include <stdlib.h>
+__attribute__((noinline)) int leaf(int x) { return x * 3 + 1; }
+int main(int argc, char **argv) {
+  char *p = malloc((size_t)argc + 8);
+  p[0] = (char)leaf(argc);
+  int r = p[0] - 4 + (argv[0] == 0);
+  free(p);
+  return r;
+}
+EOF
+# pushes FUNCTION OBJECT: FUNCTION's first instruction pushes %rbp.
+pushes() {
+  "$(dirname "$CLANG")/llvm-objdump" -d "$2" | grep -A1 "<$1>:" | grep -q 'push.*%rbp'
+}
 t_heap_frame_pointers() {
-  drive "$MIPCC" -fmip-generate=heap -O2 -fomit-frame-pointer -c a.c -o h.o
+  drive "$MIPCC" -fmip-generate=heap -O2 -fomit-frame-pointer -c fp.c -o h.o
   [ "$RC" = 0 ] && has -fplugin-arg-mip-generate=heap &&
-    ends_with "-fomit-frame-pointer -c a.c -o h.o $FP" && instrumented "$W/h.o" &&
-    "$(dirname "$CLANG")/llvm-objdump" -d "$W/h.o" | grep -A1 '<main>:' |
-    grep -q 'push.*%rbp' &&
+    ends_with "-fomit-frame-pointer -c fp.c -o h.o $FP" && instrumented "$W/h.o" &&
+    has -momit-leaf-frame-pointer && pushes main "$W/h.o" &&
+    ! pushes leaf "$W/h.o" &&
+    # The command's own choice for leaves wins.
+    drive "$MIPCC" -fmip-generate=heap -O2 -mno-omit-leaf-frame-pointer -c fp.c -o h.o &&
+    [ "$RC" = 0 ] && pushes main "$W/h.o" && pushes leaf "$W/h.o" &&
     drive "$MIPCC" '-fmip-generate=counts, heap' -c a.c -o h.o &&
     [ "$RC" = 0 ] && ends_with "-o h.o $FP" &&
     drive "$MIPCC" -fmip-generate=heap -o hd -c -- a.c &&
@@ -169,7 +187,7 @@ t_heap_frame_pointers() {
     drive "$MIPCC" -fmip-generate=heap a.o -o heaplink &&
     [ "$RC" = 0 ] && lacks omit-frame-pointer && ends_with "$RT"
 }
-check "heap mode compiles with frame pointers, after the user's flags" \
+check "heap mode compiles with frame pointers, after the user's flags, none in leaves unless asked" \
   t_heap_frame_pointers
 
 t_link_only() {

@@ -1,8 +1,9 @@
 /*
  * The command that replaces mipcc:
  *
- *   COMPILER [plugin args] [-Wl,--build-id] USER ARGS...
- *            [frame-pointer flags] [-ffunction-sections -fdata-sections]
+ *   COMPILER [plugin args] [-Wl,--build-id] [-momit-leaf-frame-pointer]
+ *            USER ARGS... [-fno-omit-frame-pointer]
+ *            [-ffunction-sections -fdata-sections]
  *            [-fuse-ld=lld] [ordering file] [LTO plugin] [-x none]
  *            [INTERPOSER] [CONTINUOUS] [-Wl,-u,__mip_link_pool
  *            [-Wl,-u,__mip_link_pool_heap]]
@@ -15,7 +16,7 @@
  * out (a response file holding some is replaced by its arguments, as clang
  * would have read them, minus those flags). The plugin and -Wl,--build-id
  * come first, so that a user's own -Wl,--build-id=STYLE (or =none) later
- * on the line still wins. Heap mode's frame-pointer flags and
+ * on the line still wins. Heap mode's -fno-omit-frame-pointer and
  * -fmip-order's -ffunction-sections -fdata-sections come after the user's,
  * so that a build's own -fomit-frame-pointer or -fno-function-sections
  * cannot undo
@@ -157,11 +158,15 @@ const char **build_command(const char *compiler, int argc, char **argv,
     strvec_push(&cmd, "-Wl,--build-id");
   if (add->thumb)
     strvec_push(&cmd, "-mthumb"); /* a later -marm of the command wins */
+  /* A leaf function is never on the stack when a heap hook walks it (a
+   * function that allocates calls the hook): its frame pointer would cost
+   * every leaf a push and a pop for nothing. A default only: the command's
+   * own -mno-omit-leaf-frame-pointer wins. */
+  if (add->frame_pointers)
+    strvec_push(&cmd, "-momit-leaf-frame-pointer");
   add_user_args(&cmd, 1, rq->tail, argv, rq);
-  if (add->frame_pointers) {
+  if (add->frame_pointers)
     strvec_push(&cmd, "-fno-omit-frame-pointer");
-    strvec_push(&cmd, "-mno-omit-leaf-frame-pointer");
-  }
   if (add->frame_chain)
     strvec_push(&cmd, "-mframe-chain=aapcs");
   if (add->function_sections) {

@@ -297,7 +297,8 @@ struct additions {
   const char *alloc_why; /* why it is (not) added, at a link with
                             -fmip-use; NULL elsewhere */
   bool frame_pointers; /* -fno-omit-frame-pointer
-                          -mno-omit-leaf-frame-pointer (heap mode) */
+                          after the command's flags, -momit-leaf-frame-pointer
+                          before them (heap mode) */
   bool frame_chain; /* -mframe-chain=aapcs with them (Armv7: Thumb and Arm
                        code alike keep AAPCS frame records in r11) */
   bool function_sections; /* -ffunction-sections -fdata-sections
