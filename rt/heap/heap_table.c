@@ -483,9 +483,9 @@ table_take_panels(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
   return take_in(keys, mask, k, addr, out);
 }
 
-int mip_rt_heap_table_put_as(struct mip_rt_heap *h,
-                             const struct mip_rt_heap_block *b,
-                             struct mip_rt_heap_block *old, int solo) {
+/* put, once in (solo: by the state's only thread, without the lock). */
+INLINE int put_into(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
+                    struct mip_rt_heap_block *old, int solo) {
   if (!b->addr || b->addr > ADDR_MASK)
     return -1;
   struct mip_rt_heap_shard *sh = shard_of(h, b->addr);
@@ -504,27 +504,38 @@ int mip_rt_heap_table_put_as(struct mip_rt_heap *h,
   return rc;
 }
 
+int mip_rt_heap_table_put_as(struct mip_rt_heap *h,
+                             const struct mip_rt_heap_block *b,
+                             struct mip_rt_heap_block *old, int solo) {
+  return put_into(h, b, old, solo);
+}
+
 int mip_rt_heap_table_put(struct mip_rt_heap *h,
                           const struct mip_rt_heap_block *b,
                           struct mip_rt_heap_block *old) {
   int solo = mip_rt_heap_solo(&h->timeline);
-  int rc = mip_rt_heap_table_put_as(h, b, old, solo);
+  int rc = put_into(h, b, old, solo);
   mip_rt_heap_solo_end(&h->timeline, solo);
   return rc;
 }
 
-int mip_rt_heap_table_take_as(struct mip_rt_heap *h, uint64_t addr,
-                              struct mip_rt_heap_block *out, int solo) {
+/* The shard that may hold a block at addr, NULL when none can. A shard
+ * without blocks holds none at addr, which its count says without its
+ * lock (or the way in, mip_rt_heap_solo): a block at addr was put there
+ * before the caller could free it (the program saw the allocation
+ * return), so its count is seen. What a sampled run does for most frees,
+ * and the interposed free for blocks nobody tracks. */
+INLINE struct mip_rt_heap_shard *shard_holding(struct mip_rt_heap *h,
+                                               uint64_t addr) {
   if (!addr || addr > ADDR_MASK)
-    return 0;
+    return NULL;
   struct mip_rt_heap_shard *sh = shard_of(h, addr);
-  /* A shard without blocks holds none at addr, without its lock: a block
-   * at addr was put there before the caller could free it (the program
-   * saw the allocation return), so its count is seen. What a sampled run
-   * does for most frees, and the interposed free for blocks nobody
-   * tracks. */
-  if (!__atomic_load_n(&sh->count, __ATOMIC_RELAXED))
-    return 0;
+  return __atomic_load_n(&sh->count, __ATOMIC_RELAXED) ? sh : NULL;
+}
+
+/* take from that shard, once in. */
+INLINE int take_from(struct mip_rt_heap_shard *sh, uint64_t addr,
+                     struct mip_rt_heap_block *out, int solo) {
   mip_rt_heap_lock_unless(solo, &sh->lock);
   uint64_t table = sh->table;
   int found = 0;
@@ -540,10 +551,19 @@ int mip_rt_heap_table_take_as(struct mip_rt_heap *h, uint64_t addr,
   return found;
 }
 
+int mip_rt_heap_table_take_as(struct mip_rt_heap *h, uint64_t addr,
+                              struct mip_rt_heap_block *out, int solo) {
+  struct mip_rt_heap_shard *sh = shard_holding(h, addr);
+  return sh ? take_from(sh, addr, out, solo) : 0;
+}
+
 int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
                            struct mip_rt_heap_block *out) {
+  struct mip_rt_heap_shard *sh = shard_holding(h, addr);
+  if (!sh)
+    return 0;
   int solo = mip_rt_heap_solo(&h->timeline);
-  int found = mip_rt_heap_table_take_as(h, addr, out, solo);
+  int found = take_from(sh, addr, out, solo);
   mip_rt_heap_solo_end(&h->timeline, solo);
   return found;
 }
