@@ -275,8 +275,9 @@ struct mip_rt_heap_shard {
 #define MIP_RT_HEAP_DEPTH_DEFAULT 64u
 #define MIP_RT_HEAP_DEPTH_MAX 128u
 
-/* Under its lock: live, peak and mib, all changed together, so that one
- * locked instruction per birth and one per death keeps them exact. */
+/* Under its lock (or by the state's only thread, mip_rt_heap_solo):
+ * live, peak and mib, all changed together, so that one locked
+ * instruction per birth and one per death keeps them exact. */
 struct mip_rt_heap_context {
   uint32_t lock;
   uint32_t reserved;
@@ -347,6 +348,14 @@ static inline int mip_rt_heap_try_lock(uint32_t *lock) {
 static inline void mip_rt_heap_unlock(uint32_t *lock) {
   __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
+static inline void mip_rt_heap_lock_unless(int solo, uint32_t *lock) {
+  if (!solo)
+    mip_rt_heap_lock(lock);
+}
+static inline void mip_rt_heap_unlock_unless(int solo, uint32_t *lock) {
+  if (!solo)
+    mip_rt_heap_unlock(lock);
+}
 
 /* ---- Timeline and global peak (heap_timeline.c) ------------------------ */
 
@@ -414,6 +423,59 @@ struct mip_rt_heap_timeline {
 MIP_RT_HIDDEN void mip_rt_heap_timeline_next(struct mip_rt_heap_timeline *t,
                                              uint32_t now);
 
+/* One thread or several. While a single thread (the owner) has changed
+ * the state, it takes none of its locks (the shards', the contexts', the
+ * timeline's): an uncontended locked instruction costs some twenty
+ * cycles, and a birth and a death took four. Its changes are marked busy
+ * instead, a plain store that a compiler barrier orders before its check
+ * that no other thread came (multi 0). A second thread's first change
+ * (or a dump, reset or fork on it, mip_rt_heap_share) sets multi and
+ * runs membarrier(MEMBARRIER_CMD_GLOBAL), which makes every thread pass
+ * a full barrier: after it either the owner's busy mark is seen, and the
+ * second thread waits for it to clear, or the owner's check sees multi
+ * and it takes the locks from then on. Then, and only then, may the
+ * second thread touch anything. Nothing depends on how the second thread
+ * came to be (pthread_create, a library's thread started before the heap
+ * runtime, a thread that only frees): what counts is that it reaches the
+ * state, and every way in goes through here. A signal handler runs on a
+ * thread that is here already: on the owner's, it sees the state as a
+ * dump that could not take a lock did before (it can only read: nothing
+ * it changes is async-signal-safe to change); on another's, it is that
+ * thread. A forked child has one thread: it owns the state alone again
+ * (mip_rt_heap_solo_again); the fork itself takes every shard lock after
+ * switching to multi (mip_rt_heap_lock_all), so that the owner is caught
+ * in none of its changes. A kernel without membarrier: multi from the
+ * start. */
+
+/* The way in for changes: 1 when the calling thread is the state's only
+ * one so far (it is marked busy until mip_rt_heap_solo_end, and takes no
+ * lock), 0 when it takes the locks. */
+MIP_RT_HIDDEN int mip_rt_heap_solo_slow(struct mip_rt_heap_timeline *t);
+static inline int mip_rt_heap_solo(struct mip_rt_heap_timeline *t) {
+  if (__builtin_expect(t->owner == mip_rt_thread_pointer(), 1)) {
+    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(!__atomic_load_n(&t->multi, __ATOMIC_RELAXED), 1))
+      return 1;
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+  }
+  return mip_rt_heap_solo_slow(t);
+}
+static inline void mip_rt_heap_solo_end(struct mip_rt_heap_timeline *t,
+                                        int solo) {
+  if (solo)
+    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+}
+/* The way in for reading or changing the whole state from any thread (a
+ * dump, a reset, a fork): afterwards the locks exclude every thread's
+ * changes; 0 when the switch to multi another thread started did not
+ * settle within tries turns (0: no limit), then the owner may still be
+ * changing the state without them. */
+MIP_RT_HIDDEN int mip_rt_heap_share(struct mip_rt_heap_timeline *t,
+                                    unsigned tries);
+/* A forked child's only thread owns the state alone. */
+MIP_RT_HIDDEN void mip_rt_heap_solo_again(struct mip_rt_heap_timeline *t);
+
 /* Entering the totals: 0 when the calling thread is their only one so far
  * (it is marked busy), 1 when it took the lock. */
 MIP_RT_HIDDEN int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t);
@@ -463,31 +525,28 @@ static inline uint64_t mip_rt_heap_timeline_count(
   return t->epoch;
 }
 
-/* The same from any thread: entered (mip_rt_heap_timeline_enter), then
- * left, by the lock or the busy mark. */
-MIP_RT_HIDDEN uint64_t mip_rt_heap_timeline_change_entering(
-    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now);
+/* The same for a caller that went in already (mip_rt_heap_solo): alone,
+ * the change; else under the timeline's lock. Inline: every birth and
+ * death comes here, born a constant. */
+static inline uint64_t mip_rt_heap_timeline_change_as(
+    struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now,
+    int solo) {
+  if (__builtin_expect(solo, 1))
+    return mip_rt_heap_timeline_count(t, size, born, now);
+  mip_rt_heap_lock(&t->lock);
+  uint64_t epoch = mip_rt_heap_timeline_count(t, size, born, now);
+  mip_rt_heap_unlock(&t->lock);
+  return epoch;
+}
 
 /* A block of size bytes was born (born 1) or died (0) at now: the totals,
- * the peak and the timeline; returns the epoch the change belongs to.
- * Inline: every birth and death comes here, born a constant. The thread
- * that owns the totals takes no lock while it is their only one: it marks
- * itself busy, which a compiler barrier orders before its check that no
- * other thread came (the other thread's membarrier does the rest). Any
- * other case, out of line. */
+ * the peak and the timeline; returns the epoch the change belongs to. */
 static inline uint64_t mip_rt_heap_timeline_change(
     struct mip_rt_heap_timeline *t, uint64_t size, int born, uint32_t now) {
-  if (__builtin_expect(t->owner == mip_rt_thread_pointer(), 1)) {
-    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(!__atomic_load_n(&t->multi, __ATOMIC_RELAXED), 1)) {
-      uint64_t epoch = mip_rt_heap_timeline_count(t, size, born, now);
-      __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
-      return epoch;
-    }
-    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
-  }
-  return mip_rt_heap_timeline_change_entering(t, size, born, now);
+  int solo = mip_rt_heap_solo(t);
+  uint64_t epoch = mip_rt_heap_timeline_change_as(t, size, born, now, solo);
+  mip_rt_heap_solo_end(t, solo);
+  return epoch;
 }
 /* The same change to one context's live bytes and blocks, under its
  * lock: the first change of a later epoch keeps what it had before, its
@@ -676,6 +735,16 @@ MIP_RT_HIDDEN int mip_rt_heap_table_put(struct mip_rt_heap *h,
                                         struct mip_rt_heap_block *old);
 MIP_RT_HIDDEN int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
                                          struct mip_rt_heap_block *out);
+/* The same for a caller that went in already (mip_rt_heap_solo): solo,
+ * without the shard's lock. */
+MIP_RT_HIDDEN int mip_rt_heap_table_put_as(struct mip_rt_heap *h,
+                                           const struct mip_rt_heap_block *b,
+                                           struct mip_rt_heap_block *old,
+                                           int solo);
+MIP_RT_HIDDEN int mip_rt_heap_table_take_as(struct mip_rt_heap *h,
+                                            uint64_t addr,
+                                            struct mip_rt_heap_block *out,
+                                            int solo);
 /* Starts fetching the slot where addr would be into the cache, so that a
  * put or take a little later finds it there. */
 MIP_RT_HIDDEN void mip_rt_heap_table_prefetch(struct mip_rt_heap *h,

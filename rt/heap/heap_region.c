@@ -29,9 +29,11 @@ void mip_rt_heap_ghost(struct mip_rt_heap *h, uint32_t context) {
   if (context >= h->context_cap)
     return;
   struct mip_rt_heap_context *c = &h->contexts[context];
-  mip_rt_heap_lock(&c->lock);
+  int solo = mip_rt_heap_solo(&h->timeline);
+  mip_rt_heap_lock_unless(solo, &c->lock);
   c->ghost_frees++;
-  mip_rt_heap_unlock(&c->lock);
+  mip_rt_heap_unlock_unless(solo, &c->lock);
+  mip_rt_heap_solo_end(&h->timeline, solo);
 }
 
 /* Every context from zero, each under its lock; then the timeline under

@@ -136,6 +136,7 @@ void mip_rt_heap_forget(struct mip_rt_heap *h) {
   for (int i = 0; i < MIP_RT_HEAP_STAT_COUNT; i++)
     h->stats[i] = 0;
   mip_rt_heap_timeline_clear(&h->timeline);
+  mip_rt_heap_solo_again(&h->timeline);
   h->unlocked_readers = 0; /* the other threads' walks did not fork */
   mip_rt_heap_unlock_all(h);
 }
@@ -191,23 +192,25 @@ void mip_rt_heap_block_mib(struct mip_rt_mib *m,
 
 /* A block died with count accesses at now on cpu: its MemInfoBlock into
  * its context's, and its bytes out of the context's live ones, under the
- * context's lock. Inline in every free (a call would save and restore
+ * context's lock unless solo (mip_rt_heap_solo). Inline in every free (a call would save and restore
  * half the registers for it); out of line where a birth finds a block
  * that died unseen (died_unseen), which is rare. */
-static inline __attribute__((always_inline)) void died(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
-                 uint64_t count, uint32_t now, uint32_t cpu) {
+static inline __attribute__((always_inline)) void
+died(struct mip_rt_heap *h, const struct mip_rt_heap_block *b, uint64_t count,
+     uint32_t now, uint32_t cpu, int solo) {
   if (b->context >= h->context_cap || b->generation != h->generation)
     return; /* never counted, or the parent's (fork) */
   struct mip_rt_heap_context *c = &h->contexts[b->context];
-  uint64_t epoch = mip_rt_heap_timeline_change(&h->timeline, b->size, 0, now);
-  mip_rt_heap_lock(&c->lock);
+  uint64_t epoch =
+      mip_rt_heap_timeline_change_as(&h->timeline, b->size, 0, now, solo);
+  mip_rt_heap_lock_unless(solo, &c->lock);
   mip_rt_heap_mib_add(&c->mib, b->size, count, b->alloc_ms, now,
                       cpu_id(b->cpu), cpu_id(cpu),
                       (b->flags & MIP_RT_HEAP_REALLOC) != 0);
   if (h->sample)
     mip_rt_heap_mib_weigh(&c->mib, h->sample, b->size);
   mip_rt_heap_context_change(c, b->size, 0, epoch);
-  mip_rt_heap_unlock(&c->lock);
+  mip_rt_heap_unlock_unless(solo, &c->lock);
 }
 
 void mip_rt_heap_mib_weigh(struct mip_rt_mib *m, uint64_t rate,
@@ -220,8 +223,9 @@ void mip_rt_heap_mib_weigh(struct mip_rt_mib *m, uint64_t rate,
 
 static __attribute__((noinline)) void
 died_unseen(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
-            uint32_t now, uint32_t cpu) {
-  died(h, b, mip_rt_heap_shadow_sum(h->shadow, b->addr, b->size), now, cpu);
+            uint32_t now, uint32_t cpu, int solo) {
+  died(h, b, mip_rt_heap_shadow_sum(h->shadow, b->addr, b->size), now, cpu,
+       solo);
 }
 
 void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
@@ -237,8 +241,12 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
       .generation = h->generation,
   };
   struct mip_rt_heap_block old;
-  int rc = mip_rt_heap_table_put(h, &b, &old);
+  /* One way in for the table, the timeline and the context. */
+  struct mip_rt_heap_timeline *t = &h->timeline;
+  int solo = mip_rt_heap_solo(t);
+  int rc = mip_rt_heap_table_put_as(h, &b, &old, solo);
   if (rc < 0) {
+    mip_rt_heap_solo_end(t, solo);
     stat(h, MIP_RT_HEAP_STAT_DROPPED);
     return;
   }
@@ -249,18 +257,21 @@ void mip_rt_heap_born(struct mip_rt_heap *h, uintptr_t p, uint64_t size,
      * touched by instrumented code yet. */
     if (old.generation == h->generation)
       stat(h, MIP_RT_HEAP_STAT_FREED_UNSEEN);
-    died_unseen(h, &old, now, cpu);
+    died_unseen(h, &old, now, cpu, solo);
   }
   if (context < h->context_cap) {
     struct mip_rt_heap_context *c = &h->contexts[context];
-    uint64_t epoch = mip_rt_heap_timeline_change(&h->timeline, size, 1, now);
-    mip_rt_heap_lock(&c->lock);
+    uint64_t epoch = mip_rt_heap_timeline_change_as(t, size, 1, now, solo);
+    mip_rt_heap_lock_unless(solo, &c->lock);
     mip_rt_heap_context_change(c, size, 1, epoch);
     if (c->live > c->peak) /* read by a dump without the lock */
       __atomic_store_n(&c->peak, c->live, __ATOMIC_RELAXED);
-    mip_rt_heap_unlock(&c->lock);
-  } else if (context != MIP_RT_HEAP_UNRECORDED) {
-    stat(h, MIP_RT_HEAP_STAT_DROPPED);
+    mip_rt_heap_unlock_unless(solo, &c->lock);
+    mip_rt_heap_solo_end(t, solo);
+  } else {
+    mip_rt_heap_solo_end(t, solo);
+    if (context != MIP_RT_HEAP_UNRECORDED)
+      stat(h, MIP_RT_HEAP_STAT_DROPPED);
   }
   /* After the lock: a locked instruction waits for every store before it,
    * and these may miss the cache. */
@@ -303,7 +314,9 @@ void mip_rt_heap_settle(struct mip_rt_heap *h,
   if (dies) {
     if (h->sample)
       mip_rt_heap_sample_mark(h, t->block.addr, 0);
-    died(h, &t->block, t->count, t->dealloc_ms, t->dealloc_cpu);
+    int solo = mip_rt_heap_solo(&h->timeline);
+    died(h, &t->block, t->count, t->dealloc_ms, t->dealloc_cpu, solo);
+    mip_rt_heap_solo_end(&h->timeline, solo);
   } else {
     if (t->block.flags & MIP_RT_HEAP_RELEASED)
       mip_rt_heap_shadow_restore(h->shadow, t->block.addr, t->block.size,
@@ -316,10 +329,16 @@ void mip_rt_heap_settle(struct mip_rt_heap *h,
 int mip_rt_heap_free(struct mip_rt_heap *h, uintptr_t p, uint32_t now,
                      uint32_t cpu) {
   struct mip_rt_heap_taken t;
-  if (!mip_rt_heap_take(h, p, &t, now, cpu))
-    return 0;
-  if (h->sample)
-    mip_rt_heap_sample_mark(h, p, 0);
-  died(h, &t.block, t.count, t.dealloc_ms, t.dealloc_cpu); /* settled */
-  return 1;
+  /* One way in for the table, the timeline and the context. */
+  int solo = mip_rt_heap_solo(&h->timeline);
+  int found = mip_rt_heap_table_take_as(h, p, &t.block, solo);
+  if (found) {
+    mip_rt_heap_context_prefetch(h, t.block.context);
+    mip_rt_heap_taken_at(h, &t, now, cpu);
+    if (h->sample)
+      mip_rt_heap_sample_mark(h, p, 0);
+    died(h, &t.block, t.count, t.dealloc_ms, t.dealloc_cpu, solo); /* settled */
+  }
+  mip_rt_heap_solo_end(&h->timeline, solo);
+  return found;
 }

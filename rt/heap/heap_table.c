@@ -483,13 +483,13 @@ table_take_panels(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
   return take_in(keys, mask, k, addr, out);
 }
 
-int mip_rt_heap_table_put(struct mip_rt_heap *h,
-                          const struct mip_rt_heap_block *b,
-                          struct mip_rt_heap_block *old) {
+/* put, once in (solo: by the state's only thread, without the lock). */
+INLINE int put_into(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
+                    struct mip_rt_heap_block *old, int solo) {
   if (!b->addr || b->addr > ADDR_MASK)
     return -1;
   struct mip_rt_heap_shard *sh = shard_of(h, b->addr);
-  mip_rt_heap_lock(&sh->lock);
+  mip_rt_heap_lock_unless(solo, &sh->lock);
   int rc = -1;
   if (room(h, sh) == 0) {
     uint64_t *keys = keys_of(sh->table);
@@ -500,23 +500,43 @@ int mip_rt_heap_table_put(struct mip_rt_heap *h,
     if (!rc)
       sh->count++;
   }
-  mip_rt_heap_unlock(&sh->lock);
+  mip_rt_heap_unlock_unless(solo, &sh->lock);
   return rc;
 }
 
-int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
-                           struct mip_rt_heap_block *out) {
+int mip_rt_heap_table_put_as(struct mip_rt_heap *h,
+                             const struct mip_rt_heap_block *b,
+                             struct mip_rt_heap_block *old, int solo) {
+  return put_into(h, b, old, solo);
+}
+
+int mip_rt_heap_table_put(struct mip_rt_heap *h,
+                          const struct mip_rt_heap_block *b,
+                          struct mip_rt_heap_block *old) {
+  int solo = mip_rt_heap_solo(&h->timeline);
+  int rc = put_into(h, b, old, solo);
+  mip_rt_heap_solo_end(&h->timeline, solo);
+  return rc;
+}
+
+/* The shard that may hold a block at addr, NULL when none can. A shard
+ * without blocks holds none at addr, which its count says without its
+ * lock (or the way in, mip_rt_heap_solo): a block at addr was put there
+ * before the caller could free it (the program saw the allocation
+ * return), so its count is seen. What a sampled run does for most frees,
+ * and the interposed free for blocks nobody tracks. */
+INLINE struct mip_rt_heap_shard *shard_holding(struct mip_rt_heap *h,
+                                               uint64_t addr) {
   if (!addr || addr > ADDR_MASK)
-    return 0;
+    return NULL;
   struct mip_rt_heap_shard *sh = shard_of(h, addr);
-  /* A shard without blocks holds none at addr, without its lock: a block
-   * at addr was put there before the caller could free it (the program
-   * saw the allocation return), so its count is seen. What a sampled run
-   * does for most frees, and the interposed free for blocks nobody
-   * tracks. */
-  if (!__atomic_load_n(&sh->count, __ATOMIC_RELAXED))
-    return 0;
-  mip_rt_heap_lock(&sh->lock);
+  return __atomic_load_n(&sh->count, __ATOMIC_RELAXED) ? sh : NULL;
+}
+
+/* take from that shard, once in. */
+INLINE int take_from(struct mip_rt_heap_shard *sh, uint64_t addr,
+                     struct mip_rt_heap_block *out, int solo) {
+  mip_rt_heap_lock_unless(solo, &sh->lock);
   uint64_t table = sh->table;
   int found = 0;
   if (table) {
@@ -527,15 +547,36 @@ int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
                 : take_in(keys, mask, 0, addr, out);
     sh->count -= (uint64_t)found;
   }
-  mip_rt_heap_unlock(&sh->lock);
+  mip_rt_heap_unlock_unless(solo, &sh->lock);
+  return found;
+}
+
+int mip_rt_heap_table_take_as(struct mip_rt_heap *h, uint64_t addr,
+                              struct mip_rt_heap_block *out, int solo) {
+  struct mip_rt_heap_shard *sh = shard_holding(h, addr);
+  return sh ? take_from(sh, addr, out, solo) : 0;
+}
+
+int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
+                           struct mip_rt_heap_block *out) {
+  struct mip_rt_heap_shard *sh = shard_holding(h, addr);
+  if (!sh)
+    return 0;
+  int solo = mip_rt_heap_solo(&h->timeline);
+  int found = take_from(sh, addr, out, solo);
+  mip_rt_heap_solo_end(&h->timeline, solo);
   return found;
 }
 
 void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
                             void *arg) {
+  /* Unless the state is shared (or this is the owner's thread), the
+   * owner may be changing any shard without its lock: each is read as a
+   * shard whose lock could not be had. */
+  int shared = mip_rt_heap_share(&h->timeline, 200);
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
     struct mip_rt_heap_shard *sh = &h->shards[i];
-    int locked = mip_rt_heap_try_lock(&sh->lock);
+    int locked = shared && mip_rt_heap_try_lock(&sh->lock);
     if (!locked)
       __atomic_add_fetch(&h->unlocked_readers, 1, __ATOMIC_SEQ_CST);
     uint64_t table = __atomic_load_n(&sh->table, __ATOMIC_SEQ_CST);
@@ -605,7 +646,10 @@ uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h) {
   return n;
 }
 
+/* After the switch to multi (a reset or a fork on another thread than the
+ * owner's): the locks then keep out every change. */
 void mip_rt_heap_lock_all(struct mip_rt_heap *h) {
+  mip_rt_heap_share(&h->timeline, 0);
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
     mip_rt_heap_lock(&h->shards[i].lock);
 }

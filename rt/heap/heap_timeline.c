@@ -53,27 +53,27 @@ static void wait_settled(struct mip_rt_heap_timeline *t) {
     sched_yield();
 }
 
-/* A second thread: from now on every change takes the lock. The owner may
- * be changing the totals without it right now, having checked multi
+/* A second thread: from now on every change takes the locks. The owner
+ * may be changing the state without them right now, having checked multi
  * before this store reached it: after the barrier its busy mark is seen
  * here (the barrier drained its stores), or its check sees multi; so
  * once busy reads 0, it has left and will not come back unlocked. Only
  * then is multi settled: any other thread that came meanwhile waits for
- * that, as this one waits for busy. */
-static void go_multi(struct mip_rt_heap_timeline *t) {
+ * that, as this one waits for busy. 0 when another thread made the
+ * switch first (then multi is coming or settled). */
+static int switch_to_multi(struct mip_rt_heap_timeline *t) {
   uint32_t none = 0;
   if (!__atomic_compare_exchange_n(&t->multi, &none, MIP_RT_HEAP_MULTI_COMING,
-                                   0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE)) {
-    wait_settled(t);
-    return;
-  }
+                                   0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE))
+    return 0;
   barrier_everywhere();
   while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE))
     sched_yield();
   __atomic_store_n(&t->multi, MIP_RT_HEAP_MULTI_SETTLED, __ATOMIC_RELEASE);
+  return 1;
 }
 
-int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
+int mip_rt_heap_solo_slow(struct mip_rt_heap_timeline *t) {
   uint32_t multi = __atomic_load_n(&t->multi, __ATOMIC_ACQUIRE);
   if (!multi) {
     uintptr_t self = mip_rt_thread_pointer(), none = 0;
@@ -83,30 +83,67 @@ int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
       __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
       __atomic_signal_fence(__ATOMIC_SEQ_CST);
       if (!__atomic_load_n(&t->multi, __ATOMIC_RELAXED))
-        return 0;
-      /* the owner itself: it has left, the lock is its way in now */
+        return 1;
+      /* the owner itself: it has left, the locks are its way in now */
       __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
-    } else {
-      go_multi(t);
+    } else if (!switch_to_multi(t)) {
+      wait_settled(t);
     }
   } else if (multi != MIP_RT_HEAP_MULTI_SETTLED &&
              t->owner != mip_rt_thread_pointer()) {
     wait_settled(t);
   }
+  return 0;
+}
+
+int mip_rt_heap_timeline_enter(struct mip_rt_heap_timeline *t) {
+  if (mip_rt_heap_solo_slow(t))
+    return 0;
   mip_rt_heap_lock(&t->lock);
   return 1;
 }
 
-uint64_t mip_rt_heap_timeline_change_entering(struct mip_rt_heap_timeline *t,
-                                              uint64_t size, int born,
-                                              uint32_t now) {
-  int locked = mip_rt_heap_timeline_enter(t);
-  uint64_t epoch = mip_rt_heap_timeline_count(t, size, born, now);
-  if (locked)
-    mip_rt_heap_unlock(&t->lock);
-  else
-    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
-  return epoch;
+/* A thread that reads or changes the whole state (a dump, a reset, a
+ * fork) and is not the owner: it switches to multi first, as a second
+ * thread's first change does, so that the locks it takes (or tries)
+ * exclude the owner. The owner itself, or any thread once multi is
+ * settled, needs nothing: the locks already mean what they say. A thread
+ * that finds the switch under way waits for it to settle, at most tries
+ * turns (0: as long as it takes): a dump in a signal handler may have
+ * interrupted its own thread's switch, which cannot end before it does. */
+int mip_rt_heap_share(struct mip_rt_heap_timeline *t, unsigned tries) {
+  uint32_t multi = __atomic_load_n(&t->multi, __ATOMIC_ACQUIRE);
+  if (multi == MIP_RT_HEAP_MULTI_SETTLED)
+    return 1;
+  uintptr_t self = mip_rt_thread_pointer(), none = 0;
+  if (t->owner == self)
+    return 1;
+  if (!multi) {
+    /* Nobody changed the state yet: the caller becomes its owner (what
+     * it then does takes the locks, which every other thread will take
+     * once it has switched to multi). */
+    if (__atomic_compare_exchange_n(&t->owner, &none, self, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      return 1;
+    if (switch_to_multi(t))
+      return 1;
+  }
+  for (unsigned turn = 0; !tries || turn < tries; turn++) {
+    if (__atomic_load_n(&t->multi, __ATOMIC_ACQUIRE) ==
+        MIP_RT_HEAP_MULTI_SETTLED)
+      return 1;
+    sched_yield();
+  }
+  return 0;
+}
+
+/* A forked child has one thread, the caller: it owns the state alone
+ * again, whoever did in the parent (the parent's busy mark, if another
+ * thread held it, belongs to a thread that does not exist here). */
+void mip_rt_heap_solo_again(struct mip_rt_heap_timeline *t) {
+  t->owner = mip_rt_thread_pointer();
+  t->busy = 0;
+  t->multi = barrier_works() ? 0 : MIP_RT_HEAP_MULTI_SETTLED;
 }
 
 /* Two neighbouring points become one, the interval doubles: all of them

@@ -187,6 +187,11 @@ static int has_record(const struct mip_rt_mib *m) {
 
 static void take_contexts(struct snapshot *s, uint32_t now, uint32_t cpu) {
   struct mip_rt_heap *h = s->h;
+  /* The contexts' locks keep the owner out once the state is shared
+   * (heap.h, mip_rt_heap_share); a dump that finds the switch to multi
+   * under way reads them as it reads a context whose lock it could not
+   * get. */
+  mip_rt_heap_share(&h->timeline, 200);
   uint64_t epoch = peak_epoch(h);
   for (uint32_t i = 0; i < s->n; i++) {
     struct mip_rt_heap_context *c = &h->contexts[i];
@@ -346,6 +351,7 @@ static int write_timeline(int fd, const struct mip_rt_payload *p) {
 /* A copy of h's timeline into s, under its lock when it can be had. */
 static void take_timeline(struct stats *s, struct mip_rt_heap *h) {
   struct mip_rt_heap_timeline *t = &h->timeline;
+  mip_rt_heap_share(t, 200); /* as take_contexts */
   int locked = mip_rt_heap_try_lock(&t->lock);
   s->timeline = *t;
   if (s->timeline.count > MIP_RT_HEAP_POINTS)

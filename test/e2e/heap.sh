@@ -102,6 +102,25 @@ bytes=$(jq '[.heap[] | select(.site != null) | .TotalSize] | add' threads.json)
   pass "8 threads: exactly 8000 blocks, 156000 bytes" ||
   fail "8 threads: $count blocks, $bytes bytes; want 8000, 156000"
 
+# ---- threads that reach the heap state while its first thread is in it:
+# the main thread's 200000 blocks of 64 bytes, 8 threads' 20000 blocks of
+# 16..47 bytes each, every one freed; exact whichever thread was first.
+mip_build heap late_threads -O2 -g -pthread "$SRC/late_threads.c"
+heap_run late_threads
+sites() { # the blocks, bytes and blocks live at exit of the contexts of size
+  jq -r --argjson lo "$1" --argjson hi "$2" '[.heap[] | select(.site != null
+    and .MinSize >= $lo and .MaxSize <= $hi)] |
+    "\(map(.AllocCount) | add) \(map(.TotalSize) | add) \(map(.LiveAtExitCount) | add)"' \
+    late_threads.json
+}
+main_sites=$(sites 64 64) thread_sites=$(sites 16 47)
+[ "$main_sites" = "200000 12800000 0" ] &&
+  pass "late threads: the first thread's 200000 blocks, 12800000 bytes, none live" ||
+  fail "late threads: the first thread's blocks, bytes, live: $main_sites"
+[ "$thread_sites" = "160000 5040000 0" ] &&
+  pass "late threads: the 8 threads' 160000 blocks, 5040000 bytes, none live" ||
+  fail "late threads: the 8 threads' blocks, bytes, live: $thread_sites"
+
 # ---- a block freed by a library MIP did not instrument dies then.
 "$CLANG" -O2 -fPIC -shared "$SRC/release.c" -o librelease.so
 "$MIPCC" -fmip-generate=heap -O2 -g "$SRC/lifetime.c" -L. -lrelease -Wl,-rpath,"$TMP" -o lifetime

@@ -851,6 +851,33 @@ START_TEST(mib_follows_memprof) {
 }
 END_TEST
 
+/* Densities are exact quotients whatever the divisor: every size and
+ * lifetime up to past the runtime's table of reciprocals (1024), each with
+ * dividends around multiples of it, up to the largest 32-bit ones and
+ * beyond. */
+START_TEST(mib_densities_divide_exactly) {
+  static const uint64_t quotients[] = {0, 1, 2, 3, 7, 100, 4095, 65537,
+                                       1000003, 4194303, 42949672, 429496729,
+                                       4294967295u, 4294967296u};
+  struct mip_rt_mib m;
+  for (uint64_t d = 2; d < 1100; d++) {
+    for (size_t i = 0; i < sizeof quotients / sizeof quotients[0]; i++) {
+      /* count * 100 / size, the size d */
+      for (uint64_t c = quotients[i] * d / 100, k = 0; k < 5; k++, c++) {
+        mip_rt_heap_mib_block(&m, d, c + 1, 0, 0, 0, 0);
+        ck_assert_uint_eq(m.TotalAccessDensity, (c + 1) * 100 / d);
+      }
+      /* density * 1000 / lifetime, the density count (100 bytes) and the
+       * lifetime d ms */
+      for (uint64_t c = quotients[i] * d / 1000, k = 0; k < 5; k++, c++) {
+        mip_rt_heap_mib_block(&m, 100, c + 1, 7, (uint32_t)(7 + d), 0, 0);
+        ck_assert_uint_eq(m.TotalLifetimeAccessDensity, (c + 1) * 1000 / d);
+      }
+    }
+  }
+}
+END_TEST
+
 /* Blocks against a state: births clear their granules, deaths sum them,
  * a block whose address comes back is closed as freed unseen. */
 START_TEST(state_counts_accesses_and_lifetimes) {
@@ -1615,6 +1642,7 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, depot_agrees_under_threads);
   tcase_add_test(tc, unwind_follows_checks_and_truncates);
   tcase_add_test(tc, mib_follows_memprof);
+  tcase_add_test(tc, mib_densities_divide_exactly);
   tcase_add_test(tc, sampling_chance_weights_and_rate);
   tcase_add_test(tc, state_counts_accesses_and_lifetimes);
   tcase_add_test(tc, shadow_clears_sums_and_touches);
