@@ -20,12 +20,6 @@ SRC=$HERE/progs/heap_truth
 # As heap.sh: DWARF 4 for DHAT, no tail calls so both builds keep frames.
 FLAGS="-O2 -gdwarf-4 -fno-optimize-sibling-calls"
 
-# contexts JSON: each context's frames and the figures heap-allocs keeps
-contexts() {
-  jq -c '.heap[] | [[.frames[].function], .AllocCount, .TotalSize,
-                    .ReallocCount, .LiveAtExitCount, .LiveAtExitSize]' "$1" | sort
-}
-
 # ---- 1. the truth ---------------------------------------------------------
 C_SRCS="$SRC/main.c $SRC/store.c $SRC/suite.c"
 # shellcheck disable=SC2086 # the sources are words
@@ -41,15 +35,7 @@ check "heap-allocs: the program's output is the plain build's" cmp -s allocs.out
 
 valgrind --tool=dhat --dhat-out-file=dhat.json ./plain 6 >dhat.out 2>dhat.log
 expect_dhat_sites heap-allocs allocs.json dhat.json "$SRC"
-contexts allocs.json >allocs.contexts
-contexts counted.json >counted.contexts
-n=$(wc -l <allocs.contexts)
-if [ "$n" -ge 3 ] && cmp -s allocs.contexts counted.contexts; then
-  pass "heap-allocs: the same $n contexts, blocks, bytes and live blocks as heap mode"
-else
-  fail "heap-allocs: contexts differ from heap mode's (< heap, > heap-allocs):"
-  diff counted.contexts allocs.contexts | sed 's/^/     /'
-fi
+expect_same_contexts heap-allocs "heap mode" counted.json heap-allocs allocs.json
 
 "$MIPCXX" -fmip-generate=heap-allocs $FLAGS "$SRC/objects.cpp" -o objects
 "$CLANGXX" $FLAGS "$SRC/objects.cpp" -o objects.plain

@@ -200,13 +200,9 @@ if [ "$rc" -eq 0 ] && cmp -s mip/out.txt mip/vg.out; then
   for image in app lib; do
     contexts "both/$image.json" >"$image.contexts"
     contexts "vg/$image.json" >"$image.vg.contexts"
-    n=$(wc -l <"$image.contexts")
-    if [ "$n" -ge 2 ] && cmp -s "$image.contexts" "$image.vg.contexts"; then
-      pass "under valgrind, $image: the same $n contexts, frames, blocks, bytes and accesses"
-    else
-      fail "under valgrind, $image: other contexts (< native, > valgrind):"
-      diff "$image.contexts" "$image.vg.contexts" | sed 's/^/     /'
-    fi
+    expect_same_files 2 "$image.contexts" "$image.vg.contexts" \
+      "under valgrind, $image: the same %n contexts, frames, blocks, bytes and accesses" \
+      "under valgrind, $image: other contexts (< native, > valgrind)"
   done
 else
   fail "the heap build with its heap library does not run under valgrind (status $rc):"

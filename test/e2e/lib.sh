@@ -218,19 +218,47 @@ heap_run() {
   mip_show "$heap_name.mip" --heap >"$heap_name.json"
 }
 
+# heap_contexts JSON: each allocation context of show --heap's JSON, one
+# line: its frames, blocks, bytes, reallocations, blocks and bytes live at
+# exit; sorted.
+heap_contexts() {
+  jq -c '.heap[] | [[.frames[].function], .AllocCount, .TotalSize,
+                    .ReallocCount, .LiveAtExitCount, .LiveAtExitSize]' "$1" | sort
+}
+
+# expect_same_files MIN WANT GOT PASS FAIL: passes PASS (its %n: WANT's
+# number of lines) when GOT is WANT and WANT has MIN lines or more; else
+# fails FAIL and shows the difference (< WANT, > GOT).
+expect_same_files() {
+  local n
+  n=$(wc -l <"$2")
+  if [ "$n" -ge "$1" ] && cmp -s "$2" "$3"; then
+    pass "$(printf '%s' "$4" | sed "s/%n/$n/g")"
+  else
+    fail "$5:"
+    diff "$2" "$3" | sed 's/^/     /'
+  fi
+}
+
+# expect_same_contexts WHAT WANT WANT.json GOT GOT.json: GOT's contexts
+# (heap_contexts) are WANT's, at least 3 of them.
+expect_same_contexts() {
+  heap_contexts "$3" >"$3.contexts"
+  heap_contexts "$5" >"$5.contexts"
+  expect_same_files 3 "$3.contexts" "$5.contexts" \
+    "$1: $2's %n contexts, blocks, bytes and live blocks" \
+    "$1: contexts differ from $2's (< $2, > $4)"
+}
+
 # expect_dhat_sites LABEL JSON DHAT_JSON SOURCE_DIR: passes when the
 # profile's blocks and bytes per site (show --heap JSON) equal DHAT's, at
 # three sites at least; otherwise shows the difference
 expect_dhat_sites() {
   mip_sites "$2" >"$2.sites"
   dhat_sites "$3" "$4" >"$3.sites"
-  sites_n=$(wc -l <"$2.sites")
-  if [ "$sites_n" -ge 3 ] && cmp -s "$2.sites" "$3.sites"; then
-    pass "$1: blocks and bytes equal DHAT's at all $sites_n sites"
-  else
-    fail "$1: sites differ from DHAT's (< DHAT, > MIP):"
-    diff "$3.sites" "$2.sites" | sed 's/^/     /'
-  fi
+  expect_same_files 3 "$3.sites" "$2.sites" \
+    "$1: blocks and bytes equal DHAT's at all %n sites" \
+    "$1: sites differ from DHAT's (< DHAT, > MIP)"
 }
 
 # mip_sites JSON...: per allocation site "file:line blocks bytes", from

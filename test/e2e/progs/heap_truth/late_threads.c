@@ -13,13 +13,24 @@
 
 static char *volatile last;
 
-/* n blocks of 16..47 bytes, RING of them live at a time. */
-__attribute__((noinline)) static long churn(long n, long seed) {
+/* The threads' blocks, 16..47 bytes, and the main thread's, 64: two
+ * allocation sites. */
+__attribute__((noinline)) static char *thread_block(long k, long seed) {
+  return malloc(16 + (size_t)((k * 7 + seed) % 32));
+}
+
+__attribute__((noinline)) static char *main_block(long k, long seed) {
+  (void)k;
+  (void)seed;
+  return malloc(64);
+}
+
+/* n blocks from make, RING of them live at a time. */
+static long churn(char *(*make)(long k, long seed), long n, long seed) {
   char *ring[RING] = {0};
   long sum = 0;
   for (long k = 0; k < n; k++) {
-    size_t size = 16 + (size_t)((k * 7 + seed) % 32);
-    char *p = malloc(size);
+    char *p = make(k, seed);
     last = p;
     p[0] = (char)k;
     sum += p[0];
@@ -33,26 +44,11 @@ __attribute__((noinline)) static long churn(long n, long seed) {
 
 static void *work(void *arg) {
   long *sum = arg;
-  *sum = churn(BLOCKS, *sum);
+  *sum = churn(thread_block, BLOCKS, *sum);
   return NULL;
 }
 
-/* The main thread's own blocks: another site. */
-__attribute__((noinline)) static long main_churn(long n) {
-  char *ring[RING] = {0};
-  long sum = 0;
-  for (long k = 0; k < n; k++) {
-    char *p = malloc(64);
-    last = p;
-    p[0] = (char)k;
-    sum += p[0];
-    free(ring[k % RING]);
-    ring[k % RING] = p;
-  }
-  for (int i = 0; i < RING; i++)
-    free(ring[i]);
-  return sum;
-}
+static long main_churn(long n) { return churn(main_block, n, 0); }
 
 int main(void) {
   pthread_t t[THREADS];
