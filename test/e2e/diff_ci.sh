@@ -108,11 +108,12 @@ checkout "$TMP/one" 1
 profile "$TMP/one" one_base
 rm -rf "$TMP/one" && checkout "$TMP/one" 2
 profile "$TMP/one" one_pr
-# what NAME.json says, files' roots left out, and lifetimes: they are
+# what NAME.json says, files' roots left out, and lifetimes and the
+# densities made of them (accesses a byte a second of lifetime): they are
 # wall-clock milliseconds, which a busy machine stretches in one run only
 summary() {
   jq -S 'del(.base, .new) | .heap.matching.files |= del(.base_root, .new_root)
-    | walk(if type == "object" then del(.file?, .lifetime?) else . end)' "$1.json"
+    | walk(if type == "object" then del(.file?, .lifetime?, .density?) else . end)' "$1.json"
 }
 for match in lines source; do
   "$MIPDATA" diff --format json --match $match --min-bytes 0 ci/base.mip ci/pr.mip >two.json 2>two.err
