@@ -44,7 +44,7 @@ unset MIP_DRIVER_VERBOSE MIP_LIBDIR MIP_MIPDATA MIP_PROFILE_FILE MIP_OPTIONS \
   MAKEFLAGS MFLAGS MAKELEVEL CFLAGS CPPFLAGS LDFLAGS LIBS CC CXX
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mipcc-builds.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
+SUITE_TMP=$TMP # removed on exit (lib.sh)
 trap 'exit 1' HUP INT TERM
 
 ERR=$TMP/err

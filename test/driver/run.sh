@@ -38,7 +38,7 @@ unset MIP_DRIVER_VERBOSE MIP_LIBDIR MIP_MIPDATA MIP_PROFILE_FILE MAKEFLAGS \
   MFLAGS MAKELEVEL CMAKE_GENERATOR CFLAGS LDFLAGS
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mipcc-test.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
+SUITE_TMP=$TMP # removed on exit (lib.sh)
 trap 'exit 1' HUP INT TERM
 W=$TMP/work
 mkdir "$W"

@@ -44,9 +44,29 @@ SUITE_START=$(date +%s)
 
 failures=0
 checks=0
+last_check=
 
-pass() { checks=$((checks + 1)); echo "ok   $*"; }
-fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL $*"; }
+pass() { checks=$((checks + 1)) last_check=$*; echo "ok   $*"; }
+fail() {
+  checks=$((checks + 1)) failures=$((failures + 1)) last_check=$*
+  echo "FAIL $*"
+}
+
+# A suite stopped before finish by a failing command (-e), or by an exit
+# of its own with a failure's status, says so in a FAIL line of its own,
+# after the last check it made: without it a run's log would only end
+# there, with no line naming the suite. Then make_tmp's directory goes
+# (SUITE_TMP: a suite with a directory of its own sets it too).
+SUITE_DONE= SUITE_TMP=
+suite_exit() {
+  suite_status=$?
+  if [ "$suite_status" -ne 0 ] && [ -z "$SUITE_DONE" ]; then
+    echo "FAIL $SUITE: stopped by a failing command (exit status $suite_status) after $checks checks${last_check:+, the last: $last_check}"
+  fi
+  if [ -n "$SUITE_TMP" ] && [ -z "${KEEP_TMP:-}" ]; then rm -rf "$SUITE_TMP"; fi
+  exit "$suite_status"
+}
+trap suite_exit EXIT
 
 # check NAME COMMAND...: runs COMMAND; ok when it succeeds. On a failure,
 # the first 20 lines of $CHECK_LOG (when a suite sets it: where its
@@ -78,6 +98,7 @@ expect_eq() {
 # The suite's closing lines: its checks and how long it took. Fails when
 # any check did.
 finish() {
+  SUITE_DONE=1
   echo "$SUITE: $((checks - failures))/$checks checks passed in $(($(date +%s) - SUITE_START)) s"
   [ "$failures" -eq 0 ]
 }
@@ -85,7 +106,7 @@ finish() {
 # A temporary directory removed on exit, unless KEEP_TMP is set.
 make_tmp() {
   TMP=$(mktemp -d "${TMPDIR:-/tmp}/mip-test.XXXXXX")
-  [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+  SUITE_TMP=$TMP
 }
 
 # ---- the pipeline ---------------------------------------------------------------
