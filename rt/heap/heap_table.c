@@ -149,14 +149,13 @@ INLINE uint64_t physical(uint64_t i, uint64_t mask) {
 
 /* ---- Sizes ------------------------------------------------------------ */
 
-/* A table's size class: up to 12, 2^class slots in one panel; from 13,
- * panels[class] panels of 4096 slots, each a quarter more than the one
+/* A table's size class: up to 12, 2^class slots in one panel (panels[]
+ * 0); from 13, panels[class] panels of 4096 slots, each a quarter more than the one
  * before (one more at least), up to 2^20 (the home's fraction of m has
  * 20 bits). Growth by a quarter moves a block some four times in its
  * table's life where doubling moved it once, a cost the first few
  * thousand blocks of a shard never pay, and for that a program with
  * millions of live blocks keeps its tables 60% full and more. */
-#define ONE_PANEL_MAX PANEL_LOG2
 static const uint32_t panels[64] = {
     [13] = 2,     3,     4,     5,     6,     7,     8,      10,     12,
     15,           18,    22,    27,    33,    41,    51,     63,     78,
@@ -174,15 +173,14 @@ static uint64_t *keys_of(uint64_t table) {
 static uint64_t class_of(uint64_t table) { return table & 63; }
 
 /* Its panels, 0 for a table of one. */
-static uint64_t panels_of(uint64_t table) {
-  return class_of(table) > ONE_PANEL_MAX ? panels[class_of(table)] : 0;
+static uint64_t panels_of(uint64_t table) { return panels[class_of(table)]; }
+
+static uint64_t class_slots(uint64_t c) {
+  return panels[c] ? (uint64_t)panels[c] << PANEL_LOG2 : (uint64_t)1 << c;
 }
 
 static uint64_t slots_of(uint64_t table) {
-  if (!table)
-    return 0;
-  uint64_t m = panels_of(table);
-  return m ? m << PANEL_LOG2 : (uint64_t)1 << class_of(table);
+  return table ? class_slots(class_of(table)) : 0;
 }
 
 /* The mask of a table of one panel (its slots less one), the panel's
@@ -415,8 +413,7 @@ static uint64_t *new_table(struct mip_rt_heap *h, uint64_t c) {
                ? (uint64_t *)(h->first_tables + i * FIRST_BYTES)
                : NULL;
   }
-  /* (the word of a table of class c at address 0) */
-  uint64_t bytes = mip_rt_heap_table_bytes(c);
+  uint64_t bytes = class_slots(c) * MIP_RT_HEAP_SLOT_BYTES;
   uint64_t *t = mip_rt_heap_map(bytes);
 #ifdef MADV_POPULATE_WRITE /* Linux 5.14; where it fails, pages fault in */
   if (t) {
