@@ -248,11 +248,10 @@ struct mip_rt_heap_block {
 
 /* One shard: its table of slots (open addressing, linear probing in
  * panels of 4096 slots, Robin Hood placement, at most three quarters
- * full: heap_table.c), replaced by one of the next size when it fills
- * (twice as large up to one panel, then a quarter more). table is the
- * slots' address (64-byte aligned) with their size class in the low
- * bits, so that one load gives a reader that did not take the lock (a
- * dump that could not get it) a table and its size that belong
+ * full: heap_table.c), replaced by one twice as large when it fills.
+ * table is the slots' address (64-byte aligned) with log2 of their number
+ * in the low bits, so that one load gives a reader that did not take the
+ * lock (a dump that could not get it) a table and its size that belong
  * together. */
 struct mip_rt_heap_shard {
   uint32_t lock;
@@ -666,8 +665,6 @@ struct mip_rt_heap {
 MIP_RT_HIDDEN void *mip_rt_heap_map(uint64_t bytes);
 /* Unmaps a shard's table (table word), unless it is in the pool. */
 MIP_RT_HIDDEN void mip_rt_heap_table_unmap(uint64_t table);
-/* The bytes of a shard's table, by its table word. */
-MIP_RT_HIDDEN uint64_t mip_rt_heap_table_bytes(uint64_t table);
 /* Maps h's tables; 0, or -1 when the memory cannot be had. */
 MIP_RT_HIDDEN int mip_rt_heap_init(struct mip_rt_heap *h,
                                    const struct mip_rt_heap_config *config);

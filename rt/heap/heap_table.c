@@ -10,13 +10,9 @@
  * block packed into 12 bytes, read once the key is found: 20 bytes a
  * block in all (Packing, below). A shard's first table (16 slots) is its
  * slice of one pool mapped with the state, so that a shard little used
- * takes less than a page; a full table is replaced by a larger one,
+ * takes less than a page; a full table is replaced by one twice its size,
  * mmap'd and populated at once (the blocks moved in touch all its pages
- * anyway, and one call costs less than a page fault a page): twice the
- * size up to 4096 slots, then a quarter more, a panel of 4096 at least
- * (Sizes, below), so that a program with millions of live blocks keeps
- * its tables between 60% and 75% full (from 4 panels a shard), not
- * between 37.5% and 75%.
+ * anyway, and one call costs less than a page fault a page).
  *
  * A replaced table goes back to the system whole. A walk that could not
  * take a shard's lock (a dump in a signal handler that interrupted its own
@@ -71,18 +67,17 @@ int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries) {
  *
  * A table of up to 4096 slots is one panel: a region's 4096 units go
  * round it from an offset of the region's, so that each region covers it
- * evenly. A larger table is m panels of 4096 slots, one region's units
+ * evenly. A larger table is 2^k panels of 4096 slots, one region's units
  * once each: a region's units go to one panel, from an offset there, so
  * that a region still covers its panel evenly and the blocks it holds
  * lie in it in address order, a stream where the allocator's is one; and
  * regions are spread over the panels by the bits of their key right below
- * the shard's, scaled to m (multiply and shift), which for consecutive
- * regions (a heap) are spread more evenly than chance would. Probing goes
- * along a line of 8 slots, then to the same line of the next panel (the
- * last panel's goes on to the next line of the first): a panel that holds
- * more regions than it has room for overflows into its neighbour, which
- * the others fill independently, not into its own next lines, as full as
- * this one.
+ * the shard's, which for consecutive regions (a heap) are spread more
+ * evenly than chance would. Probing goes along a line of 8 slots, then
+ * to the same line of the next panel (the last panel's goes on to the
+ * next line of the first): a panel that holds more regions than it has
+ * room for overflows into its neighbour, which the others fill
+ * independently, not into its own next lines, as full as this one.
  *
  * (Placing each region's 4096 units at an offset of one table, as this
  * table once did, lets regions overlap at random once the table is
@@ -90,8 +85,7 @@ int mip_rt_heap_try_lock_for(uint32_t *lock, unsigned tries) {
  * thousands of slots formed, which every insert, lookup and removal
  * walked, in programs that keep millions of blocks live.) */
 #define PANEL_LOG2 12 /* a region's 16-byte units */
-#define IN_PANEL ((1u << PANEL_LOG2) - 1)
-#define LINE_LOG2 3 /* 8 keys, a cache line */
+#define LINE_LOG2 3   /* 8 keys, a cache line */
 #define IN_LINE ((1u << LINE_LOG2) - 1)
 
 static uint64_t region_key(uint64_t addr) {
@@ -103,106 +97,74 @@ static struct mip_rt_heap_shard *shard_of(struct mip_rt_heap *h,
   return &h->shards[region_key(addr) >> 56];
 }
 
-/* The functions below take a table's mask (one panel: its slots less
- * one) and m, its panels (0: one panel), and are inlined twice, where m
- * is 0 (where probing order is slot order) and where it is not: the
- * small tables of most programs keep plain linear probing's few
- * instructions. */
+/* The functions below take a table's mask (its slots less one) and k,
+ * log2 of its panels, and are inlined twice, where k is 0 (one panel,
+ * where probing order is slot order) and where it is not: the small
+ * tables of most programs keep plain linear probing's few instructions. */
 #define INLINE static inline __attribute__((always_inline))
 
-/* Where a block at addr goes, its home: its region's panel (bits 36 to
- * 55 of the key, a fraction of m) and offset there (bits 24 to 35; a
- * multiple of 8 with panels, so that a line holds 8 consecutive units). */
-INLINE uint64_t home_of(uint64_t addr, uint64_t mask, uint64_t m) {
+/* Where a block at addr goes, its home: its region's panel and offset
+ * there (bits 24 to 35 of the key; a multiple of 8 with panels, so that
+ * a line holds 8 consecutive units). */
+INLINE uint64_t home_of(uint64_t addr, uint64_t mask, uint64_t k) {
   uint64_t key = region_key(addr);
-  if (!m)
+  if (!k)
     return ((addr >> 4) + (key >> 24)) & mask;
-  return (((addr >> 4) + ((key >> 24) & ~(uint64_t)IN_LINE)) & IN_PANEL) |
-         ((key << 8 >> 44) * m >> 20) << PANEL_LOG2;
+  return (((addr >> 4) + ((key >> 24) & ~(uint64_t)IN_LINE)) &
+          ((1u << PANEL_LOG2) - 1)) |
+         (key << 8 >> (64 - k)) << PANEL_LOG2;
 }
 
-/* Slot p's place in probing order: with panels, line by line, each line
- * through every panel in turn (line j of panel c at place j * m + c,
- * times 8, slot p mod 8 of the line). A table of one panel is probed as
- * two halves so, line by line in turn: what overflows a line where
- * several regions' dense stretches meet goes to the other half, where
- * other stretches of theirs lie. */
-INLINE uint64_t logical(uint64_t p, uint64_t mask, uint64_t m) {
-  if (!m) {
+/* Slot p's place in probing order, and the slot at place i: line i >>
+ * (3 + k) of panel (i >> 3) mod 2^k, slot i mod 8 of the line. A table
+ * of one panel is probed as two halves so, line by line in turn: what
+ * overflows a line where several regions' dense stretches meet goes to
+ * the other half, where other stretches of theirs lie. */
+INLINE uint64_t logical(uint64_t p, uint64_t mask, uint64_t k) {
+  if (!k) {
     uint64_t half = mask >> 1;
     return ((p & half) >> LINE_LOG2) << (LINE_LOG2 + 1) |
            (uint64_t)(p > half) << LINE_LOG2 | (p & IN_LINE);
   }
-  return (((p & IN_PANEL) >> LINE_LOG2) * m + (p >> PANEL_LOG2))
-             << LINE_LOG2 |
-         (p & IN_LINE);
+  return ((p & ((1u << PANEL_LOG2) - 1)) >> LINE_LOG2) << (LINE_LOG2 + k) |
+         (p >> PANEL_LOG2) << LINE_LOG2 | (p & IN_LINE);
 }
 
-/* The slot at place i of a table of one panel. */
-INLINE uint64_t physical(uint64_t i, uint64_t mask) {
-  return ((i >> LINE_LOG2) & 1 ? (mask >> 1) + 1 : 0) |
-         (i >> (LINE_LOG2 + 1)) << LINE_LOG2 | (i & IN_LINE);
+INLINE uint64_t physical(uint64_t i, uint64_t mask, uint64_t k) {
+  if (!k)
+    return ((i >> LINE_LOG2) & 1 ? (mask >> 1) + 1 : 0) |
+           (i >> (LINE_LOG2 + 1)) << LINE_LOG2 | (i & IN_LINE);
+  return ((i >> LINE_LOG2) & (((uint64_t)1 << k) - 1)) << PANEL_LOG2 |
+         (i >> (LINE_LOG2 + k)) << LINE_LOG2 | (i & IN_LINE);
 }
 
 #define FIRST_LOG2 MIP_RT_HEAP_SHARD_MIN_LOG2
 #define FIRST_BYTES (MIP_RT_HEAP_SLOT_BYTES << FIRST_LOG2)
 
-/* ---- Sizes ------------------------------------------------------------ */
-
-/* A table's size class: up to 12, 2^class slots in one panel (panels[]
- * 0); from 13, panels[class] panels of 4096 slots, each a quarter more than the one
- * before (one more at least), up to 2^20 (the home's fraction of m has
- * 20 bits). Growth by a quarter moves a block some four times in its
- * table's life where doubling moved it once, a cost the first few
- * thousand blocks of a shard never pay, and for that a program with
- * millions of live blocks keeps its tables 60% full and more. */
-static const uint32_t panels[64] = {
-    [13] = 2,     3,     4,     5,     6,     7,     8,      10,     12,
-    15,           18,    22,    27,    33,    41,    51,     63,     78,
-    97,           121,   151,   188,   235,   293,   366,    457,    571,
-    713,          891,   1113,  1391,  1738,  2172,  2715,   3393,   4241,
-    5301,         6626,  8282,  10352, 12940, 16175, 20218,  25272,  31590,
-    39487,        49358, 61697, 77121, 96401, 120501};
-
-/* A shard's table word: its keys (64-byte aligned) and its size class
- * in the low bits, 0 when none; the values follow the keys. */
+/* A shard's table word: its keys (64-byte aligned) and log2 of their
+ * number in the low bits, 0 when none; the values follow the keys. */
 static uint64_t *keys_of(uint64_t table) {
   return (uint64_t *)(uintptr_t)(table & ~(uint64_t)63);
 }
 
-static uint64_t class_of(uint64_t table) { return table & 63; }
-
-/* Its panels, 0 for a table of one. */
-static uint64_t panels_of(uint64_t table) { return panels[class_of(table)]; }
-
-static uint64_t class_slots(uint64_t c) {
-  return panels[c] ? (uint64_t)panels[c] << PANEL_LOG2 : (uint64_t)1 << c;
-}
-
-static uint64_t slots_of(uint64_t table) {
-  return table ? class_slots(class_of(table)) : 0;
-}
-
-/* The mask of a table of one panel (its slots less one), the panel's
- * for one of panels. */
 static uint64_t mask_of(uint64_t table) {
-  return panels_of(table) ? IN_PANEL : slots_of(table) - 1;
+  return table ? ((uint64_t)1 << (table & 63)) - 1 : 0;
 }
 
 static uint32_t *values_of(uint64_t table) {
-  return table ? (uint32_t *)(keys_of(table) + slots_of(table)) : NULL;
+  return table ? (uint32_t *)(keys_of(table) + mask_of(table) + 1) : NULL;
 }
 
-uint64_t mip_rt_heap_table_bytes(uint64_t table) {
-  return slots_of(table) * MIP_RT_HEAP_SLOT_BYTES;
+static uint64_t table_bytes(uint64_t table) {
+  return (mask_of(table) + 1) * MIP_RT_HEAP_SLOT_BYTES;
 }
 
 /* Whether a table is a shard's first, in the pool. */
-static int pooled(uint64_t table) { return class_of(table) == FIRST_LOG2; }
+static int pooled(uint64_t table) { return (table & 63) == FIRST_LOG2; }
 
 void mip_rt_heap_table_unmap(uint64_t table) {
   if (table && !pooled(table))
-    munmap(keys_of(table), mip_rt_heap_table_bytes(table));
+    munmap(keys_of(table), table_bytes(table));
 }
 
 /* ---- Packing ---------------------------------------------------------- */
@@ -282,35 +244,18 @@ static void move_slot(uint64_t *keys, uint32_t *values, uint64_t to,
  * probing walks the run to its end. */
 
 /* How far physical slot p is from physical slot home in probing order:
- * the slots between in a line, else through the order (round the end:
- * the table's slots, mask + 1 or m panels' worth). */
-INLINE uint64_t distance(uint64_t home, uint64_t p, uint64_t mask, uint64_t m) {
+ * the slots between in a line, else through the order. */
+INLINE uint64_t distance(uint64_t home, uint64_t p, uint64_t mask, uint64_t k) {
   if ((home ^ p) <= IN_LINE && home <= p)
     return p - home;
-  uint64_t d = logical(p, mask, m) - logical(home, mask, m);
-  if (!m)
-    return d & mask;
-  uint64_t slots = m << PANEL_LOG2;
-  return d < slots ? d : d + slots;
+  return (logical(p, mask, k) - logical(home, mask, k)) & mask;
 }
 
-/* The slots of a table of mask and m. */
-INLINE uint64_t slots_in(uint64_t mask, uint64_t m) {
-  return m ? m << PANEL_LOG2 : mask + 1;
-}
-
-/* The slot after physical slot p in probing order: with panels, past a
- * line's end, the same line of the next panel, or from the last, the
- * next line of the first. */
-INLINE uint64_t next_of(uint64_t p, uint64_t mask, uint64_t m) {
+/* The slot after physical slot p in probing order. */
+INLINE uint64_t next_of(uint64_t p, uint64_t mask, uint64_t k) {
   if ((p & IN_LINE) != IN_LINE)
     return p + 1;
-  if (!m)
-    return physical((logical(p, mask, 0) + 1) & mask, mask);
-  uint64_t line = p & IN_PANEL & ~(uint64_t)IN_LINE, panel = p >> PANEL_LOG2;
-  if (panel + 1 < m)
-    return (panel + 1) << PANEL_LOG2 | line;
-  return (line + IN_LINE + 1) & IN_PANEL;
+  return physical((logical(p, mask, k) + 1) & mask, mask, k);
 }
 
 /* The slot holding addr, or where it goes: a free slot, or the slot of
@@ -318,12 +263,12 @@ INLINE uint64_t next_of(uint64_t p, uint64_t mask, uint64_t m) {
  * and the rest of the run on), looking from the slot after addr's home,
  * which holds another block. */
 static uint64_t table_find_after(const uint64_t *keys, uint64_t mask,
-                                 uint64_t m, uint64_t addr, uint64_t home) {
-  for (uint64_t p = next_of(home, mask, m);; p = next_of(p, mask, m)) {
+                                 uint64_t k, uint64_t addr, uint64_t home) {
+  for (uint64_t p = next_of(home, mask, k);; p = next_of(p, mask, k)) {
     uint64_t key = keys[p];
     if (!key || (key & ADDR_MASK) == addr ||
-        distance(home_of(key & ADDR_MASK, mask, m), p, mask, m) <
-            distance(home, p, mask, m))
+        distance(home_of(key & ADDR_MASK, mask, k), p, mask, k) <
+            distance(home, p, mask, k))
       return p;
   }
 }
@@ -331,9 +276,9 @@ static uint64_t table_find_after(const uint64_t *keys, uint64_t mask,
 /* The slot holding addr, or a free slot: how a block known to be in the
  * table is found, reading keys only (a block is before the run's first
  * free slot, whatever the order within the run). */
-static uint64_t find_held(const uint64_t *keys, uint64_t mask, uint64_t m,
+static uint64_t find_held(const uint64_t *keys, uint64_t mask, uint64_t k,
                           uint64_t addr, uint64_t home) {
-  for (uint64_t p = next_of(home, mask, m);; p = next_of(p, mask, m)) {
+  for (uint64_t p = next_of(home, mask, k);; p = next_of(p, mask, k)) {
     uint64_t key = keys[p];
     if (!key || (key & ADDR_MASK) == addr)
       return p;
@@ -341,21 +286,21 @@ static uint64_t find_held(const uint64_t *keys, uint64_t mask, uint64_t m,
 }
 
 /* The same from addr's home, where it nearly always is, or goes. */
-INLINE uint64_t find_in(const uint64_t *keys, uint64_t mask, uint64_t m,
+INLINE uint64_t find_in(const uint64_t *keys, uint64_t mask, uint64_t k,
                         uint64_t addr) {
-  uint64_t home = home_of(addr, mask, m), key = keys[home];
+  uint64_t home = home_of(addr, mask, k), key = keys[home];
   if ((key & ADDR_MASK) == addr || key == 0)
     return home;
-  return table_find_after(keys, mask, m, addr, home);
+  return table_find_after(keys, mask, k, addr, home);
 }
 
 /* Puts a block (key, v) at slot p, found for it by find_in, moving the
  * blocks from there up to the next free slot one slot on. */
 INLINE void insert_at(uint64_t *keys, uint32_t *values, uint64_t mask,
-                      uint64_t m, uint64_t p, uint64_t key, const uint32_t *v) {
+                      uint64_t k, uint64_t p, uint64_t key, const uint32_t *v) {
   uint32_t carry[VALUE_WORDS], next[VALUE_WORDS];
   __builtin_memcpy(carry, v, sizeof carry);
-  for (;; p = next_of(p, mask, m)) {
+  for (;; p = next_of(p, mask, k)) {
     uint64_t displaced = keys[p];
     __builtin_memcpy(next, values + VALUE_WORDS * p, sizeof next);
     keys[p] = key;
@@ -370,10 +315,10 @@ INLINE void insert_at(uint64_t *keys, uint32_t *values, uint64_t mask,
 /* Empties slot hole: the blocks after it in its run move one slot back,
  * up to a block at its home. */
 INLINE void remove_in(uint64_t *keys, uint32_t *values, uint64_t mask,
-                      uint64_t m, uint64_t hole) {
-  for (uint64_t p = next_of(hole, mask, m);; p = next_of(p, mask, m)) {
+                      uint64_t k, uint64_t hole) {
+  for (uint64_t p = next_of(hole, mask, k);; p = next_of(p, mask, k)) {
     uint64_t key = keys[p];
-    if (!key || home_of(key & ADDR_MASK, mask, m) == p)
+    if (!key || home_of(key & ADDR_MASK, mask, k) == p)
       break;
     move_slot(keys, values, hole, keys, values, p);
     hole = p;
@@ -381,74 +326,74 @@ INLINE void remove_in(uint64_t *keys, uint32_t *values, uint64_t mask,
   keys[hole] = 0;
 }
 
-/* Moves the blocks of a table (keys, values, old_slots) into an empty
- * one (t, mask, m): most to their homes, which are free. */
-INLINE void move_all(uint64_t *t, uint64_t mask, uint64_t m,
+/* Moves the blocks of a table (keys, values, old_mask) into an empty one
+ * of 2^k panels (t, mask): most to their homes, which are free. */
+INLINE void move_all(uint64_t *t, uint64_t mask, uint64_t k,
                      const uint64_t *keys, const uint32_t *values,
-                     uint64_t old_slots) {
-  uint32_t *tvalues = (uint32_t *)(t + slots_in(mask, m));
-  for (uint64_t i = 0; i < old_slots; i++) {
+                     uint64_t old_mask) {
+  uint32_t *tvalues = (uint32_t *)(t + mask + 1);
+  for (uint64_t i = 0; i <= old_mask; i++) {
     uint64_t key = keys[i], addr = key & ADDR_MASK;
     if (!key)
       continue;
-    uint64_t p = home_of(addr, mask, m);
+    uint64_t p = home_of(addr, mask, k);
     if (!t[p]) {
       t[p] = key;
       __builtin_memcpy(tvalues + VALUE_WORDS * p, values + VALUE_WORDS * i,
                        VALUE_WORDS * sizeof *values);
     } else {
-      insert_at(t, tvalues, mask, m, table_find_after(t, mask, m, addr, p), key,
+      insert_at(t, tvalues, mask, k, table_find_after(t, mask, k, addr, p), key,
                 values + VALUE_WORDS * i);
     }
   }
 }
 
-/* A new table of class c: the next slice of the pool for a shard's
+/* A new table of 2^log2 slots: the next slice of the pool for a shard's
  * first (in the order shards are first used, so that the few a small
  * program uses share pages), mmap'd for the others. */
-static uint64_t *new_table(struct mip_rt_heap *h, uint64_t c) {
-  if (c == FIRST_LOG2) {
+static uint64_t *new_table(struct mip_rt_heap *h, uint64_t log2) {
+  if (log2 == FIRST_LOG2) {
     uint32_t i = __atomic_fetch_add(&h->first_used, 1, __ATOMIC_RELAXED);
     return i < MIP_RT_HEAP_SHARDS /* one a shard: always */
                ? (uint64_t *)(h->first_tables + i * FIRST_BYTES)
                : NULL;
   }
-  uint64_t bytes = class_slots(c) * MIP_RT_HEAP_SLOT_BYTES;
-  uint64_t *t = mip_rt_heap_map(bytes);
+  uint64_t *t = mip_rt_heap_map(MIP_RT_HEAP_SLOT_BYTES << log2);
 #ifdef MADV_POPULATE_WRITE /* Linux 5.14; where it fails, pages fault in */
   if (t) {
     int saved = errno;
-    madvise(t, bytes, MADV_POPULATE_WRITE);
+    madvise(t, MIP_RT_HEAP_SLOT_BYTES << log2, MADV_POPULATE_WRITE);
     errno = saved;
   }
 #endif
   return t;
 }
 
-/* Replaces the shard's table (locked) by one of the next size class, or
- * makes its first. A block keeps its line within a panel (its region's
- * offset) and its region's panel moves with m: the new table is written
- * in a few streams, as the old one is read. */
+/* Replaces the shard's table (locked) by one twice its size, or makes
+ * its first. With panels, the blocks of panel c go to panel c or c + 2^k
+ * of the new table, in the same line: the new table is written in a few
+ * streams, as the old one is read. */
 static __attribute__((noinline)) int table_grow(struct mip_rt_heap *h,
                                                 struct mip_rt_heap_shard *sh) {
   uint64_t old = sh->table;
-  uint64_t c = old ? class_of(old) + 1 : FIRST_LOG2;
-  uint64_t *t = c < 64 ? new_table(h, c) : NULL;
+  uint64_t log2 = old ? (old & 63) + 1 : FIRST_LOG2;
+  uint64_t *t = new_table(h, log2);
   if (!t)
     return -1;
-  uint64_t table = (uint64_t)(uintptr_t)t | c;
-  uint64_t mask = mask_of(table), m = panels_of(table);
-  if (old && m)
-    move_all(t, mask, m, keys_of(old), values_of(old), slots_of(old));
+  uint64_t table = (uint64_t)(uintptr_t)t | log2;
+  uint64_t mask = mask_of(table);
+  if (old && log2 > PANEL_LOG2)
+    move_all(t, mask, log2 - PANEL_LOG2, keys_of(old), values_of(old),
+             mask_of(old));
   else if (old)
-    move_all(t, mask, 0, keys_of(old), values_of(old), slots_of(old));
+    move_all(t, mask, 0, keys_of(old), values_of(old), mask_of(old));
   __atomic_store_n(&sh->table, table, __ATOMIC_SEQ_CST);
   if (old && !pooled(old)) {
     int saved = errno;
     if (__atomic_load_n(&h->unlocked_readers, __ATOMIC_SEQ_CST) == 0)
-      munmap(keys_of(old), mip_rt_heap_table_bytes(old));
+      munmap(keys_of(old), table_bytes(old));
     else
-      madvise(keys_of(old), mip_rt_heap_table_bytes(old), MADV_DONTNEED);
+      madvise(keys_of(old), table_bytes(old), MADV_DONTNEED);
     errno = saved;
   }
   return 0;
@@ -458,13 +403,11 @@ static __attribute__((noinline)) int table_grow(struct mip_rt_heap *h,
  * quarters full, where a lookup reads one or two slots. Fuller, where
  * several regions share a panel (or the one panel of a small table) the
  * panel is as full as the table on average and fuller in places, and
- * linear probing's runs there grow long even in Robin Hood's order.
- * (Seven eighths took jsoncpp's peak RSS from 1.53x to 1.49x plain's
- * and cost it 9% of its time: bench/README.md.) */
+ * linear probing's runs there grow long even in Robin Hood's order. */
 static int room(struct mip_rt_heap *h, struct mip_rt_heap_shard *sh) {
   uint64_t table = sh->table;
   if (__builtin_expect(
-          table && (sh->count + 1) * 4 <= slots_of(table) * 3, 1))
+          table && (sh->count + 1) * 4 <= (mask_of(table) + 1) * 3, 1))
     return 0;
   return table_grow(h, sh);
 }
@@ -476,29 +419,28 @@ void mip_rt_heap_table_prefetch(struct mip_rt_heap *h, uint64_t addr) {
       __atomic_load_n(&shard_of(h, addr)->table, __ATOMIC_RELAXED);
   if (!table)
     return;
-  uint64_t mask = mask_of(table), m = panels_of(table), i;
+  uint64_t log2 = table & 63, mask = ((uint64_t)1 << log2) - 1, i;
   uint64_t *keys = keys_of(table);
-  if (m) {
-    /* and the line probing goes on to (the removal of a block in a
-     * line's last slot looks there) */
-    i = home_of(addr, mask, m);
-    __builtin_prefetch(keys + next_of(i | IN_LINE, mask, m), 1);
+  if (log2 > PANEL_LOG2) {
+    /* and the same line of the next panel, where probing goes on (the
+     * removal of a block in a line's last slot looks there) */
+    i = home_of(addr, mask, log2 - PANEL_LOG2);
+    __builtin_prefetch(keys + ((i + (1u << PANEL_LOG2)) & mask), 1);
   } else {
     i = home_of(addr, mask, 0);
   }
   __builtin_prefetch(keys + i, 1);
-  __builtin_prefetch((uint32_t *)(keys + slots_in(mask, m)) + VALUE_WORDS * i,
-                     1);
+  __builtin_prefetch((uint32_t *)(keys + mask + 1) + VALUE_WORDS * i, 1);
 }
 
-/* put and take in a table of m panels: inlined where m is 0, called
+/* put and take in a table of 2^k panels: inlined where k is 0, called
  * where it is not (only tables of more than 4096 slots have panels), so
  * that small tables' code keeps its registers to itself. */
-INLINE int put_in(uint64_t *keys, uint64_t mask, uint64_t m,
+INLINE int put_in(uint64_t *keys, uint64_t mask, uint64_t k,
                   const struct mip_rt_heap_block *b,
                   struct mip_rt_heap_block *old) {
-  uint32_t *values = (uint32_t *)(keys + slots_in(mask, m));
-  uint64_t i = find_in(keys, mask, m, b->addr);
+  uint32_t *values = (uint32_t *)(keys + mask + 1);
+  uint64_t i = find_in(keys, mask, k, b->addr);
   if ((keys[i] & ADDR_MASK) == b->addr) {
     unpack(old, keys[i], &values[VALUE_WORDS * i]);
     pack(&keys[i], &values[VALUE_WORDS * i], b);
@@ -507,38 +449,38 @@ INLINE int put_in(uint64_t *keys, uint64_t mask, uint64_t m,
   uint64_t key;
   uint32_t v[VALUE_WORDS];
   pack(&key, v, b);
-  insert_at(keys, values, mask, m, i, key, v);
+  insert_at(keys, values, mask, k, i, key, v);
   return 0;
 }
 
 static __attribute__((noinline)) int
-table_put_panels(uint64_t *keys, uint64_t mask, uint64_t m,
+table_put_panels(uint64_t *keys, uint64_t mask, uint64_t k,
                  const struct mip_rt_heap_block *b,
                  struct mip_rt_heap_block *old) {
-  return put_in(keys, mask, m, b, old);
+  return put_in(keys, mask, k, b, old);
 }
 
-INLINE int take_in(uint64_t *keys, uint64_t mask, uint64_t m, uint64_t addr,
+INLINE int take_in(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
                    struct mip_rt_heap_block *out) {
-  uint32_t *values = (uint32_t *)(keys + slots_in(mask, m));
-  uint64_t hole = home_of(addr, mask, m), key = keys[hole];
+  uint32_t *values = (uint32_t *)(keys + mask + 1);
+  uint64_t hole = home_of(addr, mask, k), key = keys[hole];
   if ((key & ADDR_MASK) != addr) {
     if (!key)
       return 0;
-    hole = find_held(keys, mask, m, addr, hole);
+    hole = find_held(keys, mask, k, addr, hole);
     key = keys[hole];
     if ((key & ADDR_MASK) != addr)
       return 0;
   }
   unpack(out, key, &values[VALUE_WORDS * hole]);
-  remove_in(keys, values, mask, m, hole);
+  remove_in(keys, values, mask, k, hole);
   return 1;
 }
 
 static __attribute__((noinline)) int
-table_take_panels(uint64_t *keys, uint64_t mask, uint64_t m, uint64_t addr,
+table_take_panels(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
                   struct mip_rt_heap_block *out) {
-  return take_in(keys, mask, m, addr, out);
+  return take_in(keys, mask, k, addr, out);
 }
 
 /* put, once in (solo: by the state's only thread, without the lock). */
@@ -551,8 +493,9 @@ INLINE int put_into(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
   int rc = -1;
   if (room(h, sh) == 0) {
     uint64_t *keys = keys_of(sh->table);
-    uint64_t mask = mask_of(sh->table), m = panels_of(sh->table);
-    rc = m ? table_put_panels(keys, mask, m, b, old)
+    uint64_t log2 = sh->table & 63, mask = mask_of(sh->table);
+    rc = log2 > PANEL_LOG2
+             ? table_put_panels(keys, mask, log2 - PANEL_LOG2, b, old)
              : put_in(keys, mask, 0, b, old);
     if (!rc)
       sh->count++;
@@ -598,8 +541,9 @@ INLINE int take_from(struct mip_rt_heap_shard *sh, uint64_t addr,
   int found = 0;
   if (table) {
     uint64_t *keys = keys_of(table);
-    uint64_t mask = mask_of(table), m = panels_of(table);
-    found = m ? table_take_panels(keys, mask, m, addr, out)
+    uint64_t log2 = table & 63, mask = mask_of(table);
+    found = log2 > PANEL_LOG2
+                ? table_take_panels(keys, mask, log2 - PANEL_LOG2, addr, out)
                 : take_in(keys, mask, 0, addr, out);
     sh->count -= (uint64_t)found;
   }
@@ -638,7 +582,7 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
     uint64_t table = __atomic_load_n(&sh->table, __ATOMIC_SEQ_CST);
     const uint64_t *keys = keys_of(table);
     const uint32_t *values = values_of(table);
-    for (uint64_t j = 0, n = slots_of(table); j < n; j++) {
+    for (uint64_t j = 0; table && j <= mask_of(table); j++) {
       if (keys[j]) {
         struct mip_rt_heap_block b;
         unpack(&b, keys[j], &values[VALUE_WORDS * j]);
@@ -656,7 +600,7 @@ void mip_rt_heap_table_disown(struct mip_rt_heap *h) {
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
     uint64_t table = h->shards[i].table;
     uint64_t *keys = keys_of(table);
-    for (uint64_t j = 0, n = slots_of(table); j < n; j++)
+    for (uint64_t j = 0; table && j <= mask_of(table); j++)
       if (keys[j])
         keys[j] |= (uint64_t)MIP_RT_HEAP_FOREIGN << GEN_SHIFT;
   }
@@ -664,13 +608,13 @@ void mip_rt_heap_table_disown(struct mip_rt_heap *h) {
 
 /* The slots a lookup of each block in a table reads, summed; *most:
  * the most one reads. */
-INLINE uint64_t probes_in(const uint64_t *keys, uint64_t mask, uint64_t m,
+INLINE uint64_t probes_in(const uint64_t *keys, uint64_t mask, uint64_t k,
                           uint64_t *most) {
   uint64_t sum = 0;
-  for (uint64_t p = 0; p < slots_in(mask, m); p++) {
+  for (uint64_t p = 0; p <= mask; p++) {
     if (keys[p]) {
       uint64_t n =
-          distance(home_of(keys[p] & ADDR_MASK, mask, m), p, mask, m) + 1;
+          distance(home_of(keys[p] & ADDR_MASK, mask, k), p, mask, k) + 1;
       sum += n;
       *most = n > *most ? n : *most;
     }
@@ -684,11 +628,12 @@ uint64_t mip_rt_heap_table_probes(struct mip_rt_heap *h, uint64_t *most) {
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
     struct mip_rt_heap_shard *sh = &h->shards[i];
     mip_rt_heap_lock(&sh->lock);
-    uint64_t table = sh->table, m = panels_of(table);
-    if (m)
-      sum += probes_in(keys_of(table), mask_of(table), m, most);
-    else if (table)
-      sum += probes_in(keys_of(table), mask_of(table), 0, most);
+    uint64_t table = sh->table, log2 = table & 63;
+    if (table)
+      sum += log2 > PANEL_LOG2
+                 ? probes_in(keys_of(table), mask_of(table), log2 - PANEL_LOG2,
+                             most)
+                 : probes_in(keys_of(table), mask_of(table), 0, most);
     mip_rt_heap_unlock(&sh->lock);
   }
   return sum;

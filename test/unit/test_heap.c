@@ -106,10 +106,15 @@ START_TEST(table_grows_and_deletes) {
 }
 END_TEST
 
+/* A table's bytes (table word: address | log2 of its slots). */
+static size_t table_bytes(uint64_t table) {
+  return ((size_t)1 << (table & 63)) * MIP_RT_HEAP_SLOT_BYTES;
+}
+
 /* Whether the table is mapped (msync fails with ENOMEM if not). */
 static int mapped(uint64_t table) {
   void *p = (void *)(uintptr_t)(table & ~(uint64_t)4095);
-  return msync(p, mip_rt_heap_table_bytes(table), MS_ASYNC) == 0;
+  return msync(p, table_bytes(table), MS_ASYNC) == 0;
 }
 
 /* Whether every shard's table differs from was[i] (NULL: is there). */
@@ -165,9 +170,8 @@ START_TEST(table_retires_replaced_tables) {
     ck_assert_uint_ne(third[i], second[i]);
     ck_assert(mapped(second[i]));
     const uint64_t *words = (const uint64_t *)(uintptr_t)(second[i] & ~4095ull);
-    ck_assert_uint_eq(
-        words[0] | words[mip_rt_heap_table_bytes(second[i]) / 8 - 1],
-        0); /* emptied */
+    ck_assert_uint_eq(words[0] | words[table_bytes(second[i]) / 8 - 1],
+                      0); /* emptied */
   }
   h->unlocked_readers = 0;
   uint64_t fourth[MIP_RT_HEAP_SHARDS];
@@ -179,7 +183,7 @@ START_TEST(table_retires_replaced_tables) {
     uint64_t lo = third[i] & ~4095ull, reused = 0;
     for (int j = 0; j < MIP_RT_HEAP_SHARDS; j++) {
       uint64_t t = h->shards[j].table, tlo = t & ~4095ull;
-      uint64_t thi = tlo + mip_rt_heap_table_bytes(t);
+      uint64_t thi = tlo + table_bytes(t);
       reused |= lo >= tlo && lo < thi;
     }
     ck_assert(reused || !mapped(third[i]));
@@ -327,32 +331,6 @@ START_TEST(table_stays_near_home_with_many_regions) {
   }
   ck_assert_uint_eq(mip_rt_heap_table_count(h), 0);
   free(addr);
-  free_heap(h);
-}
-END_TEST
-
-/* The tables' bytes, all shards. */
-static uint64_t tables_bytes(struct mip_rt_heap *h) {
-  uint64_t bytes = 0;
-  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
-    bytes += mip_rt_heap_table_bytes(h->shards[i].table);
-  return bytes;
-}
-
-/* Millions of live blocks cost their tables at most 20 bytes over 60%
- * (33.3 bytes a block) once a shard's table has 4 panels, wherever the
- * count falls: here just past three quarters of 16,384 a shard, where a
- * table that doubled was 37.5% full (53 bytes a block). */
-START_TEST(table_bytes_stay_near_the_blocks) {
-  struct mip_rt_heap *h = new_heap(NULL, 16);
-  uint64_t next = 1, n = 12300 * MIP_RT_HEAP_SHARDS;
-  while (next <= n)
-    put_next(h, &next);
-  ck_assert_uint_eq(mip_rt_heap_table_count(h), n);
-  uint64_t bytes = tables_bytes(h);
-  ck_assert_msg(bytes * 6 <= n * MIP_RT_HEAP_SLOT_BYTES * 10,
-                "%llu blocks: %llu table bytes", (unsigned long long)n,
-                (unsigned long long)bytes);
   free_heap(h);
 }
 END_TEST
@@ -1649,7 +1627,6 @@ Suite *heap_runtime_suite(void) {
   tcase_set_timeout(stress, 600);
   tcase_add_test(stress, table_agrees_with_a_map_under_random_operations);
   tcase_add_test(stress, table_stays_near_home_with_many_regions);
-  tcase_add_test(stress, table_bytes_stay_near_the_blocks);
   suite_add_tcase(s, stress);
   TCase *tc = tcase_create("heap-runtime");
   tcase_set_timeout(tc, 60);
