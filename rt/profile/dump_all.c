@@ -18,18 +18,19 @@
  * another thread of its parent held that lock (an unwinder, a profiler, a
  * dlopen in progress) inherits it held by a thread it does not have: any
  * dl_iterate_phdr in the child waits forever, and the child would hang at
- * exit, writing its profile. So each image's runtime copies the list of
- * loaded objects right before every fork (a pthread_atfork prepare
- * handler: the parent, where the lock is released in time), and a forked
- * child walks that copy instead (the objects' headers and names it points
- * to are the child's own memory too). A child does not see what it loads
- * after the fork; its own images still write their profiles.
- *
- * The copy is in mmap'd memory, kept and grown across forks; a child that
- * forks again keeps the copy it inherited (the lock may still be held).
+ * exit, writing its profile. Nor may the parent take the lock to prepare
+ * for the child: a fork that waits for the loader's lock can wait for as
+ * long as another thread keeps taking it, which a plain fork never does.
+ * So a forked child reads the loader's list for debuggers (_r_debug)
+ * instead, with no lock: it has one thread, nothing changes the list
+ * under it. Each object's program headers are found from the kernel's
+ * (the executable's) or from its ELF header in memory, and kept only if
+ * they locate the object's own dynamic section.
  */
+#include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <sys/auxv.h>
 
 #include "mip/link.h"
 #include "sys.h"
@@ -37,65 +38,67 @@
 /* What an instrumented object that calls mip_dump refers to. */
 MIP_RT_HIDDEN const char mip_rt_dump_anchor __asm__(MIP_RT_DUMP_SYMBOL) = 1;
 
-static struct {
-  struct dl_phdr_info *objects;
-  size_t count, cap;
-  int taken; /* a copy was made before the last fork */
-} at_fork;
-
-static int count_one(struct dl_phdr_info *info, size_t size, void *arg) {
-  (void)info;
-  (void)size;
-  ++*(size_t *)arg;
-  return 0;
+/* Whether the program headers at phdr, loaded at bias, are those of the
+ * object whose dynamic section is at dynamic (none: a static executable). */
+static int headers_match(const ElfW(Phdr) *phdr, size_t count,
+                         uintptr_t bias, const void *dynamic) {
+  for (size_t i = 0; i < count; i++)
+    if (phdr[i].p_type == PT_DYNAMIC)
+      return bias + phdr[i].p_vaddr == (uintptr_t)dynamic;
+  return dynamic == NULL;
 }
 
-static int copy_one(struct dl_phdr_info *info, size_t size, void *arg) {
-  (void)arg;
-  if (at_fork.count == at_fork.cap)
-    return 1; /* loaded between the two walks: not in the copy */
-  struct dl_phdr_info *to = &at_fork.objects[at_fork.count++];
-  *to = (struct dl_phdr_info){0};
-  mip_copy_bytes((uint8_t *)to, (const uint8_t *)info,
-                 size < sizeof *to ? size : sizeof *to);
-  return 0;
+/* Whether the page at p is mapped (mincore fails with ENOMEM if not):
+ * a header is read only where there is one to read. */
+static int page_mapped(uintptr_t p) {
+  unsigned char resident;
+  return p && (p & 4095) == 0 &&
+         mip_rt_syscall3(SYS_mincore, (long)p, 1, (long)&resident) == 0;
 }
 
-/* Room for n objects, and some to spare for loads between the walks. */
-static int make_room(size_t n) {
-  if (n <= at_fork.cap)
-    return 0;
-  size_t cap = n + 16;
-  void *p = mip_sys_map(cap * sizeof *at_fork.objects);
-  if (!p)
-    return -1;
-  if (at_fork.objects)
-    mip_sys_unmap(at_fork.objects, at_fork.cap * sizeof *at_fork.objects);
-  at_fork.objects = p;
-  at_fork.cap = cap;
-  return 0;
+/* The object as dl_iterate_phdr would report it (no load counts, no TLS):
+ * 1, or 0 if its headers cannot be found. */
+static int object_of(const struct link_map *map, struct dl_phdr_info *info) {
+  *info = (struct dl_phdr_info){.dlpi_addr = map->l_addr,
+                                .dlpi_name = map->l_name};
+  const ElfW(Phdr) *phdr = (const void *)getauxval(AT_PHDR);
+  size_t count = getauxval(AT_PHNUM);
+  if (!phdr || !headers_match(phdr, count, map->l_addr, map->l_ld)) {
+    /* A library: its first segment maps its ELF header at its bias. */
+    const ElfW(Ehdr) *elf = (const void *)map->l_addr;
+    if (!page_mapped(map->l_addr) || elf->e_ident[EI_MAG0] != ELFMAG0 ||
+        elf->e_ident[EI_MAG1] != ELFMAG1 || elf->e_ident[EI_MAG2] != ELFMAG2 ||
+        elf->e_ident[EI_MAG3] != ELFMAG3 ||
+        elf->e_phentsize != sizeof(ElfW(Phdr)) || elf->e_phoff >= 4096)
+      return 0;
+    phdr = (const void *)(map->l_addr + elf->e_phoff);
+    count = elf->e_phnum;
+    if (!headers_match(phdr, count, map->l_addr, map->l_ld))
+      return 0;
+  }
+  info->dlpi_phdr = phdr;
+  info->dlpi_phnum = (ElfW(Half))count;
+  return 1;
 }
 
-void mip_rt_objects_before_fork(void) {
-  if (mip_rt_forked())
-    return; /* the copy this child inherited is all it may trust */
-  size_t n = 0;
-  dl_iterate_phdr(count_one, &n);
-  at_fork.count = 0;
-  at_fork.taken = make_room(n) == 0;
-  if (at_fork.taken)
-    dl_iterate_phdr(copy_one, NULL);
+/* The loader's list, namespace by namespace (r_next from version 2). */
+static int each_listed_object(mip_rt_object_fn fn, void *arg) {
+  for (const struct r_debug_extended *ns = (const void *)&_r_debug; ns;
+       ns = ns->base.r_version >= 2 ? ns->r_next : NULL)
+    for (const struct link_map *map = ns->base.r_map; map; map = map->l_next) {
+      struct dl_phdr_info info;
+      if (!object_of(map, &info))
+        continue;
+      int rc = fn(&info, sizeof info, arg);
+      if (rc)
+        return rc;
+    }
+  return 0;
 }
 
 int mip_rt_each_object(mip_rt_object_fn fn, void *arg) {
-  if (!mip_rt_forked() || !at_fork.taken)
-    return dl_iterate_phdr(fn, arg);
-  for (size_t i = 0; i < at_fork.count; i++) {
-    int rc = fn(&at_fork.objects[i], sizeof at_fork.objects[i], arg);
-    if (rc)
-      return rc;
-  }
-  return 0;
+  return mip_rt_forked() ? each_listed_object(fn, arg)
+                         : dl_iterate_phdr(fn, arg);
 }
 
 /* The runtimes of the loaded images, gathered first: each dump runs with

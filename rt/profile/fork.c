@@ -65,10 +65,8 @@ static void counters_reset(void) {
 }
 #endif
 
-/* Stand-ins for order.c, edges.c, merge.c (pool mode) and dump_all.c
- * (mip_dump), which replace them when linked. Without dump_all.c nothing
- * in the child walks the loaded objects: no copy of them to make. */
-__attribute__((weak)) void mip_rt_objects_before_fork(void) {}
+/* Stand-ins for order.c, edges.c and merge.c (pool mode), which replace
+ * them when linked. */
 __attribute__((weak)) void mip_rt_order_reset(void) {}
 __attribute__((weak)) void mip_rt_edges_reset(void) {}
 __attribute__((weak)) void mip_rt_pool_after_fork(void) {}
@@ -88,10 +86,10 @@ static void in_child(void) {
   mip_rt_continuous_restarted();
 }
 
-/* One registration for both handlers: the list of objects copied before
- * a fork (dump_all.c), the child's counters reset after it. */
+/* The child's counters reset after a fork; nothing before it, so that a
+ * fork waits for nothing a plain fork would not (dump_all.c). */
 void mip_rt_fork_init(void) {
-  if (__register_atfork(mip_rt_objects_before_fork, NULL, in_child,
+  if (__register_atfork(NULL, NULL, in_child,
                         __dso_handle) != 0)
     mip_rt_report("cannot register a fork handler: a forked child may "
                   "repeat its parent's counts, or hang at exit");

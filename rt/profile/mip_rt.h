@@ -194,15 +194,11 @@ MIP_RT_HIDDEN int mip_rt_other_ready(void);
 
 /* dump_all.c (linked with mip_dump or the heap runtime only): the loaded
  * objects as dl_iterate_phdr reports them, or, in a forked child (whose
- * loader lock may be held forever by a thread it does not have), as they
- * were right before the fork. */
+ * loader lock may be held forever by a thread it does not have), as the
+ * loader lists them for debuggers, read without its lock. */
 typedef int (*mip_rt_object_fn)(struct dl_phdr_info *info, size_t size,
                                 void *arg);
 MIP_RT_HIDDEN int mip_rt_each_object(mip_rt_object_fn fn, void *arg);
-/* The pthread_atfork prepare handler (fork.c registers it): copies the
- * list of objects for the child (a weak no-op in fork.c without
- * dump_all.c). */
-MIP_RT_HIDDEN void mip_rt_objects_before_fork(void);
 
 /* exit.c: what the runtime reads of the process at start-up (stderr,
  * MIP_PROFILE_FILE, MIP_OPTIONS, whether it is a configure-time test
