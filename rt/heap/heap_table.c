@@ -576,6 +576,13 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
   int shared = mip_rt_heap_share(&h->timeline, 200);
   for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++) {
     struct mip_rt_heap_shard *sh = &h->shards[i];
+    /* Tables never shrink: at exit a program that freed its blocks has
+     * its largest tables, empty, and would read them whole (cmark: 4
+     * million lines, 5% of its cache misses in cachegrind). A block born
+     * meanwhile on another thread is one the walk could have passed
+     * before anyway. */
+    if (!__atomic_load_n(&sh->count, __ATOMIC_RELAXED))
+      continue;
     int locked = shared && mip_rt_heap_try_lock(&sh->lock);
     if (!locked)
       __atomic_add_fetch(&h->unlocked_readers, 1, __ATOMIC_SEQ_CST);

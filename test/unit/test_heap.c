@@ -107,6 +107,56 @@ START_TEST(table_grows_and_deletes) {
 END_TEST
 
 /* A table's bytes (table word: address | log2 of its slots). */
+static size_t table_bytes(uint64_t table);
+
+/* Where a table's slots start, and whether shard i's table is mapped on
+ * its own (past its first, which is a slice of a pool). */
+static void *table_keys(uint64_t table) {
+  return (void *)(uintptr_t)(table & ~(uint64_t)63);
+}
+
+static int own_table(struct mip_rt_heap *h, int i) {
+  uint64_t t = h->shards[i].table;
+  return t && (t & 63) != MIP_RT_HEAP_SHARD_MIN_LOG2;
+}
+
+/* Tables never shrink: a program that freed its blocks ends with its
+ * largest tables empty, and a walk (the profile written at exit) must
+ * not read them. Here they are made unreadable: reading one faults. One
+ * block kept in a pooled first table is still found. */
+START_TEST(table_walk_skips_empty_shards) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  const uint64_t n = 200000;
+  struct mip_rt_heap_block old, out;
+  for (uint64_t i = 1; i <= n; i++) {
+    struct mip_rt_heap_block b = block(i * 16, i);
+    ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  }
+  for (uint64_t i = 1; i <= n; i++)
+    ck_assert_int_eq(mip_rt_heap_table_take(h, i * 16, &out), 1);
+  struct mip_rt_heap_block kept = block((uint64_t)1 << 40, 5);
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &kept, &old), 0);
+  int hidden = 0;
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
+    if (own_table(h, i) && !h->shards[i].count) {
+      uint64_t t = h->shards[i].table;
+      ck_assert_int_eq(mprotect(table_keys(t), table_bytes(t), PROT_NONE), 0);
+      hidden++;
+    }
+  ck_assert_int_gt(hidden, 0);
+  uint64_t sum[2] = {0, 0};
+  mip_rt_heap_table_walk(h, count_block, sum);
+  ck_assert_uint_eq(sum[0], 1);
+  ck_assert_uint_eq(sum[1], (uint64_t)1 << 40);
+  for (int i = 0; i < MIP_RT_HEAP_SHARDS; i++)
+    if (own_table(h, i) && !h->shards[i].count)
+      mprotect(table_keys(h->shards[i].table),
+               table_bytes(h->shards[i].table), PROT_READ | PROT_WRITE);
+  free_heap(h);
+}
+END_TEST
+
+/* A table's bytes (table word: address | log2 of its slots). */
 static size_t table_bytes(uint64_t table) {
   return ((size_t)1 << (table & 63)) * MIP_RT_HEAP_SLOT_BYTES;
 }
@@ -1632,6 +1682,7 @@ Suite *heap_runtime_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, table_puts_takes_and_replaces);
   tcase_add_test(tc, table_grows_and_deletes);
+  tcase_add_test(tc, table_walk_skips_empty_shards);
   tcase_add_test(tc, table_retires_replaced_tables);
   tcase_add_test(tc, table_keeps_fields_and_generations);
   tcase_add_test(tc, table_counts_exactly_under_threads);
