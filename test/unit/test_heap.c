@@ -80,14 +80,21 @@ static void count_block(const struct mip_rt_heap_block *b, void *arg) {
 
 /* Many blocks (every shard grows several times), then every other one
  * out: the rest must all still be found (backward-shift deletion). */
-START_TEST(table_grows_and_deletes) {
-  struct mip_rt_heap *h = new_heap(NULL, 16);
-  const uint64_t n = 200000;
-  struct mip_rt_heap_block old, out;
+/* Blocks of sizes 1 to n at 16, 32, ... 16 n: every shard they fall in
+ * grows several times. */
+static void put_many(struct mip_rt_heap *h, uint64_t n) {
+  struct mip_rt_heap_block old;
   for (uint64_t i = 1; i <= n; i++) {
     struct mip_rt_heap_block b = block(i * 16, i);
     ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
   }
+}
+
+START_TEST(table_grows_and_deletes) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  const uint64_t n = 200000;
+  struct mip_rt_heap_block out;
+  put_many(h, n);
   ck_assert_uint_eq(mip_rt_heap_table_count(h), n);
   for (uint64_t i = 2; i <= n; i += 2)
     ck_assert_int_eq(mip_rt_heap_table_take(h, i * 16, &out), 1);
@@ -128,10 +135,7 @@ START_TEST(table_walk_skips_empty_shards) {
   struct mip_rt_heap *h = new_heap(NULL, 16);
   const uint64_t n = 200000;
   struct mip_rt_heap_block old, out;
-  for (uint64_t i = 1; i <= n; i++) {
-    struct mip_rt_heap_block b = block(i * 16, i);
-    ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
-  }
+  put_many(h, n);
   for (uint64_t i = 1; i <= n; i++)
     ck_assert_int_eq(mip_rt_heap_table_take(h, i * 16, &out), 1);
   struct mip_rt_heap_block kept = block((uint64_t)1 << 40, 5);

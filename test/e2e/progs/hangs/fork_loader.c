@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "children.h"
 
 #define CHILDREN 200
 #define DEADLINE 30
@@ -56,16 +57,7 @@ int main(void) {
   }
   stop = 1;
   pthread_join(t, NULL);
-  int exited = 0;
-  time_t until = time(NULL) + DEADLINE;
-  while (exited < CHILDREN && time(NULL) < until) {
-    int status;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid > 0)
-      exited += WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    else
-      usleep(1000);
-  }
+  int exited = exited_within(CHILDREN, DEADLINE);
   for (int i = 0; i < CHILDREN; i++)
     kill(pids[i], SIGKILL);
   while (wait(NULL) > 0)

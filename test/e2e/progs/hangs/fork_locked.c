@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "children.h"
 
 #define CHILDREN 20
 #define DEADLINE 30
@@ -69,16 +70,7 @@ int main(void) {
   while (!__atomic_load_n(&inside, __ATOMIC_ACQUIRE))
     usleep(1000);
   pthread_create(&f, NULL, forker, NULL);
-  int exited = 0;
-  time_t until = time(NULL) + DEADLINE;
-  while (exited < CHILDREN && time(NULL) < until) {
-    int status;
-    pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid > 0)
-      exited += WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    else
-      usleep(1000);
-  }
+  int exited = exited_within(CHILDREN, DEADLINE);
   int made = __atomic_load_n(&forked, __ATOMIC_ACQUIRE);
   printf("%d of %d forks made, %d children exited\n", made, CHILDREN, exited);
   fflush(stdout);
