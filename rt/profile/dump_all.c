@@ -69,8 +69,9 @@ static int object_of(const struct link_map *map, struct dl_phdr_info *info) {
     if (!page_mapped(map->l_addr) || elf->e_ident[EI_MAG0] != ELFMAG0 ||
         elf->e_ident[EI_MAG1] != ELFMAG1 || elf->e_ident[EI_MAG2] != ELFMAG2 ||
         elf->e_ident[EI_MAG3] != ELFMAG3 ||
-        elf->e_phentsize != sizeof(ElfW(Phdr)) || elf->e_phoff >= 4096)
-      return 0;
+        elf->e_phentsize != sizeof(ElfW(Phdr)) ||
+        elf->e_phoff + (uint64_t)elf->e_phnum * sizeof(ElfW(Phdr)) > 4096)
+      return 0; /* the headers within the page found mapped */
     phdr = (const void *)(map->l_addr + elf->e_phoff);
     count = elf->e_phnum;
     if (!headers_match(phdr, count, map->l_addr, map->l_ld))
