@@ -45,9 +45,11 @@ locked_forks() {
     mip_profile --debug "locked_$name" "locked_$name.mip" "children_$name/$child"; then
     if [ "$1" = heap ]; then
       mip_show "locked_$name.mip" --heap >"locked_$name.json"
-      got=$(jq -r '.heap[] | [.frames[].function | sub(".*/"; "")] | join(" ")' \
+      # Statically linked, the frames past forker are glibc's own.
+      frames=.frames
+      [ "$name" = heap-static ] && frames='.frames[0:2]'
+      got=$(jq -r ".heap[] | [$frames[].function | sub(\".*/\"; \"\")] | join(\" \")" \
         "locked_$name.json")
-      [ "$name" = heap-static ] && got=${got% *} # its libc frame: glibc's own
     else
       mip_show "locked_$name.mip" >"locked_$name.json"
       got=$(mip_field "locked_$name.json" child_work calls)
