@@ -625,6 +625,42 @@ enum mip_rt_heap_stat {
   MIP_RT_HEAP_STAT_COUNT
 };
 
+/* ---- Records beside the blocks (heap_tail.c) -------------------------- */
+
+/* The table's keys hold addresses below 2^47 (user space on x86-64 and
+ * AArch64); blocks above are not tracked. */
+#define MIP_RT_HEAP_TABLE_ADDR_BITS 47
+#define MIP_RT_HEAP_TABLE_ADDR_LIMIT ((uint64_t)1 << MIP_RT_HEAP_TABLE_ADDR_BITS)
+/* What the executable's interposed malloc, calloc and realloc add to each
+ * size, where records go beside the blocks: a record's 24 bytes. */
+#define MIP_RT_HEAP_TAIL_ROOM 24u
+/* Blocks of this size and more go to the table: a walk looks for a
+ * record from its block's start. */
+#define MIP_RT_HEAP_TAIL_MAX 512u
+
+/* The allocator's malloc_usable_size. */
+typedef size_t (*mip_rt_heap_usable_fn)(void *);
+
+/* Records beside the blocks, when usable is set: bits a 16 bytes of
+ * address space where a record starts, and two levels of bits a page of
+ * the level below (levels[0] to [2], one mapping of bytes). */
+struct mip_rt_heap_tail {
+  uint64_t *levels[3];
+  uint64_t bytes;
+  mip_rt_heap_usable_fn usable;
+  uint64_t secret;  /* the check words' (never 0) */
+  uint32_t walkers; /* walks under way */
+  uint32_t reserved;
+};
+
+/* Maps the bits and starts records beside blocks of the allocator whose
+ * malloc_usable_size is usable: 0, or -1 (no memory: the table keeps
+ * every block). */
+MIP_RT_HIDDEN int mip_rt_heap_tail_init(struct mip_rt_heap_tail *t,
+                                        mip_rt_heap_usable_fn usable,
+                                        uint64_t secret);
+MIP_RT_HIDDEN void mip_rt_heap_tail_destroy(struct mip_rt_heap_tail *t);
+
 struct mip_rt_heap {
   uintptr_t shadow;
   uint64_t start_ns; /* its clock when it started */
@@ -659,6 +695,8 @@ struct mip_rt_heap {
    * lets nearly every birth and death clear and sum them without a loop
    * (heap_state.c). */
   uint64_t small_below;
+  /* Records beside small blocks, when the owner started them. */
+  struct mip_rt_heap_tail tail;
 };
 
 /* bytes of zeroed memory (MAP_NORESERVE), or NULL; errno unchanged. */
@@ -766,6 +804,37 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h);
 MIP_RT_HIDDEN uint64_t mip_rt_heap_table_probes(struct mip_rt_heap *h,
                                                 uint64_t *most);
 
+
+/* A block as the table keeps it: a key (its address, bits of its
+ * context, generation and flags) and three u32 (heap_table.c). */
+MIP_RT_HIDDEN void mip_rt_heap_block_pack(uint64_t *key, uint32_t *v,
+                                          const struct mip_rt_heap_block *b);
+MIP_RT_HIDDEN void mip_rt_heap_block_unpack(struct mip_rt_heap_block *b,
+                                            uint64_t key, const uint32_t *v);
+
+/* A small block's record beside it, under its shard's lock. put: -2 when
+ * the block has none (too large, or no room: the table takes it), else
+ * as the table's. holds: whether a record may start at addr (its bit),
+ * without the lock; take: 1 and the block, 0 when no record starts
+ * there. */
+MIP_RT_HIDDEN int mip_rt_heap_tail_put(struct mip_rt_heap_tail *t,
+                                       const struct mip_rt_heap_block *b,
+                                       struct mip_rt_heap_block *old);
+MIP_RT_HIDDEN int mip_rt_heap_tail_holds(const struct mip_rt_heap_tail *t,
+                                         uint64_t addr);
+MIP_RT_HIDDEN int mip_rt_heap_tail_take(struct mip_rt_heap_tail *t,
+                                        uint64_t addr,
+                                        struct mip_rt_heap_block *out);
+/* Calls fn on every block with a record (record: where it is, for
+ * mip_rt_heap_tail_rewrite). */
+typedef void (*mip_rt_heap_tail_fn)(struct mip_rt_heap_tail *t,
+                                    const struct mip_rt_heap_block *b,
+                                    uint8_t *record, void *arg);
+MIP_RT_HIDDEN void mip_rt_heap_tail_walk(struct mip_rt_heap_tail *t,
+                                         mip_rt_heap_tail_fn fn, void *arg);
+MIP_RT_HIDDEN void mip_rt_heap_tail_rewrite(struct mip_rt_heap_tail *t,
+                                            uint8_t *record,
+                                            const struct mip_rt_heap_block *b);
 
 /* A block taken out of the table, its counters summed, not yet settled.
  * Part of the ops interface between images: change it with the version. */
@@ -1032,6 +1101,17 @@ MIP_RT_HIDDEN void __mip_heap_interposed_free(void *p);
 MIP_RT_HIDDEN void *__mip_heap_interposed_realloc(void *old, size_t size);
 MIP_RT_HIDDEN void *__mip_heap_interposed_reallocarray(void *old, size_t n,
                                                        size_t m);
+MIP_RT_HIDDEN void *__mip_heap_interposed_malloc(size_t size);
+MIP_RT_HIDDEN void *__mip_heap_interposed_calloc(size_t n, size_t size);
+MIP_RT_HIDDEN size_t __mip_heap_interposed_malloc_usable_size(void *p);
+/* Where records go beside blocks (heap_tail.c): the allocator's
+ * malloc_usable_size, when the process's malloc, calloc, realloc, free
+ * and malloc_usable_size are this image's interposed ones and forward to
+ * one object's; else NULL, and the room they add is taken away. tail:
+ * the state whose records the interposed malloc_usable_size leaves out
+ * of a block's size. */
+MIP_RT_HIDDEN mip_rt_heap_usable_fn
+mip_rt_heap_interpose_tail(const struct mip_rt_heap_tail *tail);
 /* Whether the process's free is an interposed free (this image's or
  * another's): then frees by code MIP did not instrument are seen
  * already. */

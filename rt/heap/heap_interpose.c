@@ -62,14 +62,31 @@
 typedef void (*free_fn)(void *);
 typedef void *(*realloc_fn)(void *, size_t);
 typedef void *(*reallocarray_fn)(void *, size_t, size_t);
+typedef void *(*malloc_fn)(size_t);
+typedef void *(*calloc_fn)(size_t, size_t);
 
-/* glibc's own entry points, for the bootstrap only. */
+/* glibc's own entry points, for the bootstrap only. malloc's are not
+ * weak: in a static link their reference takes glibc's malloc into the
+ * program, whose definitions then win over the interposer's weak ones
+ * (nothing else of libc might: libc's own calls to malloc would find the
+ * interposer's). */
 extern void __libc_free(void *) __attribute__((weak));
 extern void *__libc_realloc(void *, size_t) __attribute__((weak));
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
 
 static free_fn real_free;
 static realloc_fn real_realloc;
 static reallocarray_fn real_reallocarray;
+static malloc_fn real_malloc;
+static calloc_fn real_calloc;
+static mip_rt_heap_usable_fn real_usable;
+/* What malloc, calloc and realloc add to each size: room for a record
+ * beside the block (heap_tail.c) until the owner knows whether records
+ * go there; then that, or nothing. */
+static uint32_t room = MIP_RT_HEAP_TAIL_ROOM;
+/* The state whose records the interposed malloc_usable_size leaves out. */
+static const struct mip_rt_heap_tail *tails;
 static uint32_t resolved;
 static pthread_t resolver;
 static uint32_t process_free_is_mip;
@@ -123,18 +140,32 @@ static int resolve_now(void) {
       "realloc", (uintptr_t)__mip_heap_interposed_realloc, mip);
   reallocarray_fn ra = (reallocarray_fn)forward_to(
       "reallocarray", (uintptr_t)__mip_heap_interposed_reallocarray, mip);
+  malloc_fn m = (malloc_fn)forward_to(
+      "malloc", (uintptr_t)__mip_heap_interposed_malloc, mip);
+  calloc_fn c = (calloc_fn)forward_to(
+      "calloc", (uintptr_t)__mip_heap_interposed_calloc, mip);
+  mip_rt_heap_usable_fn u = (mip_rt_heap_usable_fn)forward_to(
+      "malloc_usable_size",
+      (uintptr_t)__mip_heap_interposed_malloc_usable_size, mip);
   if (!f)
     f = __libc_free;
   if (!r)
     r = __libc_realloc;
-  if (!f || !r) {
-    mip_rt_report("heap profiling cannot find the C library's free and "
-                  "realloc");
+  if (!m)
+    m = __libc_malloc;
+  if (!c)
+    c = __libc_calloc;
+  if (!f || !r || !m || !c) {
+    mip_rt_report("heap profiling cannot find the C library's malloc, "
+                  "calloc, free and realloc");
     abort();
   }
   real_free = f;
   real_realloc = r;
   real_reallocarray = ra;
+  real_malloc = m;
+  real_calloc = c;
+  real_usable = u;
   process_free_is_mip = mip;
   __atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
   uint32_t n = parked_count < PARKED ? parked_count : PARKED;
@@ -226,6 +257,13 @@ void __mip_heap_interposed_free(void *p) {
     free_slowly(p, tracked);
 }
 
+/* size and the room for a record beside the block; 0 stays 0 (realloc
+ * frees), and a size too large for the room keeps its own failure. */
+static inline __attribute__((always_inline)) size_t with_room(size_t size) {
+  size_t more = __atomic_load_n(&room, __ATOMIC_RELAXED);
+  return size && size + more > size ? size + more : size;
+}
+
 /* The real call, with the old block taken out first and settled after. */
 static __attribute__((noinline)) void *reallocate(void *old, size_t size,
                                                   size_t n, int array) {
@@ -236,13 +274,11 @@ static __attribute__((noinline)) void *reallocate(void *old, size_t size,
   int overflow = array && __builtin_mul_overflow(size, n, &total);
   void *q;
   if (!array)
-    q = real_realloc(old, total = size);
-  else if (real_reallocarray)
-    q = real_reallocarray(old, size, n);
+    q = real_realloc(old, with_room(total = size));
   else if (overflow)
     q = NULL, errno = ENOMEM;
   else
-    q = real_realloc(old, total);
+    q = real_realloc(old, with_room(total));
   if (taken)
     o->settle_moved(&t, q != NULL || (!overflow && total == 0));
   return q;
@@ -269,14 +305,14 @@ static __attribute__((noinline)) void *realloc_slowly(void *old,
     return NULL;
   }
   if (!may_be_tracked(old))
-    return real_realloc(old, size);
+    return real_realloc(old, with_room(size));
   return reallocate(old, size, 1, 0);
 }
 
 void *__mip_heap_interposed_realloc(void *old, size_t size) {
   if (__builtin_expect(__atomic_load_n(&resolved, __ATOMIC_ACQUIRE), 1) &&
       !may_be_tracked(old))
-    return real_realloc(old, size);
+    return real_realloc(old, with_room(size));
   return realloc_slowly(old, size);
 }
 
@@ -288,7 +324,74 @@ void *__mip_heap_interposed_reallocarray(void *old, size_t n, size_t m) {
     errno = ENOMEM;
     return NULL;
   }
-  if (!may_be_tracked(old) && real_reallocarray)
-    return real_reallocarray(old, n, m);
+  size_t total;
+  if (!may_be_tracked(old) && !__builtin_mul_overflow(n, m, &total))
+    return real_realloc(old, with_room(total));
   return reallocate(old, n, m, 1);
+}
+
+/* Before the real functions are known (dlsym looking them up allocates),
+ * glibc's own, without room: these blocks never get a record. */
+void *__mip_heap_interposed_malloc(size_t size) {
+  if (__builtin_expect(!resolve(), 0))
+    return __libc_malloc(size);
+  return real_malloc(with_room(size));
+}
+
+void *__mip_heap_interposed_calloc(size_t n, size_t size) {
+  size_t total;
+  if (__builtin_expect(!resolve(), 0))
+    return __libc_calloc(n, size);
+  if (__builtin_mul_overflow(n, size, &total))
+    return real_calloc(n, size); /* its own failure */
+  return real_calloc(1, with_room(total));
+}
+
+/* Less the record beside the block, where it has one: a program that
+ * uses all of what this says never writes over it. */
+size_t __mip_heap_interposed_malloc_usable_size(void *p) {
+  if (!p || !resolve() || !real_usable)
+    return 0;
+  size_t n = real_usable(p);
+  const struct mip_rt_heap_tail *t = __atomic_load_n(&tails, __ATOMIC_ACQUIRE);
+  if (t && n >= MIP_RT_HEAP_TAIL_ROOM &&
+      mip_rt_heap_tail_holds(t, (uintptr_t)p))
+    n -= MIP_RT_HEAP_TAIL_ROOM;
+  return n;
+}
+
+/* Whether the process calls this image's interposed function by that
+ * name (the weak definition that jumps to here). */
+static int process_calls(const char *name, uintptr_t here) {
+  uintptr_t p = mip_rt_heap_process_function(name);
+  return p && mip_rt_heap_jumps_to(p, here);
+}
+
+/* Whether two functions are in one object. */
+static int same_object(uintptr_t a, uintptr_t b) {
+  Dl_info x, y;
+  return dladdr((void *)a, &x) && dladdr((void *)b, &y) &&
+         x.dli_fbase == y.dli_fbase;
+}
+
+mip_rt_heap_usable_fn
+mip_rt_heap_interpose_tail(const struct mip_rt_heap_tail *tail) {
+  int mine =
+      tail && resolve() && real_usable &&
+      process_calls("malloc", (uintptr_t)__mip_heap_interposed_malloc) &&
+      process_calls("calloc", (uintptr_t)__mip_heap_interposed_calloc) &&
+      process_calls("realloc", (uintptr_t)__mip_heap_interposed_realloc) &&
+      process_calls("free", (uintptr_t)__mip_heap_interposed_free) &&
+      process_calls("malloc_usable_size",
+                    (uintptr_t)__mip_heap_interposed_malloc_usable_size) &&
+      same_object((uintptr_t)real_malloc, (uintptr_t)real_usable) &&
+      same_object((uintptr_t)real_malloc, (uintptr_t)real_calloc) &&
+      same_object((uintptr_t)real_malloc, (uintptr_t)real_realloc) &&
+      same_object((uintptr_t)real_malloc, (uintptr_t)real_free);
+  if (!mine) {
+    __atomic_store_n(&room, 0, __ATOMIC_RELAXED);
+    return NULL;
+  }
+  __atomic_store_n(&tails, tail, __ATOMIC_RELEASE);
+  return real_usable;
 }

@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <sys/random.h>
+
 #include "heap.h"
 
 uint32_t mip_rt_heap_depth = MIP_RT_HEAP_DEPTH_DEFAULT;
@@ -68,9 +70,12 @@ static void fetch_counters(struct mip_rt_heap *h, uintptr_t p) {
 
 /* The same and the block's table slot, for a birth: its walk, or the
  * check of a recent one, runs meanwhile. (A death looks its slot up at
- * once: fetching it first would only compute its place twice.) */
-static void fetch(struct mip_rt_heap *h, uintptr_t p) {
-  mip_rt_heap_table_prefetch(h, p);
+ * once: fetching it first would only compute its place twice.) A small
+ * block whose record goes beside it has no slot. */
+static void fetch(struct mip_rt_heap *h, uintptr_t p, uint64_t size) {
+  if (size >= MIP_RT_HEAP_TAIL_MAX ||
+      !__atomic_load_n(&h->tail.usable, __ATOMIC_RELAXED))
+    mip_rt_heap_table_prefetch(h, p);
   fetch_counters(h, p);
 }
 
@@ -106,7 +111,7 @@ static void op_alloc(void *p, uint64_t size, uintptr_t site, const void *fp,
       !mip_rt_heap_sampled(h->sample, size))
     return;
   block_flags &= ~MIP_RT_HEAP_CHOSEN;
-  fetch(h, (uintptr_t)p);
+  fetch(h, (uintptr_t)p, size);
   uint32_t context = __builtin_expect(h->off, 0)
                          ? MIP_RT_HEAP_UNRECORDED
                          : context_at(h, fp, depth, site);
@@ -190,7 +195,7 @@ static void op_realloc(void *old, void *p, uint64_t size, uintptr_t site,
   struct mip_rt_heap *h = &state;
   uint32_t context;
   if (!h->sample)
-    fetch(h, (uintptr_t)p);
+    fetch(h, (uintptr_t)p, size);
   int moved = context_moved_from(h, (uintptr_t)old, &context);
   /* Sampled: the new block is recorded with its own chance, in the
    * context of the block it came from if that one was recorded. */
@@ -580,6 +585,27 @@ void __mip_heap_preinit(int argc, char **argv, char **envp) {
   mip_rt_heap_start(envp);
 }
 
+/* Records beside small blocks (heap_tail.c): where this image owns the
+ * state, records every block, and its interposed malloc family is the
+ * process's (so it is the executable: only executables define one).
+ * Elsewhere its interposed functions add no room. Where the bits cannot
+ * be mapped (under valgrind) the table keeps every block, and the room
+ * stays: blocks lie as they would with records, and share the shadow's
+ * granules alike. */
+static void start_tails(void) {
+  if (!owner_here() || state.sample) {
+    mip_rt_heap_interpose_tail(NULL);
+    return;
+  }
+  mip_rt_heap_usable_fn usable = mip_rt_heap_interpose_tail(&state.tail);
+  uint64_t secret = (uint64_t)(uintptr_t)&state * 0x9e3779b97f4a7c15ULL;
+  uint64_t drawn;
+  if (getrandom(&drawn, sizeof drawn, GRND_NONBLOCK) == sizeof drawn)
+    secret ^= drawn;
+  if (usable)
+    mip_rt_heap_tail_init(&state.tail, usable, secret);
+}
+
 static void heap_init(int argc, char **argv, char **envp) {
   (void)argc;
   (void)argv;
@@ -589,6 +615,7 @@ static void heap_init(int argc, char **argv, char **envp) {
     return;
   mip_rt_heap_start(envp);
   mip_rt_heap_interpose_init();
+  start_tails();
   if (pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child))
     mip_rt_report("cannot register a fork handler: a forked child's heap "
                   "profile will repeat its parent's");

@@ -113,6 +113,7 @@ void mip_rt_heap_destroy(struct mip_rt_heap *h) {
     munmap(h->first_tables, MIP_RT_HEAP_FIRST_TABLES_BYTES);
   if (h->timeline.points)
     munmap(h->timeline.points, TIMELINE_BYTES);
+  mip_rt_heap_tail_destroy(&h->tail);
   memset(h, 0, sizeof *h);
 }
 

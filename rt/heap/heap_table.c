@@ -175,7 +175,7 @@ void mip_rt_heap_table_unmap(uint64_t table) {
  * value, three u32: size (44 bits, 16 TiB: larger is clamped), CPU (11
  * bits: 2047 is "unknown", CPUs from there up among them) and the low
  * bits of its context; then its allocation time. */
-#define ADDR_BITS 47
+#define ADDR_BITS MIP_RT_HEAP_TABLE_ADDR_BITS
 #define ADDR_MASK (((uint64_t)1 << ADDR_BITS) - 1)
 #define SIZE_BITS 44
 #define SIZE_MASK (((uint64_t)1 << SIZE_BITS) - 1)
@@ -191,8 +191,8 @@ _Static_assert(MIP_RT_HEAP_NO_CPU == (1u << CPU_BITS) - 1, "CPU bits");
 _Static_assert(MIP_RT_HEAP_CONTEXTS_MAX == CONTEXT_NONE, "context bits");
 _Static_assert(MIP_RT_HEAP_SLOT_BYTES == 8 + VALUE_WORDS * 4, "slot bytes");
 
-static void pack(uint64_t *key, uint32_t *v,
-                 const struct mip_rt_heap_block *b) {
+void mip_rt_heap_block_pack(uint64_t *key, uint32_t *v,
+                            const struct mip_rt_heap_block *b) {
   uint64_t size = b->size > SIZE_MASK ? SIZE_MASK : b->size;
   uint32_t context = b->context > CONTEXT_NONE ? CONTEXT_NONE : b->context;
   uint32_t cpu = b->cpu > MIP_RT_HEAP_NO_CPU ? MIP_RT_HEAP_NO_CPU : b->cpu;
@@ -206,8 +206,8 @@ static void pack(uint64_t *key, uint32_t *v,
   v[2] = b->alloc_ms;
 }
 
-static void unpack(struct mip_rt_heap_block *b, uint64_t key,
-                   const uint32_t *v) {
+void mip_rt_heap_block_unpack(struct mip_rt_heap_block *b, uint64_t key,
+                              const uint32_t *v) {
   uint64_t low;
   __builtin_memcpy(&low, v, sizeof low);
   uint32_t context = (uint32_t)((key >> ADDR_BITS) << CONTEXT_LO_BITS |
@@ -442,13 +442,13 @@ INLINE int put_in(uint64_t *keys, uint64_t mask, uint64_t k,
   uint32_t *values = (uint32_t *)(keys + mask + 1);
   uint64_t i = find_in(keys, mask, k, b->addr);
   if ((keys[i] & ADDR_MASK) == b->addr) {
-    unpack(old, keys[i], &values[VALUE_WORDS * i]);
-    pack(&keys[i], &values[VALUE_WORDS * i], b);
+    mip_rt_heap_block_unpack(old, keys[i], &values[VALUE_WORDS * i]);
+    mip_rt_heap_block_pack(&keys[i], &values[VALUE_WORDS * i], b);
     return 1;
   }
   uint64_t key;
   uint32_t v[VALUE_WORDS];
-  pack(&key, v, b);
+  mip_rt_heap_block_pack(&key, v, b);
   insert_at(keys, values, mask, k, i, key, v);
   return 0;
 }
@@ -472,7 +472,7 @@ INLINE int take_in(uint64_t *keys, uint64_t mask, uint64_t k, uint64_t addr,
     if ((key & ADDR_MASK) != addr)
       return 0;
   }
-  unpack(out, key, &values[VALUE_WORDS * hole]);
+  mip_rt_heap_block_unpack(out, key, &values[VALUE_WORDS * hole]);
   remove_in(keys, values, mask, k, hole);
   return 1;
 }
@@ -490,8 +490,9 @@ INLINE int put_into(struct mip_rt_heap *h, const struct mip_rt_heap_block *b,
     return -1;
   struct mip_rt_heap_shard *sh = shard_of(h, b->addr);
   mip_rt_heap_lock_unless(solo, &sh->lock);
-  int rc = -1;
-  if (room(h, sh) == 0) {
+  /* A small block's record beside it (heap_tail.c), else the table. */
+  int rc = mip_rt_heap_tail_put(&h->tail, b, old);
+  if (rc == -2 && (rc = -1, room(h, sh) == 0)) {
     uint64_t *keys = keys_of(sh->table);
     uint64_t log2 = sh->table & 63, mask = mask_of(sh->table);
     rc = log2 > PANEL_LOG2
@@ -551,21 +552,51 @@ INLINE int take_from(struct mip_rt_heap_shard *sh, uint64_t addr,
   return found;
 }
 
+/* take of a record beside its block, once in. */
+static int take_beside(struct mip_rt_heap *h, uint64_t addr,
+                       struct mip_rt_heap_block *out, int solo) {
+  struct mip_rt_heap_shard *sh = shard_of(h, addr);
+  mip_rt_heap_lock_unless(solo, &sh->lock);
+  int found = mip_rt_heap_tail_take(&h->tail, addr, out);
+  mip_rt_heap_unlock_unless(solo, &sh->lock);
+  return found;
+}
+
 int mip_rt_heap_table_take_as(struct mip_rt_heap *h, uint64_t addr,
                               struct mip_rt_heap_block *out, int solo) {
+  if (mip_rt_heap_tail_holds(&h->tail, addr) &&
+      take_beside(h, addr, out, solo))
+    return 1;
   struct mip_rt_heap_shard *sh = shard_holding(h, addr);
   return sh ? take_from(sh, addr, out, solo) : 0;
 }
 
 int mip_rt_heap_table_take(struct mip_rt_heap *h, uint64_t addr,
                            struct mip_rt_heap_block *out) {
+  int beside = mip_rt_heap_tail_holds(&h->tail, addr);
   struct mip_rt_heap_shard *sh = shard_holding(h, addr);
-  if (!sh)
+  if (!sh && !beside)
     return 0;
   int solo = mip_rt_heap_solo(&h->timeline);
-  int found = take_from(sh, addr, out, solo);
+  int found = (beside && take_beside(h, addr, out, solo)) ||
+              (sh && take_from(sh, addr, out, solo));
   mip_rt_heap_solo_end(&h->timeline, solo);
   return found;
+}
+
+/* A table walk's function, called on the records beside blocks. */
+struct walk {
+  mip_rt_heap_block_fn fn;
+  void *arg;
+};
+
+static void walk_beside(struct mip_rt_heap_tail *t,
+                        const struct mip_rt_heap_block *b, uint8_t *record,
+                        void *arg) {
+  (void)t;
+  (void)record;
+  const struct walk *w = arg;
+  w->fn(b, w->arg);
 }
 
 void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
@@ -592,7 +623,7 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
     for (uint64_t j = 0; table && j <= mask_of(table); j++) {
       if (keys[j]) {
         struct mip_rt_heap_block b;
-        unpack(&b, keys[j], &values[VALUE_WORDS * j]);
+        mip_rt_heap_block_unpack(&b, keys[j], &values[VALUE_WORDS * j]);
         fn(&b, arg);
       }
     }
@@ -601,6 +632,17 @@ void mip_rt_heap_table_walk(struct mip_rt_heap *h, mip_rt_heap_block_fn fn,
     else
       __atomic_sub_fetch(&h->unlocked_readers, 1, __ATOMIC_RELEASE);
   }
+  struct walk w = {fn, arg};
+  mip_rt_heap_tail_walk(&h->tail, walk_beside, &w);
+}
+
+static void disown_beside(struct mip_rt_heap_tail *t,
+                          const struct mip_rt_heap_block *b, uint8_t *record,
+                          void *arg) {
+  (void)arg;
+  struct mip_rt_heap_block foreign = *b;
+  foreign.generation = MIP_RT_HEAP_FOREIGN;
+  mip_rt_heap_tail_rewrite(t, record, &foreign);
 }
 
 void mip_rt_heap_table_disown(struct mip_rt_heap *h) {
@@ -611,6 +653,7 @@ void mip_rt_heap_table_disown(struct mip_rt_heap *h) {
       if (keys[j])
         keys[j] |= (uint64_t)MIP_RT_HEAP_FOREIGN << GEN_SHIFT;
   }
+  mip_rt_heap_tail_walk(&h->tail, disown_beside, NULL);
 }
 
 /* The slots a lookup of each block in a table reads, summed; *most:

@@ -2,7 +2,9 @@
  * The heap interposer: free, realloc and reallocarray that send a heap
  * image's frees to its runtime (rt/heap_interpose.c), so that a block
  * allocated in instrumented code dies when code MIP did not instrument
- * frees or reallocates it (docs/heap.md). mipcc links this object into
+ * frees or reallocates it (docs/heap.md); and malloc, calloc and
+ * malloc_usable_size, which make room for a small block's record beside
+ * it (rt/heap/heap_tail.c). mipcc links this object into
  * every image that has heap code, beside libmip_rt.a, built twice:
  *
  *   mip_interpose.o         executables: default visibility, so the
@@ -42,7 +44,9 @@
 #ifdef MIP_INTERPOSE_FOR_SHARED
 #define FUNCTIONS MIP_RT_ASM_TRAP /* for the symbols to name; never run */
 #else
-#define FUNCTIONS FORWARD("free") FORWARD("realloc") FORWARD("reallocarray")
+#define FUNCTIONS                                                              \
+  FORWARD("free") FORWARD("realloc") FORWARD("reallocarray")                   \
+  FORWARD("malloc") FORWARD("calloc") FORWARD("malloc_usable_size")
 #endif
 
 __asm__(".pushsection .text.__mip_heap_interpose,\"ax\",%progbits\n"

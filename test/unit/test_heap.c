@@ -116,6 +116,100 @@ END_TEST
 /* A table's bytes (table word: address | log2 of its slots). */
 static size_t table_bytes(uint64_t table);
 
+/* ---- records beside the blocks -------------------------------------- */
+
+/* Blocks of the tests' own allocator: 64 usable bytes each, side by side
+ * in one mapping, so that a test can take the memory away under them. */
+#define ARENA_BYTES (1u << 20)
+static size_t usable_64(void *p) {
+  (void)p;
+  return 64;
+}
+
+static uint8_t *new_arena(void) {
+  void *m = mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert_ptr_ne(m, MAP_FAILED);
+  return m;
+}
+
+static struct mip_rt_heap *heap_with_tails(void) {
+  struct mip_rt_heap *h = new_heap(NULL, 16);
+  ck_assert_int_eq(mip_rt_heap_tail_init(&h->tail, usable_64, 12345), 0);
+  return h;
+}
+
+/* Small blocks with room go beside themselves, not in the table: put,
+ * walked, taken once; a block without room, or too large, goes to the
+ * table. */
+START_TEST(tail_keeps_small_blocks_beside_them) {
+  struct mip_rt_heap *h = heap_with_tails();
+  uint8_t *arena = new_arena();
+  struct mip_rt_heap_block old, out;
+  uint64_t want = 0;
+  for (uint64_t i = 0; i < 1000; i++) {
+    struct mip_rt_heap_block b = block((uint64_t)(uintptr_t)arena + i * 64,
+                                       1 + i % 40);
+    b.generation = 3;
+    ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+    want += b.addr;
+  }
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 0); /* none in the table */
+  struct mip_rt_heap_block roomless = block(0x1000, 48); /* 48 + 24 > 64 */
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &roomless, &old), 0);
+  ck_assert_uint_eq(mip_rt_heap_table_count(h), 1);
+  uint64_t sum[2] = {0, 0};
+  mip_rt_heap_table_walk(h, count_block, sum);
+  ck_assert_uint_eq(sum[0], 1001);
+  ck_assert_uint_eq(sum[1], want + 0x1000);
+  for (uint64_t i = 0; i < 1000; i += 2) {
+    uint64_t addr = (uint64_t)(uintptr_t)arena + i * 64;
+    ck_assert_int_eq(mip_rt_heap_table_take(h, addr, &out), 1);
+    ck_assert_uint_eq(out.addr, addr);
+    ck_assert_uint_eq(out.size, 1 + i % 40);
+    ck_assert_uint_eq(out.context, 7);
+    ck_assert_uint_eq(out.generation, 3);
+    ck_assert_int_eq(mip_rt_heap_table_take(h, addr, &out), 0);
+  }
+  sum[0] = sum[1] = 0;
+  mip_rt_heap_table_walk(h, count_block, sum);
+  ck_assert_uint_eq(sum[0], 501);
+  munmap(arena, ARENA_BYTES);
+  free_heap(h);
+}
+END_TEST
+
+/* A block born where one died unseen replaces it; a record the program
+ * wrote over is no record (its block is not taken, nor walked); and a
+ * walk over bits whose memory is gone reads none of it. */
+START_TEST(tail_survives_unseen_deaths_and_lost_memory) {
+  struct mip_rt_heap *h = heap_with_tails();
+  uint8_t *arena = new_arena();
+  uint64_t a = (uint64_t)(uintptr_t)arena;
+  struct mip_rt_heap_block old, out, b = block(a, 10), c = block(a, 20);
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &b, &old), 0);
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &c, &old), 1);
+  ck_assert_uint_eq(old.size, 10);
+  struct mip_rt_heap_block d = block(a + 64, 30);
+  ck_assert_int_eq(mip_rt_heap_table_put(h, &d, &old), 0);
+  memset(arena + 64, 0xff, 64); /* the program wrote over all of it */
+  ck_assert_int_eq(mip_rt_heap_table_take(h, a + 64, &out), 0);
+  uint64_t sum[2] = {0, 0};
+  mip_rt_heap_table_walk(h, count_block, sum);
+  ck_assert_uint_eq(sum[0], 1);
+  for (uint64_t i = 2; i < 100; i++) {
+    struct mip_rt_heap_block e = block(a + i * 64, 8);
+    ck_assert_int_eq(mip_rt_heap_table_put(h, &e, &old), 0);
+  }
+  ck_assert_int_eq(munmap(arena, ARENA_BYTES), 0); /* freed unseen, gone */
+  sum[0] = sum[1] = 0;
+  mip_rt_heap_table_walk(h, count_block, sum);
+  ck_assert_uint_eq(sum[0], 0);
+  free_heap(h);
+}
+END_TEST
+
+
 /* Where a table's slots start, and whether shard i's table is mapped on
  * its own (past its first, which is a slice of a pool). */
 static void *table_keys(uint64_t table) {
@@ -1687,6 +1781,8 @@ Suite *heap_runtime_suite(void) {
   tcase_add_test(tc, table_puts_takes_and_replaces);
   tcase_add_test(tc, table_grows_and_deletes);
   tcase_add_test(tc, table_walk_skips_empty_shards);
+  tcase_add_test(tc, tail_keeps_small_blocks_beside_them);
+  tcase_add_test(tc, tail_survives_unseen_deaths_and_lost_memory);
   tcase_add_test(tc, table_retires_replaced_tables);
   tcase_add_test(tc, table_keeps_fields_and_generations);
   tcase_add_test(tc, table_counts_exactly_under_threads);
