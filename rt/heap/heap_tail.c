@@ -191,8 +191,9 @@ int mip_rt_heap_tail_put(struct mip_rt_heap_tail *t,
   uint8_t *r = record_at(b->addr, usable);
   /* A block at addr died unseen: its record, if it is where this one
    * goes (else its check word may linger, and is cleared below). */
-  int replaced = bit_set(t, b->addr) && read_record(t, r, b->addr, old);
-  if (bit_set(t, b->addr) && !replaced)
+  int was_set = bit_set(t, b->addr);
+  int replaced = was_set && read_record(t, r, b->addr, old);
+  if (was_set && !replaced)
     for (uint8_t *w = (uint8_t *)(uintptr_t)b->addr; w < r; w += STEP)
       if (load_word(w) == check_word(t, b->addr))
         store_word(w, 0);
