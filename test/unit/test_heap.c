@@ -849,18 +849,25 @@ __attribute__((no_sanitize("address"), noinline)) static void unwind_test(void) 
   s[13] = 0x4004;
   /* Walks from one frame and site that differ in the caller right after
    * it (an allocation wrapper called from many places at one depth) are
-   * spread over the sets by that caller: eight of them are all kept, where
-   * four ways would replace each before it is used again. */
-  for (uintptr_t v = 0; v < 8; v++) {
+   * spread over the sets by that caller, where four ways would replace
+   * each before it is used again. Which set a caller gets depends on where
+   * the stack is, so the count kept is not fixed; it stays four only if
+   * all sixteen fall in one set (one chance in 8^15). A record found is
+   * always the right one. */
+  uint32_t kept = 0;
+  for (uintptr_t v = 0; v < 16; v++) {
     s[5] = 0x2100 + v;
     walk(s, &st, 8);
     mip_rt_heap_recent_found(&st, 200 + v, 1);
   }
-  for (uintptr_t v = 0; v < 8; v++) {
+  for (uintptr_t v = 0; v < 16; v++) {
     s[5] = 0x2100 + v;
-    ck_assert_int_eq(again(s, 8, 1, &context), 1);
-    ck_assert_uint_eq(context, 200 + v);
+    if (again(s, 8, 1, &context) == 1) {
+      ck_assert_uint_eq(context, 200 + v);
+      kept++;
+    }
   }
+  ck_assert_uint_gt(kept, 4);
   s[5] = 0x2002;
   /* A walk as deep as the record holds, and one deeper, which is not
    * kept. */
