@@ -9,16 +9,24 @@
  * The pieces, one file each:
  *   heap_shadow.c     the shadow counters and the process-wide rendezvous
  *   heap_table.c      live blocks by address, in 256 locked shards
+ *   heap_tail.c       small blocks' records beside them, not in a table
+ *   heap_block.h      a live block packed, as the table and records keep it
  *   heap_depot.c      call stacks, deduplicated; one context per stack
  *   heap_context.c    MemInfoBlocks: per block, merged per context
  *   heap_unwind.c     frame-pointer walks within the thread's stack
  *   heap_recent.c     each thread's recent walks and their contexts
  *   heap_state.c      births and deaths against one heap state
+ *   heap_timeline.c   the bytes live over time and their peak
+ *   heap_barrier.c    a memory barrier on every thread (membarrier)
+ *   heap_region.c     recording on and off, resets, ghost frees
+ *   heap_sample.c     which blocks a sampled run records
+ *   heap_loss.c       blocks whose death went unseen, said out loud
  *   heap_write.c      the raw payloads, from a snapshot of the tables
  *   heap_owner.c      start-up, the owner of the process's heap state
  *   heap_hooks.c      the __mip_heap_* entry points of instrumented code
  *                     (declared in heap_hooks.h, which tests share)
- *   heap_interpose.c  free, realloc and reallocarray of the whole process
+ *   heap_interpose.c  the malloc family of the whole process
+ *   heap_got.c        the same where the process's free is not MIP's
  *
  * Nothing here calls malloc: tables live in mmap'd memory. Nothing on
  * the way of a birth or a death changes errno: the few calls that could
@@ -262,6 +270,10 @@ struct mip_rt_heap_shard {
 } __attribute__((aligned(64)));
 
 #define MIP_RT_HEAP_SHARDS 256
+/* A shard holds the blocks of whole regions of this many bytes of
+ * address space (log2), so that memory a region's blocks share (their
+ * bits beside them, heap_tail.c) changes only under one shard's lock. */
+#define MIP_RT_HEAP_REGION_LOG2 16
 #define MIP_RT_HEAP_SHARD_MIN_LOG2 4 /* a shard's first table: 16 slots,
                                          from the state's pool */
 #define MIP_RT_HEAP_FIRST_TABLES_BYTES                                         \
@@ -356,6 +368,15 @@ static inline void mip_rt_heap_unlock_unless(int solo, uint32_t *lock) {
   if (!solo)
     mip_rt_heap_unlock(lock);
 }
+
+/* ---- A barrier on every thread (heap_barrier.c) ----------------------- */
+
+/* Whether mip_rt_heap_barrier can work here (registering for the
+ * process's own barrier where the kernel has it). */
+MIP_RT_HIDDEN int mip_rt_heap_barrier_works(void);
+/* Every thread of the process passes a full memory barrier before this
+ * returns 0; -1 when none could be had. */
+MIP_RT_HIDDEN int mip_rt_heap_barrier(void);
 
 /* ---- Timeline and global peak (heap_timeline.c) ------------------------ */
 
@@ -650,7 +671,8 @@ struct mip_rt_heap_tail {
   mip_rt_heap_usable_fn usable;
   uint64_t secret;  /* the check words' (never 0) */
   uint32_t walkers; /* walks under way */
-  uint32_t reserved;
+  uint32_t fenced;  /* 1: a death fences before it looks for walks (no
+                       barrier on every thread for the walks to make) */
 };
 
 /* Maps the bits and starts records beside blocks of the allocator whose
@@ -804,13 +826,6 @@ MIP_RT_HIDDEN uint64_t mip_rt_heap_table_count(struct mip_rt_heap *h);
 MIP_RT_HIDDEN uint64_t mip_rt_heap_table_probes(struct mip_rt_heap *h,
                                                 uint64_t *most);
 
-
-/* A block as the table keeps it: a key (its address, bits of its
- * context, generation and flags) and three u32 (heap_table.c). */
-MIP_RT_HIDDEN void mip_rt_heap_block_pack(uint64_t *key, uint32_t *v,
-                                          const struct mip_rt_heap_block *b);
-MIP_RT_HIDDEN void mip_rt_heap_block_unpack(struct mip_rt_heap_block *b,
-                                            uint64_t key, const uint32_t *v);
 
 /* A small block's record beside it, under its shard's lock. put: -2 when
  * the block has none (too large, or no room: the table takes it), else

@@ -33,11 +33,17 @@
 #include <sys/mman.h>
 
 #include "heap.h"
+#include "heap_block.h"
 
 /* A bit a 16 bytes (8 on 32-bit targets, where glibc's chunks are 8
  * bytes apart): blocks the allocator aligns less go to the table. */
 #define GRANULE_LOG2 (sizeof(void *) == 8 ? 4 : 3)
 #define GRANULE_MASK (((uint64_t)1 << GRANULE_LOG2) - 1)
+/* A word of bits is one region's, and so one shard's: changed only under
+ * that shard's lock (or by the state's only thread), with no locked
+ * instruction. */
+_Static_assert((64u << GRANULE_LOG2) <= (1u << MIP_RT_HEAP_REGION_LOG2),
+               "a word of bits within a region");
 #define PAGE_BITS_LOG2 15 /* 4 KiB of bits */
 #define PAGE_BYTES 4096u
 /* How far from a block's start its record can be: the block, the room,
@@ -71,6 +77,7 @@ int mip_rt_heap_tail_init(struct mip_rt_heap_tail *t,
   t->bytes = bytes;
   t->secret = secret | 1; /* never 0: a zeroed word is no check word */
   t->walkers = 0;
+  t->fenced = !mip_rt_heap_barrier_works();
   __atomic_store_n(&t->usable, usable, __ATOMIC_RELEASE); /* on */
   return 0;
 }
@@ -93,12 +100,13 @@ static int bit_set(const struct mip_rt_heap_tail *t, uint64_t addr) {
 }
 
 /* Sets the bit of addr and the levels' above it (once: they are never
- * cleared). 1 when the bit was set already. */
+ * cleared; shared by many shards, they are or'ed in). 1 when the bit was
+ * set already. */
 static int set_bit(struct mip_rt_heap_tail *t, uint64_t addr) {
-  uint64_t i = addr >> GRANULE_LOG2;
-  if (__atomic_fetch_or(word_of(t->levels[0], i), bit_of(i),
-                        __ATOMIC_RELEASE) &
-      bit_of(i))
+  uint64_t i = addr >> GRANULE_LOG2, *w = word_of(t->levels[0], i);
+  uint64_t was = __atomic_load_n(w, __ATOMIC_RELAXED);
+  __atomic_store_n(w, was | bit_of(i), __ATOMIC_RELEASE);
+  if (was & bit_of(i))
     return 1;
   for (int level = 1; level < 3; level++) {
     i >>= PAGE_BITS_LOG2;
@@ -109,14 +117,12 @@ static int set_bit(struct mip_rt_heap_tail *t, uint64_t addr) {
   return 0;
 }
 
-/* Clears the bit of addr: 1 when it was set. Sequentially consistent:
- * the walker count read after it sees any walk that could still read it
- * (mip_rt_heap_tail_walk counts itself in the same order first). */
+/* Clears the bit of addr: 1 when it was set. */
 static int clear_bit(struct mip_rt_heap_tail *t, uint64_t addr) {
-  uint64_t i = addr >> GRANULE_LOG2;
-  return (__atomic_fetch_and(word_of(t->levels[0], i), ~bit_of(i),
-                             __ATOMIC_SEQ_CST) &
-          bit_of(i)) != 0;
+  uint64_t i = addr >> GRANULE_LOG2, *w = word_of(t->levels[0], i);
+  uint64_t was = __atomic_load_n(w, __ATOMIC_RELAXED);
+  __atomic_store_n(w, was & ~bit_of(i), __ATOMIC_RELAXED);
+  return (was & bit_of(i)) != 0;
 }
 
 /* ---- Records ---------------------------------------------------------- */
@@ -142,14 +148,15 @@ static void store_word(uint8_t *at, uint64_t w) {
   __builtin_memcpy(at, &w, sizeof w);
 }
 
-/* The check word last: a walk that finds it finds the rest written. */
+/* The check word last: a walk that finds it finds the rest written.
+ * The block is packed straight into the record (4-byte aligned at
+ * least), whose last word is the key's high bits. */
 static void write_record(const struct mip_rt_heap_tail *t, uint8_t *r,
                          const struct mip_rt_heap_block *b) {
-  uint32_t v[4];
+  uint32_t *v = (uint32_t *)(void *)(r + 8);
   uint64_t key;
   mip_rt_heap_block_pack(&key, v, b);
   v[3] = (uint32_t)(key >> MIP_RT_HEAP_TABLE_ADDR_BITS);
-  __builtin_memcpy(r + 8, v, sizeof v);
   __atomic_thread_fence(__ATOMIC_RELEASE);
   store_word(r, check_word(t, b->addr));
 }
@@ -160,8 +167,7 @@ static int read_record(const struct mip_rt_heap_tail *t, const uint8_t *r,
   if (load_word(r) != check_word(t, addr))
     return 0;
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
-  uint32_t v[4];
-  __builtin_memcpy(v, r + 8, sizeof v);
+  const uint32_t *v = (const uint32_t *)(const void *)(r + 8);
   mip_rt_heap_block_unpack(
       out, addr | (uint64_t)v[3] << MIP_RT_HEAP_TABLE_ADDR_BITS, v);
   return 1;
@@ -203,9 +209,17 @@ int mip_rt_heap_tail_put(struct mip_rt_heap_tail *t,
 }
 
 /* Waits while a walk is under way, so that it never reads a block whose
- * bit it saw once the block is freed. */
+ * bit it saw once the block is freed. The bit cleared before is seen by
+ * any walk that counted itself after this reads the count: a walk makes
+ * every thread pass a barrier between counting itself and reading bits
+ * (mip_rt_heap_tail_walk), which orders this thread's store before its
+ * load as a fence here would; without that barrier, the fence. */
 static void wait_for_walks(struct mip_rt_heap_tail *t) {
-  for (unsigned spins = 0; __atomic_load_n(&t->walkers, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&t->fenced, __ATOMIC_RELAXED))
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  else
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  for (unsigned spins = 0; __atomic_load_n(&t->walkers, __ATOMIC_RELAXED);
        spins++) {
     if (spins < 64)
       mip_rt_cpu_relax();
@@ -316,7 +330,16 @@ void mip_rt_heap_tail_walk(struct mip_rt_heap_tail *t, mip_rt_heap_tail_fn fn,
   if (!usable_of(t))
     return;
   __atomic_add_fetch(&t->walkers, 1, __ATOMIC_SEQ_CST);
-  walk_level(t, 2, 0, level_bytes(2) / 8, fn, arg);
+  /* The barrier the deaths do without (wait_for_walks). Refused where it
+   * worked before (a filter on system calls installed since): deaths
+   * fence from now on, and this walk, which one under way may not have
+   * seen, reads no record. */
+  int safe = __atomic_load_n(&t->fenced, __ATOMIC_RELAXED) ||
+             mip_rt_heap_barrier() == 0;
+  if (!safe)
+    __atomic_store_n(&t->fenced, 1, __ATOMIC_SEQ_CST);
+  else
+    walk_level(t, 2, 0, level_bytes(2) / 8, fn, arg);
   __atomic_sub_fetch(&t->walkers, 1, __ATOMIC_SEQ_CST);
 }
 

@@ -21,30 +21,9 @@
  * lock orders every change, so that the peak is a moment that really
  * happened even when several threads allocate.
  */
-#include <errno.h>
-#include <linux/membarrier.h>
 #include <sched.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "heap.h"
-
-/* membarrier(MEMBARRIER_CMD_GLOBAL): every running thread of the system
- * passes a full memory barrier before it returns; 0 when it did. */
-static int barrier_everywhere(void) {
-  int saved = errno;
-  long rc = syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
-  errno = saved;
-  return rc == 0 ? 0 : -1;
-}
-
-/* Whether this kernel has it: without, the lock from the start. */
-static int barrier_works(void) {
-  int saved = errno;
-  long rc = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-  errno = saved;
-  return rc > 0 && (rc & MEMBARRIER_CMD_GLOBAL);
-}
 
 /* Until the thread that found a second one has seen the first leave. */
 static void wait_settled(struct mip_rt_heap_timeline *t) {
@@ -66,7 +45,7 @@ static int switch_to_multi(struct mip_rt_heap_timeline *t) {
   if (!__atomic_compare_exchange_n(&t->multi, &none, MIP_RT_HEAP_MULTI_COMING,
                                    0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE))
     return 0;
-  barrier_everywhere();
+  mip_rt_heap_barrier();
   while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE))
     sched_yield();
   __atomic_store_n(&t->multi, MIP_RT_HEAP_MULTI_SETTLED, __ATOMIC_RELEASE);
@@ -143,7 +122,7 @@ int mip_rt_heap_share(struct mip_rt_heap_timeline *t, unsigned tries) {
 void mip_rt_heap_solo_again(struct mip_rt_heap_timeline *t) {
   t->owner = mip_rt_thread_pointer();
   t->busy = 0;
-  t->multi = barrier_works() ? 0 : MIP_RT_HEAP_MULTI_SETTLED;
+  t->multi = mip_rt_heap_barrier_works() ? 0 : MIP_RT_HEAP_MULTI_SETTLED;
 }
 
 /* Two neighbouring points become one, the interval doubles: all of them
@@ -220,5 +199,7 @@ void mip_rt_heap_timeline_clear(struct mip_rt_heap_timeline *t) {
    * kernel without membarrier takes the lock from the start. */
   t->owner = owner;
   t->busy = busy;
-  t->multi = (multi || !barrier_works()) ? MIP_RT_HEAP_MULTI_SETTLED : 0;
+  t->multi = (multi || !mip_rt_heap_barrier_works())
+                 ? MIP_RT_HEAP_MULTI_SETTLED
+                 : 0;
 }
