@@ -192,7 +192,9 @@ int mip_rt_heap_tail_put(struct mip_rt_heap_tail *t,
       (b->addr & GRANULE_MASK) || b->addr >= covered())
     return -2;
   uint64_t usable = usable_size((void *)(uintptr_t)b->addr);
-  if (usable < b->size + MIP_RT_HEAP_TAIL_ROOM)
+  /* The record is written and read as u32s: an allocator whose usable
+   * sizes are not multiples of 4 (glibc's are) gets the table. */
+  if (usable < b->size + MIP_RT_HEAP_TAIL_ROOM || (usable & 3))
     return -2;
   uint8_t *r = record_at(b->addr, usable);
   /* A block at addr died unseen: its record, if it is where this one
