@@ -26,10 +26,17 @@ static long membarrier(int cmd) {
 }
 
 /* The commands this kernel has, 0: none (an old kernel, or an emulator
- * that does not pass the call on). */
+ * that does not pass the call on). Asked once: the heap state asks at
+ * start, at every reset and in a forked child, and the kernel stays. */
 static long commands(void) {
-  long rc = membarrier(MEMBARRIER_CMD_QUERY);
-  return rc > 0 ? rc : 0;
+  static long known = -1;
+  long cmds = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (cmds < 0) {
+    long rc = membarrier(MEMBARRIER_CMD_QUERY);
+    cmds = rc > 0 ? rc : 0;
+    __atomic_store_n(&known, cmds, __ATOMIC_RELAXED);
+  }
+  return cmds;
 }
 
 static int registered;
